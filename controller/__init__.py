@@ -1,0 +1,1 @@
+"""Board controller: tracker, session, clock, game store, configuration."""

@@ -1,0 +1,3 @@
+from damka.cli import main
+
+raise SystemExit(main())

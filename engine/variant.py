@@ -1,0 +1,119 @@
+"""The base of every variant: what the rest of Damka may ask of the rules.
+
+A variant is an object with class-level settings and a few methods. Positions
+are immutable and carry everything the rules need (side to move, counters,
+scores), so taking a move back is popping a stack and nothing is recomputed.
+Two families implement this: `draughts` (two sides, colours, kings) and
+`multiwarcaby` (shared pieces, 2-4 sides or teams, two moves a turn).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Hashable
+
+from damka.engine.geometry import Geometry
+from damka.engine.move import Move
+
+Position = Any  # each family defines its own immutable position type
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended.
+
+    `points` are the game points per side (1 for a win, 1/2 each for a draw in
+    two-side draughts); `places` are 1-based finishing places per side (ties
+    share a place); `reason` is a short human phrase ("no legal move",
+    "threefold repetition", "15 king moves each without capture", "on time").
+    """
+
+    points: tuple[float, ...]
+    places: tuple[int, ...]
+    reason: str
+    winner: int | None = None  # side index when exactly one side won
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None and len(set(self.places)) == 1
+
+
+class Variant(ABC):
+    """Rules of one game. Subclasses set the class attributes."""
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    title: str = ""
+    family: str = ""  # "draughts" or "multiwarcaby"
+    geometry: Geometry
+    sides: tuple[str, ...] = ("white", "black")  # side names in order of play
+    moves_per_turn: int = 1
+    numeric_notation: bool = False  # PDN numbers (american, international, canadian)
+    pdn_gametype: str = ""  # the GameType tag value
+
+    # -- positions ----------------------------------------------------------
+
+    @abstractmethod
+    def start_position(self) -> Position:
+        """The position the game starts from."""
+
+    @abstractmethod
+    def parse_position(self, text: str) -> Position:
+        """Read a FEN (draughts) or position string (multiwarcaby); PositionError if bad."""
+
+    @abstractmethod
+    def format_position(self, position: Position) -> str:
+        """The FEN or position string of `position`; `parse_position` reads it back."""
+
+    @abstractmethod
+    def side_to_move(self, position: Position) -> int:
+        """Index into `sides` of the side whose move it is."""
+
+    def move_in_turn(self, position: Position) -> int:
+        """0 for the first move of a turn, 1 for the second (multiwarcaby)."""
+        return 0
+
+    @abstractmethod
+    def occupancy(self, position: Position) -> int:
+        """Bitboard of occupied squares: all that the reed switches can see."""
+
+    @abstractmethod
+    def piece_at(self, position: Position, square: int) -> str | None:
+        """What stands on `square`: None, or a short code (draughts: 'w', 'W'
+        king, 'b', 'B' king; multiwarcaby: 'o')."""
+
+    def scores(self, position: Position) -> tuple[int, ...]:
+        """Small points (captured pieces) per side; draughts has none to show."""
+        return tuple(0 for _ in self.sides)
+
+    def repetition_key(self, position: Position) -> Hashable:
+        """What must be equal for two positions to count as a repetition."""
+        return position
+
+    # -- moves --------------------------------------------------------------
+
+    @abstractmethod
+    def legal_moves(self, position: Position) -> list[Move]:
+        """Every legal move, one per (start, end, captured set)."""
+
+    @abstractmethod
+    def play(self, position: Position, move: Move) -> Position:
+        """The position after `move` (assumed legal; not checked, for speed)."""
+
+    @abstractmethod
+    def perft(self, position: Position, depth: int) -> int:
+        """Number of distinct move sequences of length `depth` (leaves), bulk-counted."""
+
+    # -- end of game --------------------------------------------------------
+
+    @abstractmethod
+    def outcome(self, position: Position, repetitions: int) -> Result | None:
+        """The result if the game is over in `position`, else None.
+
+        `repetitions` is how many times this position (by `repetition_key`)
+        has stood on the board in the game so far, this time included.
+        """
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

@@ -1,0 +1,1 @@
+"""The virtual board: headless for tests, a pygame window for people."""
