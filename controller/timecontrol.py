@@ -1,0 +1,477 @@
+"""Time controls: stages, increment modes, presets and their text forms.
+
+A `TimeControl` is a tuple of `Stage`s for one side. A stage gives a base time
+and, optionally, a move quota and an increment mode:
+
+- `Mode.NONE`: plain time.
+- `Mode.FISCHER`: `increment_ms` added after every turn (and, when
+  `TimeControl.increment_first` is set, once before move 1: the DGT way).
+- `Mode.BRONSTEIN`: after every turn the time used is given back, up to
+  `increment_ms`.
+- `Mode.DELAY` (simple or US delay): every turn the clock waits
+  `increment_ms` before it starts counting down.
+- `Mode.HOURGLASS`: the time a side uses is added to the others (the only
+  stage of its control).
+- `Mode.BYOYOMI`: after the base time, `periods` periods of `increment_ms`;
+  a turn finished inside a period resets it, a period that runs out is used
+  up, the flag falls when the last one runs out (the last stage).
+
+Stage transitions: a stage with a quota (`moves`) ends after that many turns
+and the next stage's time is added to what is left; if its time runs out
+first, the flag is recorded and shown and the next stage starts at once. A
+stage without a quota ends when its time runs out (a planned transition, no
+flag). The last stage, if it has a quota, repeats (`50/120:25/60` is 2 h for
+50 moves, then 1 h for every further 25). Quotas count turns: a multiwarcaby
+turn of two moves is one.
+
+Two text forms, both parsed and written (`parse`/`format_control`,
+`parse_pdn`/`format_pdn`):
+
+Compact (ours)::
+
+    control := stage (":" stage)*          one side; "|" between sides (handicap)
+    stage   := [turns "/"] time ["+" bonus] | "*" time (hourglass)
+    time    := minutes, or with units: 1h20m, 90s, 2m30s, 0.5
+    bonus   := seconds [b|d|a] | periods "x" seconds
+               (Fischer; b Bronstein, d simple delay, a Fischer added only
+               after move 1; "x": byo-yomi)
+
+    5+3   15   3+2d   50/120:25/60   80+60   *3   60+5x30   5+3|3+3
+
+PDN / PGN `TimeControl` tag: fields in seconds joined by ":"; `40/7200`
+(moves/seconds), `300` (sudden death), `300+3` (seconds + increment), `*180`
+(sandclock), `-` (no time control) and `?` (unknown).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from typing import Iterable, Sequence
+
+from damka.controller.clock_errors import TimeControlError
+
+MINUTE = 60_000
+SECOND = 1_000
+HOUR = 60 * MINUTE
+
+
+class Mode(StrEnum):
+    """How a stage adds time back (or shares it)."""
+
+    NONE = "none"
+    FISCHER = "fischer"
+    BRONSTEIN = "bronstein"
+    DELAY = "delay"
+    HOURGLASS = "hourglass"
+    BYOYOMI = "byoyomi"
+
+
+# Modes whose `increment_ms` must be positive; a stage with a zero increment is `Mode.NONE`.
+_INCREMENT_MODES = {Mode.FISCHER, Mode.BRONSTEIN, Mode.DELAY, Mode.BYOYOMI}
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a time control; all times are integer milliseconds."""
+
+    time_ms: int
+    moves: int | None = None
+    mode: Mode = Mode.NONE
+    increment_ms: int = 0
+    periods: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mode", Mode(self.mode))
+        for name in ("time_ms", "increment_ms", "periods"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise TimeControlError(f"stage {name} must be a whole number >= 0, not {value!r}")
+        if self.moves is not None and (not isinstance(self.moves, int) or self.moves < 1):
+            raise TimeControlError(f"stage move quota must be a whole number >= 1, not {self.moves!r}")
+        if self.mode in _INCREMENT_MODES and self.increment_ms == 0:
+            raise TimeControlError(f"a {self.mode} stage needs an increment above 0 (use mode none)")
+        if self.mode not in _INCREMENT_MODES and self.increment_ms:
+            raise TimeControlError(f"a {self.mode} stage has no increment, got {self.increment_ms} ms")
+        if (self.mode is Mode.BYOYOMI) != (self.periods > 0):
+            raise TimeControlError("byo-yomi needs at least one period, and only byo-yomi has periods")
+        if self.time_ms == 0 and self.mode in (Mode.NONE, Mode.HOURGLASS, Mode.BRONSTEIN):
+            raise TimeControlError(f"a {self.mode} stage with no time would flag at once")
+        if self.mode in (Mode.HOURGLASS, Mode.BYOYOMI) and self.moves is not None:
+            raise TimeControlError(f"a {self.mode} stage cannot have a move quota")
+
+    @property
+    def delay_ms(self) -> int:
+        """The simple delay of each turn (0 unless `Mode.DELAY`)."""
+        return self.increment_ms if self.mode is Mode.DELAY else 0
+
+    def to_dict(self) -> dict:
+        return {"time_ms": self.time_ms, "moves": self.moves, "mode": str(self.mode),
+                "increment_ms": self.increment_ms, "periods": self.periods}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Stage:
+        try:
+            return cls(int(data["time_ms"]), data.get("moves"), Mode(data.get("mode", "none")),
+                       int(data.get("increment_ms", 0)), int(data.get("periods", 0)))
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, TimeControlError):
+                raise
+            raise TimeControlError(f"bad stage record {data!r}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """The stages of one side's time. No stages: untimed (the clock only counts up)."""
+
+    stages: tuple[Stage, ...] = ()
+    increment_first: bool = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stages", tuple(self.stages))
+        for index, stage in enumerate(self.stages):
+            if stage.mode is Mode.HOURGLASS and len(self.stages) > 1:
+                raise TimeControlError("an hourglass is the only stage of its time control")
+            if stage.mode is Mode.BYOYOMI and index != len(self.stages) - 1:
+                raise TimeControlError(f"byo-yomi must be the last stage, it is stage {index + 1}")
+        # The option only matters when the first stage is Fischer; normalised so equality means "same clock".
+        if not self.stages or self.stages[0].mode is not Mode.FISCHER:
+            object.__setattr__(self, "increment_first", True)
+
+    @property
+    def untimed(self) -> bool:
+        return not self.stages
+
+    @property
+    def hourglass(self) -> bool:
+        return bool(self.stages) and self.stages[0].mode is Mode.HOURGLASS
+
+    def initial_ms(self) -> int:
+        """Time on the clock before move 1 (Fischer credited in advance when so set)."""
+        if not self.stages:
+            return 0
+        first = self.stages[0]
+        bonus = first.increment_ms if first.mode is Mode.FISCHER and self.increment_first else 0
+        return first.time_ms + bonus
+
+    def stage(self, index: int) -> Stage:
+        """Stage `index`; past the end, the last (a repeating last stage)."""
+        return self.stages[min(index, len(self.stages) - 1)]
+
+    def is_last(self, index: int) -> bool:
+        return index >= len(self.stages) - 1
+
+    def __str__(self) -> str:
+        return format_control(self)
+
+    def to_dict(self) -> dict:
+        return {"stages": [stage.to_dict() for stage in self.stages], "increment_first": self.increment_first}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TimeControl:
+        return cls(tuple(Stage.from_dict(s) for s in data.get("stages", ())), bool(data.get("increment_first", True)))
+
+
+# -- numbers ------------------------------------------------------------------
+
+_NUMBER = r"\d+(?:\.\d+)?"
+_UNITS = {"h": HOUR, "m": MINUTE, "s": SECOND}
+_UNIT_PART = re.compile(rf"({_NUMBER})([hms])")
+
+
+def _to_ms(number: str, unit_ms: int, what: str) -> int:
+    try:
+        value = Decimal(number) * unit_ms
+    except InvalidOperation as exc:  # pragma: no cover - the regexes only let digits through
+        raise TimeControlError(f"{what}: {number!r} is not a number") from exc
+    if value != value.to_integral_value():
+        raise TimeControlError(f"{what}: {number!r} is not a whole number of milliseconds")
+    return int(value)
+
+
+def _duration(text: str, default_unit_ms: int, what: str) -> int:
+    """`90`, `1.5`, `1h20m`, `2m30s`: bare numbers are in the default unit."""
+    if re.fullmatch(_NUMBER, text):
+        return _to_ms(text, default_unit_ms, what)
+    if text and re.fullmatch(rf"(?:{_NUMBER}[hms])+", text):
+        parts = _UNIT_PART.findall(text)
+        units = [unit for _, unit in parts]
+        if len(set(units)) != len(units) or units != sorted(units, key="hms".index):
+            raise TimeControlError(f"{what}: {text!r} repeats or misorders its units (write 1h20m30s)")
+        return sum(_to_ms(number, _UNITS[unit], what) for number, unit in parts)
+    raise TimeControlError(f"{what}: {text!r} is not a time (write 15, 90s, 1h20m)")
+
+
+def _decimal(ms: int, unit_ms: int) -> str:
+    text = format(Decimal(ms) / unit_ms, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _write_minutes(ms: int) -> str:
+    if ms % MINUTE == 0:
+        return str(ms // MINUTE)
+    minutes, rest = divmod(ms, MINUTE)
+    return (f"{minutes}m" if minutes else "") + f"{_decimal(rest, SECOND)}s"
+
+
+def _write_seconds(ms: int) -> str:
+    return _decimal(ms, SECOND)
+
+
+# -- compact text ---------------------------------------------------------------
+
+_BONUS_LETTERS = {"": Mode.FISCHER, "a": Mode.FISCHER, "b": Mode.BRONSTEIN, "d": Mode.DELAY}
+_MODE_LETTERS = {Mode.FISCHER: "", Mode.BRONSTEIN: "b", Mode.DELAY: "d"}
+
+
+def _parse_stage(text: str, index: int) -> tuple[Stage, bool]:
+    """One stage; also whether it asked for Fischer only after move 1 (`a`)."""
+    try:
+        return _read_stage(text, index)
+    except TimeControlError as exc:
+        if str(exc).startswith("stage "):
+            raise
+        raise TimeControlError(f"stage {index + 1} {text!r}: {exc}") from exc
+
+
+def _read_stage(text: str, index: int) -> tuple[Stage, bool]:
+    where = f"stage {index + 1} {text!r}"
+    if not text:
+        raise TimeControlError(f"stage {index + 1} is empty")
+    if text.startswith("*"):
+        return Stage(_duration(text[1:], MINUTE, f"{where}: hourglass time"), mode=Mode.HOURGLASS), False
+    moves = None
+    if "/" in text:
+        quota, _, text = text.partition("/")
+        if not quota.isdigit() or int(quota) < 1:
+            raise TimeControlError(f"{where}: move quota {quota!r} is not a whole number >= 1")
+        moves = int(quota)
+    base, plus, bonus = text.partition("+")
+    time_ms = _duration(base, MINUTE, f"{where}: base time")
+    if not plus:
+        return Stage(time_ms, moves), False
+    if "x" in bonus:
+        periods, _, length = bonus.partition("x")
+        if not periods.isdigit() or int(periods) < 1:
+            raise TimeControlError(f"{where}: byo-yomi periods {periods!r} is not a whole number >= 1")
+        return Stage(time_ms, moves, Mode.BYOYOMI, _duration(length, SECOND, f"{where}: byo-yomi period"),
+                     int(periods)), False
+    match = re.fullmatch(r"(.*?)([abd]?)", bonus)
+    assert match is not None  # the pattern matches every string
+    amount, letter = match.groups()
+    increment = _duration(amount, SECOND, f"{where}: increment")
+    if increment == 0:
+        if letter:
+            raise TimeControlError(f"{where}: a zero increment cannot be {letter!r}")
+        return Stage(time_ms, moves), False
+    return Stage(time_ms, moves, _BONUS_LETTERS[letter], increment), letter == "a"
+
+
+def parse(text: str) -> TimeControl:
+    """One side's time control from the compact form (`5+3`, `50/120:25/60`, `*3`, `60+5x30`)."""
+    if not isinstance(text, str):
+        raise TimeControlError(f"a time control is text, not {type(text).__name__}")
+    clean = "".join(text.split()).lower()
+    if clean in ("", "-"):
+        if clean == "-":
+            return TimeControl()
+        raise TimeControlError("empty time control (write - for no time control)")
+    if "|" in clean:
+        raise TimeControlError(f"{text!r} gives one control per side: use parse_sides")
+    stages = []
+    after_only = False
+    for index, part in enumerate(clean.split(":")):
+        stage, after = _parse_stage(part, index)
+        if after and index:
+            raise TimeControlError(f"stage {index + 1} {part!r}: 'a' (Fischer after move 1) belongs to stage 1")
+        after_only = after_only or after
+        stages.append(stage)
+    try:
+        return TimeControl(tuple(stages), increment_first=not after_only)
+    except TimeControlError as exc:
+        raise TimeControlError(f"time control {text!r}: {exc}") from exc
+
+
+def _format_stage(stage: Stage, first: bool, increment_first: bool) -> str:
+    if stage.mode is Mode.HOURGLASS:
+        return "*" + _write_minutes(stage.time_ms)
+    text = (f"{stage.moves}/" if stage.moves is not None else "") + _write_minutes(stage.time_ms)
+    if stage.mode is Mode.BYOYOMI:
+        return text + f"+{stage.periods}x{_write_seconds(stage.increment_ms)}"
+    if stage.mode is Mode.NONE:
+        return text
+    letter = _MODE_LETTERS[stage.mode]
+    if stage.mode is Mode.FISCHER and first and not increment_first:
+        letter = "a"
+    return text + f"+{_write_seconds(stage.increment_ms)}{letter}"
+
+
+def format_control(control: TimeControl) -> str:
+    """The compact form; `parse(format_control(c)) == c`."""
+    if control.untimed:
+        return "-"
+    return ":".join(_format_stage(stage, index == 0, control.increment_first)
+                    for index, stage in enumerate(control.stages))
+
+
+def parse_sides(text: str, sides: int) -> list[TimeControl]:
+    """Controls for `sides` sides: one for all (`5+3`) or one per side in turn order (`5+3|3+3`)."""
+    if sides < 1:
+        raise TimeControlError(f"a clock needs at least one side, not {sides}")
+    parts = text.split("|")
+    if len(parts) == 1:
+        return [parse(text)] * sides
+    if len(parts) != sides:
+        raise TimeControlError(f"{text!r} gives {len(parts)} controls for {sides} sides")
+    return [parse(part) for part in parts]
+
+
+def format_sides(controls: Sequence[TimeControl]) -> str:
+    """`5+3` when every side has the same control, else one per side joined by `|`."""
+    texts = [format_control(control) for control in controls]
+    return texts[0] if len(set(texts)) == 1 else "|".join(texts)
+
+
+# -- PDN / PGN TimeControl tag ------------------------------------------------------
+
+
+def _pdn_seconds(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise TimeControlError(f"{what}: {text!r} is not a whole number of seconds")
+    return int(text) * SECOND
+
+
+def parse_pdn(text: str) -> TimeControl | None:
+    """A PDN/PGN TimeControl tag value; None for `?` (unknown), untimed for `-`."""
+    clean = text.strip()
+    if clean == "?":
+        return None
+    if clean == "-":
+        return TimeControl()
+    if not clean:
+        raise TimeControlError("empty TimeControl tag (write ? or -)")
+    stages = []
+    for index, part in enumerate(clean.split(":")):
+        where = f"TimeControl field {index + 1} {part!r}"
+        if part.startswith("*"):
+            stages.append(Stage(_pdn_seconds(part[1:], f"{where}: sandclock"), mode=Mode.HOURGLASS))
+            continue
+        moves = None
+        if "/" in part:
+            quota, _, part = part.partition("/")
+            if not quota.isdigit() or int(quota) < 1:
+                raise TimeControlError(f"{where}: moves {quota!r} is not a whole number >= 1")
+            moves = int(quota)
+        base, plus, increment = part.partition("+")
+        time_ms = _pdn_seconds(base, f"{where}: seconds")
+        bonus = _pdn_seconds(increment, f"{where}: increment") if plus else 0
+        stages.append(Stage(time_ms, moves, Mode.FISCHER if bonus else Mode.NONE, bonus))
+    try:
+        return TimeControl(tuple(stages))
+    except TimeControlError as exc:
+        raise TimeControlError(f"TimeControl {text!r}: {exc}") from exc
+
+
+def format_pdn(control: TimeControl | None) -> str:
+    """The PDN/PGN TimeControl tag value. Delays and byo-yomi have no PDN form (TimeControlError)."""
+    if control is None:
+        return "?"
+    if control.untimed:
+        return "-"
+    fields = []
+    for stage in control.stages:
+        if stage.mode not in (Mode.NONE, Mode.FISCHER, Mode.HOURGLASS):
+            raise TimeControlError(f"a {stage.mode} stage has no PDN TimeControl form")
+        if stage.time_ms % SECOND or stage.increment_ms % SECOND:
+            raise TimeControlError("PDN TimeControl has whole seconds only")
+        if stage.mode is Mode.HOURGLASS:
+            fields.append(f"*{stage.time_ms // SECOND}")
+            continue
+        text = (f"{stage.moves}/" if stage.moves is not None else "") + str(stage.time_ms // SECOND)
+        if stage.mode is Mode.FISCHER:
+            text += f"+{stage.increment_ms // SECOND}"
+        fields.append(text)
+    return ":".join(fields)
+
+
+# -- presets ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named time control (the same for every side)."""
+
+    name: str
+    text: str
+    description: str
+    aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def control(self) -> TimeControl:
+        return parse(self.text)
+
+
+PRESETS: tuple[Preset, ...] = (
+    Preset("fmjd-classical", "50/120:25/60", "FMJD classical: 2 h for 50 moves, then 1 h for every 25 moves",
+           ("classical",)),
+    Preset("fmjd-classical-increment", "80+60", "FMJD classical with increment: 1 h 20 min + 1 min per move"),
+    Preset("rapid-64", "10+3", "rapid on 64 squares: 10 min + 3 s per move", ("rapid",)),
+    Preset("rapid-100", "15+5", "rapid on 100 squares: 15 min + 5 s per move"),
+    Preset("rapid-15", "15", "rapid, sudden death: 15 min"),
+    Preset("blitz-64", "3+3", "blitz on 64 squares: 3 min + 3 s per move", ("blitz",)),
+    Preset("blitz-100", "5+3", "blitz on 100 squares: 5 min + 3 s per move"),
+    Preset("blitz-5", "5", "blitz, sudden death: 5 min"),
+    Preset("superblitz", "2+2", "superblitz: 2 min + 2 s per move", ("bullet",)),
+    Preset("multiwarcaby7", "5+2", "casual multiwarcaby, small board, 2 players: about 12 min a game"),
+    Preset("multiwarcaby-2", "8+2", "casual multiwarcaby, 2 players or two teams: about 20 min a game"),
+    Preset("multiwarcaby-3", "5+2", "casual multiwarcaby, 3 players: about 20 min a game"),
+    Preset("multiwarcaby-4", "4+1", "casual multiwarcaby, 4 players: about 20 min a game"),
+    Preset("hourglass-3", "*3", "hourglass, 3 min"),
+    Preset("byoyomi", "10+5x30", "10 min, then 5 byo-yomi periods of 30 s"),
+    Preset("untimed", "-", "no time control: the clock counts up", ("none", "casual")),
+)
+
+
+def find_preset(name: str) -> Preset:
+    """A preset by name or alias (case-insensitive)."""
+    wanted = name.strip().lower()
+    for candidate in PRESETS:
+        if wanted == candidate.name or wanted in candidate.aliases:
+            return candidate
+    names = ", ".join(candidate.name for candidate in PRESETS)
+    raise TimeControlError(f"no time control preset {name!r} (presets: {names})")
+
+
+def casual_preset(variant: str, sides: int = 2) -> Preset:
+    """The casual default for a variant name and number of clock sides (teams count as 2)."""
+    if variant == "multiwarcaby7":
+        return find_preset("multiwarcaby7")
+    if variant == "multiwarcaby":
+        if not 2 <= sides <= 4:
+            raise TimeControlError(f"multiwarcaby is played by 2 to 4 sides, not {sides}")
+        return find_preset(f"multiwarcaby-{sides}")
+    return find_preset("rapid-64") if variant != "international" else find_preset("rapid-100")
+
+
+def control(text_or_name: str) -> TimeControl:
+    """A time control from a preset name or the compact form."""
+    try:
+        return find_preset(text_or_name).control
+    except TimeControlError:
+        if re.fullmatch(r"[a-z][a-z0-9-]*", text_or_name.strip().lower()):
+            raise
+        return parse(text_or_name)
+
+
+def with_handicap(base: TimeControl, factors: Iterable[float]) -> list[TimeControl]:
+    """Handicap helper: one control per side with the first stage's time scaled (whole seconds)."""
+    result = []
+    for factor in factors:
+        if not base.stages or factor <= 0:
+            raise TimeControlError(f"cannot scale {format_control(base)!r} by {factor}")
+        first = base.stages[0]
+        seconds = max(1, round(first.time_ms * factor / SECOND))
+        result.append(replace(base, stages=(replace(first, time_ms=seconds * SECOND), *base.stages[1:])))
+    return result
