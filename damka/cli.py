@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -20,6 +21,13 @@ from damka.engine.errors import DamkaError
 COMMAND_MODULES: tuple[str, ...] = (
     "perft",
     "moves",
+    "games",
+    "export",
+    "import_",
+    "sim",
+    "run",
+    "doctor",
+    "replay",
 )
 
 
@@ -47,6 +55,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (DamkaError, ValueError) as exc:
         print(f"damka {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # `damka moves ... | head`: the reader left; that is not an error.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        except OSError:
+            pass
+        return 0
     except OSError as exc:
         print(f"damka {args.command}: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2

@@ -1,0 +1,582 @@
+"""PDN game records: a lenient reader and a strict writer.
+
+Reading follows `chess/pgn.py` in python-chess: a tokenizer feeds a visitor
+(`BaseVisitor`); the default visitor, `GameBuilder`, builds a `PdnGame` and
+collects every problem on the game's `errors` (`"line:column: message"`)
+instead of raising, so one bad record in a file does not lose the others.
+Variations `( ... )` are skipped (their text is kept), move numbers are not
+checked, `[%name value]` annotations inside comments (`[%clock ...]`) are kept
+as data per move.
+
+Writing is strict: every move must be legal, the tags come in the PDN order
+(the seven-tag roster, then GameType / Variant and the options, then FEN when
+the game does not start from the start position), captures get their full
+route only when start and end are ambiguous, and lines are wrapped at 80.
+
+The variant of a record comes from its `Variant` tag (Damka's own, for the
+variants PDN has no GameType for and for options), else from `GameType`
+(20 international, 21 american, 25 russian, 26 classic, 27 canadian), else the
+reader's default (PDN's own default is 20, international); `pdn_tags.py`
+holds that mapping and the result tokens. docs/notation.md describes the
+format, multiwarcaby's record included.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from damka.engine.errors import DamkaError, MoveError, RecordError
+from damka.engine.move import Move
+from damka.engine.notation import format_move, route_captures
+from damka.engine.notation import parse_move as parse_move_text
+from damka.engine.pdn_tags import (
+    DEFAULT_VARIANT,
+    OPTION_TAGS,
+    VARIANT_TAG,
+    VARIANT_TAGS,
+    result_text,
+    variant_from_tags,
+    variant_tags,
+)
+from damka.engine.variant import Position, Result, Variant
+
+LINE_WIDTH = 80
+
+ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+ROSTER_DEFAULTS = {"Date": "????.??.??"}
+
+
+# -- tokens -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    kind: str  # tag, comment, variation, number, move, result, nag, error
+    text: str
+    offset: int
+    name: str = ""  # tag name
+    value: str = ""  # tag value, comment text, or error message
+
+
+_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+_NUMBER_RE = re.compile(r"(\d+)\s*(\.+)")
+_WORD_RE = re.compile(r"[^\s\[\]{}();]+")
+_SPACE_RE = re.compile(r"\s+")
+_NAG_RE = re.compile(r"\$\d+")
+_RESULT_RE = re.compile(r"^\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+$")
+_ANNOTATION_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
+_STRENGTH_RE = re.compile(r"[!?]+$")
+
+
+def _is_result(word: str) -> bool:
+    """`2-0`, `1/2-1/2`, `0-0`, `1-0-0-0` are results; `32-28` is a move.
+
+    A two-number dash word is a move unless it holds a 0 or both numbers are
+    equal: no step goes to or from square 0 or onto its own square.
+    """
+    if word == "*":
+        return True
+    if not _RESULT_RE.match(word):
+        return False
+    parts = word.split("-")
+    return "/" in word or len(parts) != 2 or "0" in parts or parts[0] == parts[1]
+
+
+def tokenize(text: str) -> Iterator[Token]:
+    """The tokens of PDN text; problems come out as `error` tokens, never raised."""
+    pos, size = 0, len(text)
+    while pos < size:
+        char = text[pos]
+        if char.isspace():
+            pos = _SPACE_RE.match(text, pos).end()
+        elif char == "%" and (pos == 0 or text[pos - 1] == "\n"):
+            end = text.find("\n", pos)
+            pos = size if end < 0 else end  # escape line: ignored
+        elif char == ";":
+            end = text.find("\n", pos)
+            end = size if end < 0 else end
+            yield Token("comment", text[pos:end], pos, value=text[pos + 1:end].strip())
+            pos = end
+        elif char == "[":
+            match = _TAG_RE.match(text, pos)
+            if match:
+                value = re.sub(r"\\(.)", r"\1", match.group(2))
+                yield Token("tag", match.group(0), pos, name=match.group(1), value=value)
+                pos = match.end()
+            else:
+                end = _line_end(text, pos, "]")
+                yield Token("error", text[pos:end], pos, value=f"malformed tag {text[pos:end].strip()!r}")
+                pos = end
+        elif char == "{":
+            end = text.find("}", pos)
+            if end < 0:
+                yield Token("error", text[pos:], pos, value="comment '{' is never closed")
+                return
+            yield Token("comment", text[pos:end + 1], pos, value=text[pos + 1:end].strip())
+            pos = end + 1
+        elif char == "(":
+            end = _variation_end(text, pos)
+            if end < 0:
+                yield Token("error", text[pos:], pos, value="variation '(' is never closed")
+                return
+            yield Token("variation", text[pos:end], pos)
+            pos = end
+        elif char in ")]}":
+            yield Token("error", char, pos, value=f"unexpected {char!r}")
+            pos += 1
+        elif char == "$" and _NAG_RE.match(text, pos):
+            match = _NAG_RE.match(text, pos)
+            yield Token("nag", match.group(0), pos)
+            pos = match.end()
+        else:
+            number = _NUMBER_RE.match(text, pos)
+            if number:
+                yield Token("number", number.group(0), pos, value=number.group(1))
+                pos = number.end()
+                continue
+            match = _WORD_RE.match(text, pos)
+            word = match.group(0)
+            bare = _STRENGTH_RE.sub("", word)
+            if _is_result(bare):
+                yield Token("result", bare, pos)
+            elif not bare:
+                yield Token("nag", word, pos)  # a lone `!` or `?!`
+            elif _looks_like_move(bare):
+                yield Token("move", bare, pos)
+            else:
+                yield Token("error", word, pos, value=f"unexpected {word!r} (not a move, move number or result)")
+            pos = match.end()
+
+
+_MOVE_SHAPE_RE = re.compile(r"^(?:[a-zA-Z]\d{1,2}|\d{1,3})(?:[-xX:](?:[a-zA-Z]\d{1,2}|\d{1,3}))+$")
+
+
+def _looks_like_move(word: str) -> bool:
+    return bool(_MOVE_SHAPE_RE.match(word))
+
+
+def _line_end(text: str, pos: int, closer: str) -> int:
+    newline = text.find("\n", pos)
+    newline = len(text) if newline < 0 else newline
+    close = text.find(closer, pos, newline)
+    return newline if close < 0 else close + 1
+
+
+def _variation_end(text: str, pos: int) -> int:
+    """Offset just past the `)` closing the variation opened at `pos`; -1 if none."""
+    depth = 0
+    index = pos
+    while index < len(text):
+        char = text[index]
+        if char == "{":
+            close = text.find("}", index)
+            if close < 0:
+                return -1
+            index = close
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return -1
+
+
+# -- games --------------------------------------------------------------------
+
+
+@dataclass
+class PdnGame:
+    """One game record as read.
+
+    `moves[i]` was played in `positions[i]` and gave `positions[i + 1]`;
+    `comments[i]` and `annotations[i]` (e.g. `{"clock": "w0:05:00 b0:04:58"}`)
+    follow move i. `intro` is a comment before the first move. `result` is the
+    result token (`2-0`, `1/2-1/2`, `*`, ...). `errors` are `"line:column:
+    message"`; when a move cannot be read, it and the moves after it are
+    left out (and one error says so).
+    """
+
+    tags: dict[str, str] = field(default_factory=dict)
+    variant: Variant | None = None
+    start: Position | None = None
+    moves: list[Move] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    annotations: list[dict[str, str]] = field(default_factory=list)
+    positions: list[Position] = field(default_factory=list)
+    intro: str = ""
+    variations: list[str] = field(default_factory=list)
+    result: str = "*"
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def end(self) -> Position | None:
+        """The position after the last move read."""
+        return self.positions[-1] if self.positions else self.start
+
+    @property
+    def clocks(self) -> list[str | None]:
+        """The `[%clock ...]` annotation after each move, or None."""
+        return [annotation.get("clock") for annotation in self.annotations]
+
+    def pdn(self) -> str:
+        """This game written back as PDN (strict: the game must have a variant)."""
+        if self.variant is None:
+            raise RecordError("this record has no variant to write it in")
+        return write_game(
+            self.variant, self.start, self.moves, self.tags,
+            comments=self.comments, annotations=self.annotations, intro=self.intro, result=self.result,
+        )
+
+
+class BaseVisitor:
+    """Receives a record's parts in order; override what you need.
+
+    `where` is `"line:column"`. `end_game` returns what `read_games` collects.
+    """
+
+    def begin_game(self) -> None:
+        pass
+
+    def visit_tag(self, name: str, value: str, where: str) -> None:
+        pass
+
+    def end_tags(self) -> None:
+        """Called once, before the first movetext token (or at the end of a game without any)."""
+
+    def visit_move_number(self, number: int, where: str) -> None:
+        pass
+
+    def visit_move(self, text: str, where: str) -> None:
+        pass
+
+    def visit_comment(self, text: str, where: str) -> None:
+        pass
+
+    def visit_variation(self, text: str, where: str) -> None:
+        pass
+
+    def visit_result(self, text: str, where: str) -> None:
+        pass
+
+    def handle_error(self, message: str, where: str) -> None:
+        """A problem in the text; the default is to ignore it."""
+
+    def end_game(self) -> object:
+        return None
+
+
+class GameBuilder(BaseVisitor):
+    """Builds a `PdnGame`, playing the moves on the variant read from the tags."""
+
+    def __init__(self, default_variant: str | None = DEFAULT_VARIANT) -> None:
+        self.default_variant = default_variant
+        self.game = PdnGame()
+        self._stopped = False  # a move could not be read: skip the rest
+        self._tag_where: dict[str, str] = {}
+
+    def begin_game(self) -> None:
+        self.game = PdnGame()
+        self._stopped = False
+        self._tag_where = {}
+
+    def visit_tag(self, name: str, value: str, where: str) -> None:
+        self.game.tags[name] = value
+        self._tag_where[name] = where
+
+    def end_tags(self) -> None:
+        game = self.game
+        game.result = game.tags.get("Result", "").strip() or "*"
+        try:
+            game.variant = variant_from_tags(game.tags, self.default_variant)
+        except (DamkaError, ValueError) as exc:
+            where = self._tag_where.get(VARIANT_TAG) or self._tag_where.get("GameType") or "1:1"
+            self.handle_error(f"{exc}; the moves are not read", where)
+            self._stopped = True
+            return
+        try:
+            fen = game.tags.get("FEN", "").strip()
+            game.start = game.variant.parse_position(fen) if fen else game.variant.start_position()
+        except (DamkaError, ValueError) as exc:
+            self.handle_error(f"FEN tag: {exc}; the moves are not read", self._tag_where.get("FEN", "1:1"))
+            self._stopped = True
+            return
+        game.positions = [game.start]
+
+    def visit_move(self, text: str, where: str) -> None:
+        game = self.game
+        if self._stopped:
+            return
+        position = game.positions[-1]
+        try:
+            move = parse_move_text(game.variant, position, text)
+        except MoveError as exc:
+            number = len(game.moves) + 1
+            self.handle_error(f"move {number} {text!r}: {exc}; it and the moves after it are left out", where)
+            self._stopped = True
+            return
+        game.moves.append(move)
+        game.comments.append("")
+        game.annotations.append({})
+        game.positions.append(game.variant.play(position, move))
+
+    def visit_comment(self, text: str, where: str) -> None:
+        game = self.game
+        annotations = {name: value.strip() for name, value in _ANNOTATION_RE.findall(text)}
+        comment = " ".join(_ANNOTATION_RE.sub(" ", text).split())
+        if not game.moves:
+            game.intro = f"{game.intro} {comment}".strip()
+            return
+        if self._stopped:
+            return  # it would follow a move that was left out
+        game.comments[-1] = f"{game.comments[-1]} {comment}".strip()
+        game.annotations[-1].update(annotations)
+
+    def visit_variation(self, text: str, where: str) -> None:
+        self.game.variations.append(text)
+
+    def visit_result(self, text: str, where: str) -> None:
+        game = self.game
+        tag = game.tags.get("Result", "").strip()
+        if tag and tag != text:
+            self.handle_error(f"the movetext ends with {text} but the Result tag says {tag}; {text} is kept", where)
+        game.result = text
+
+    def handle_error(self, message: str, where: str) -> None:
+        self.game.errors.append(f"{where}: {message}")
+
+    def end_game(self) -> PdnGame:
+        return self.game
+
+
+def _where(line_starts: list[int], offset: int) -> str:
+    line = bisect.bisect_right(line_starts, offset)
+    return f"{line}:{offset - line_starts[line - 1] + 1}"
+
+
+class _Splitter:
+    """Cuts the token stream into games and feeds each to its own visitor.
+
+    A game ends at its result token, when tags follow its movetext, or when a
+    tag comes again (a record of tags alone); comments between a result and
+    the next game are dropped.
+    """
+
+    def __init__(self, text: str, make_visitor: Callable[[], BaseVisitor]) -> None:
+        self.line_starts = [0] + [match.end() for match in re.finditer(r"\n", text)]
+        self.make_visitor = make_visitor
+        self.results: list[object] = []
+        self.visitor: BaseVisitor | None = None
+        self.in_movetext = False  # the current game has passed its tags
+        self.finished = False  # the current game's result was read
+        self.tag_names: set[str] = set()
+        # Movetext tokens -> visitor method name and the token field passed on.
+        self.movetext = {
+            "move": ("visit_move", "text"), "comment": ("visit_comment", "value"),
+            "variation": ("visit_variation", "text"), "result": ("visit_result", "text"),
+        }
+
+    def finish(self) -> None:
+        if self.visitor is not None:
+            if not self.in_movetext:
+                self.visitor.end_tags()
+            self.results.append(self.visitor.end_game())
+            self.visitor = None
+
+    def begin(self) -> BaseVisitor:
+        self.finish()
+        self.visitor = self.make_visitor()
+        self.visitor.begin_game()
+        self.in_movetext = self.finished = False
+        self.tag_names = set()
+        return self.visitor
+
+    def feed(self, token: Token) -> None:
+        kind = token.kind
+        if self.finished and kind in ("comment", "nag"):
+            return  # between games
+        if kind == "tag" and (self.in_movetext or self.finished or token.name in self.tag_names):
+            self.finish()
+        elif kind == "error" and self.finished:
+            self.finish()
+        if self.visitor is None or (self.finished and kind in ("move", "number")):
+            self.begin()
+        visitor = self.visitor
+        where = _where(self.line_starts, token.offset)
+        if kind == "tag":
+            self.tag_names.add(token.name)
+            visitor.visit_tag(token.name, token.value, where)
+            return
+        if kind == "error":
+            visitor.handle_error(token.value, where)
+            return
+        if not self.in_movetext:
+            visitor.end_tags()
+            self.in_movetext = True
+        if kind == "number":
+            visitor.visit_move_number(int(token.value), where)
+        elif kind in self.movetext:
+            method, attribute = self.movetext[kind]
+            getattr(visitor, method)(getattr(token, attribute), where)
+            self.finished = self.finished or kind == "result"
+
+
+def visit_games(text: str, make_visitor: Callable[[], BaseVisitor]) -> list[object]:
+    """Feed every game of `text` to a fresh visitor from `make_visitor()`;
+    return what each visitor's `end_game` gave."""
+    splitter = _Splitter(text, make_visitor)
+    for token in tokenize(text):
+        splitter.feed(token)
+    splitter.finish()
+    return splitter.results
+
+
+def read_games(text: str, default_variant: str | None = DEFAULT_VARIANT) -> list[PdnGame]:
+    """Every game in PDN `text`. Never raises for bad records: see `PdnGame.errors`.
+
+    `default_variant` is used when a record has neither a Variant nor a
+    GameType tag (PDN's default is international); None makes that an error.
+    """
+    return visit_games(text, lambda: GameBuilder(default_variant))  # type: ignore[return-value]
+
+
+def read_game(text: str, default_variant: str | None = DEFAULT_VARIANT, strict: bool = False) -> PdnGame:
+    """The first game in `text`; RecordError if there is none, or (`strict`) if it has errors."""
+    games = read_games(text, default_variant)
+    if not games:
+        raise RecordError("no game record in the text")
+    game = games[0]
+    if strict and game.errors:
+        more = f" (and {len(game.errors) - 1} more)" if len(game.errors) > 1 else ""
+        raise RecordError(f"{game.errors[0]}{more}")
+    return game
+
+
+# -- writing ------------------------------------------------------------------
+
+
+def _tag_line(name: str, value: str) -> str:
+    escaped = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{escaped}"]'
+
+
+def _comment_atoms(comment: str, annotations: Mapping[str, str] | None) -> list[str]:
+    words = [f"[%{name} {value}]" for name, value in (annotations or {}).items()]
+    words += (comment or "").replace("}", ")").replace("{", "(").split()
+    if not words:
+        return []
+    words[0] = "{" + words[0]
+    words[-1] += "}"
+    return words
+
+
+def _wrap(atoms: Sequence[str], width: int = LINE_WIDTH) -> str:
+    lines: list[str] = []
+    line = ""
+    for atom in atoms:
+        if line and len(line) + 1 + len(atom) > width:
+            lines.append(line)
+            line = atom
+        else:
+            line = f"{line} {atom}" if line else atom
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def write_game(
+    variant: Variant,
+    start: Position | None,
+    moves: Sequence[Move],
+    tags: Mapping[str, str] | None = None,
+    *,
+    comments: Sequence[str | None] | None = None,
+    annotations: Sequence[Mapping[str, str] | None] | None = None,
+    clocks: Sequence[str | None] | None = None,
+    intro: str = "",
+    result: Result | str | None = None,
+) -> str:
+    """A PDN record of the game (ends with a newline).
+
+    `comments[i]`, `annotations[i]` and `clocks[i]` (written `[%clock ...]`)
+    follow move i. `result` is an engine `Result`, a PDN token, or None to use
+    the Result tag (`*` if there is none). RecordError if a move is illegal.
+    """
+    start = variant.start_position() if start is None else start
+    given = dict(tags or {})
+    if isinstance(result, Result):
+        result_token = result_text(variant, result)
+    elif result:
+        result_token = str(result)
+    else:
+        result_token = given.get("Result", "*") or "*"
+    multi = variant.family == "multiwarcaby"
+
+    out: dict[str, str] = {}
+    for name in ROSTER:
+        if multi and name in ("White", "Black"):
+            continue
+        out[name] = result_token if name == "Result" else given.get(name, ROSTER_DEFAULTS.get(name, "?"))
+    out.update(variant_tags(variant))
+    for name in (*VARIANT_TAGS, "SetUp"):
+        given.pop(name, None)  # the variant decides these
+    if multi:
+        for number in range(1, len(variant.sides) + 1):
+            out[f"Player{number}"] = given.get(f"Player{number}", "?")
+    # FEN when a reader rebuilding the variant from the tags would start elsewhere.
+    fen = variant.format_position(start)
+    given.pop("FEN", None)
+    if fen != variant.format_position(variant_from_tags(out, None).start_position()):
+        out["SetUp"] = "1"  # PDN 1.0 asks for it next to FEN
+        out["FEN"] = fen
+    for name, value in given.items():
+        out.setdefault(name, value)
+
+    atoms = _comment_atoms(intro, None)
+    position = start
+    number = 1
+    for index, move in enumerate(moves):
+        legal = variant.legal_moves(position)
+        if move not in legal:
+            raise RecordError(f"move {index + 1} ({move!r}) is not legal in {variant.format_position(position)!r}")
+        if move.captures and route_captures(variant, position, (move.start, *move.path)) != move.captures:
+            move = legal[legal.index(move)]  # the caller's route is not one: write the engine's
+        if multi:
+            first_of_group = variant.move_in_turn(position) == 0
+        else:
+            # A round begins with the side that moves first (black in american).
+            first_of_group = variant.side_to_move(position) == getattr(variant, "first_side", 0)
+        text = format_move(variant, position, move, legal)
+        if first_of_group:
+            if index:
+                number += 1
+            text = f"{number}. {text}"  # one atom: a number never ends a line
+        elif index == 0:
+            text = f"{number}... {text}"
+        atoms.append(text)
+        notes = dict(annotations[index] or {}) if annotations and index < len(annotations) else {}
+        if clocks and index < len(clocks) and clocks[index]:
+            notes["clock"] = clocks[index]  # type: ignore[assignment]
+        comment = comments[index] if comments and index < len(comments) else ""
+        atoms += _comment_atoms(comment or "", notes)
+        position = variant.play(position, move)
+    atoms.append(result_token)
+
+    header = "\n".join(_tag_line(name, value) for name, value in out.items())
+    return f"{header}\n\n{_wrap(atoms)}\n"
+
+
+def write_games(records: Sequence[str]) -> str:
+    """Records from `write_game` joined into one file (a blank line between)."""
+    return "\n".join(records)
+
+
+__all__ = [
+    "DEFAULT_VARIANT", "OPTION_TAGS", "VARIANT_TAG", "VARIANT_TAGS", "BaseVisitor", "GameBuilder", "PdnGame",
+    "Token", "read_game", "read_games", "result_text", "tokenize", "variant_from_tags", "variant_tags",
+    "visit_games", "write_game", "write_games",
+]
