@@ -1,0 +1,321 @@
+"""The host end of the serial link to the board's microcontroller (pyserial).
+
+The port is opened by URL (`serial.serial_for_url`): `/dev/ttyACM0`, a pty
+path, `socket://host:port`, `loop://`; with no port, the first USB device with
+the board's vid (Raspberry Pi Pico: 0x2E8A) is used. A reader thread decodes
+frames (the codec is the firmware's own `damka.firmware.protocol`), keeps the
+latest snapshot, counts presses from the device's press counters, re-sends
+the LED frame until the device ACKs it, and reconnects with backoff after an
+unplug (open fails, read raises, or the heartbeat stops), re-synchronising
+from the device's next snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from damka.firmware import protocol as P
+from damka.hardware.errors import BackendUnavailableError, DeviceNotFoundError, ProtocolError
+from damka.hardware.gpio_matrix import make_press, monotonic_ms
+from damka.hardware.interfaces import BoardSensor, Buttons, ButtonPress, ClockPress, LedFrame, LedOutput, Snapshot
+from damka.hardware.layout import Layout
+from damka.hardware.leds import LedStyle
+
+log = logging.getLogger(__name__)
+
+PICO_VID = 0x2E8A
+
+
+def _serial():
+    try:
+        import serial
+    except ImportError as exc:
+        raise BackendUnavailableError("the serial backend needs pyserial (pip install damka[serial])") from exc
+    return serial
+
+
+def find_port(vid: int = PICO_VID, pid: int | None = None) -> str:
+    """The device path of the first USB serial port with this vid (and pid)."""
+    _serial()
+    from serial.tools import list_ports
+
+    ports = sorted((p for p in list_ports.comports() if p.vid == vid and (pid is None or p.pid == pid)),
+                   key=lambda p: p.device)
+    if not ports:
+        want = f"{vid:04x}:{pid:04x}" if pid is not None else f"{vid:04x}:*"
+        raise DeviceNotFoundError(f"no USB serial device {want} is plugged in (give [serial] port to choose one)")
+    if len(ports) > 1:
+        log.warning("several boards found (%s); using %s", ", ".join(p.device for p in ports), ports[0].device)
+    return ports[0].device
+
+
+@dataclass
+class LinkStats:
+    frames_ok: int = 0
+    frames_bad: int = 0        # CRC/COBS failures and impossible bodies
+    lost: int = 0              # gaps in the device's sequence numbers
+    reconnects: int = 0
+    snapshots: int = 0
+    led_frames_sent: int = 0
+    led_acks: int = 0
+    device_errors: list[str] = field(default_factory=list)
+
+
+class SerialLink(BoardSensor, LedOutput, Buttons):
+    """A board behind a microcontroller. `start()` it (or use it as a context
+    manager); `snapshot()` is the latest debounced occupancy the device sent."""
+
+    def __init__(self, port: str | None = None, *, layout: Layout | None = None,
+                 style: LedStyle | None = None, buttons: Mapping[str, int] | None = None,
+                 vid: int = PICO_VID, pid: int | None = None, baudrate: int = 115200,
+                 clock: Callable[[], int] = monotonic_ms,
+                 on_snapshot: Callable[[Snapshot], None] | None = None,
+                 stale_ms: int = 1000, ack_timeout_ms: int = 300, max_backoff_s: float = 0.5) -> None:
+        self.serial = _serial()
+        self.port, self.vid, self.pid, self.baudrate = port, vid, pid, baudrate
+        self.layout = layout or Layout()
+        self.style = style or LedStyle(self.layout)
+        self.button_names = {index: name for name, index in (buttons or {}).items()}
+        self.clock, self.on_snapshot = clock, on_snapshot
+        self.stale_ms, self.ack_timeout_ms, self.max_backoff_s = stale_ms, ack_timeout_ms, max_backoff_s
+        self.stats = LinkStats()
+        self.device: tuple[int, int, int, int, str] | None = None  # the HELLO
+        self.error: ProtocolError | None = None
+        self.last_problem: str | None = None  # why the last connect or read failed (for the doctor)
+        self._decoder = P.FrameDecoder()
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._ser = None
+        self._seq = 0
+        self._rx_seq: int | None = None
+        self._snapshot = Snapshot(frozenset(), clock())
+        self._synced = threading.Event()
+        self._counts: dict[int, int] | None = None
+        self._presses: list[ClockPress | ButtonPress] = []
+        self._led_body: bytes | None = None
+        self._led_pending: tuple[int, int] | None = None  # (seq, sent at ms)
+        self._last_rx = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- life cycle ------------------------------------------------------------
+    def start(self) -> "SerialLink":
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="damka-serial", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(2)
+            self._thread = None
+        self._disconnect()
+
+    def __enter__(self) -> "SerialLink":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def connected(self) -> bool:
+        return self._ser is not None
+
+    def wait_synced(self, timeout: float) -> bool:
+        """Wait until a snapshot arrived since the last (re)connect."""
+        return self._synced.wait(timeout)
+
+    # -- the reader thread ---------------------------------------------------
+    def _run(self) -> None:
+        backoff = 0.05
+        while not self._stop.is_set():
+            if self._ser is None:
+                try:
+                    self._connect()
+                    backoff = 0.05
+                except (OSError, self.serial.SerialException, DeviceNotFoundError) as exc:
+                    self.last_problem = str(exc)
+                    log.debug("connect failed: %s (retry in %.2f s)", exc, backoff)
+                    self._stop.wait(backoff)
+                    backoff = min(backoff * 2, self.max_backoff_s)
+                    continue
+            try:
+                self._pump()
+            except (OSError, self.serial.SerialException) as exc:
+                self.last_problem = str(exc)
+                log.info("serial link lost: %s", exc)
+                self._disconnect()
+
+    def _connect(self) -> None:
+        port = self.port or find_port(self.vid, self.pid)
+        ser = self.serial.serial_for_url(port, baudrate=self.baudrate, timeout=0.02, write_timeout=0.5)
+        try:
+            ser.reset_input_buffer()
+        except Exception:  # not every URL handler has a buffer to reset
+            pass
+        with self._lock:
+            self._decoder.reset()
+            self._rx_seq = None
+            self._counts = None
+            self._synced.clear()
+            self._ser = ser
+            self._last_rx = self.clock()
+            if self._led_body is not None:
+                self._led_pending = (-1, -self.ack_timeout_ms)  # re-send it on the next pump
+        # A leading delimiter ends whatever half frame the device holds.
+        self._write(b"\x00" + P.encode_frame(P.HELLO, self._next_seq(),
+                                              P.pack_hello(self.layout.rows, self.layout.cols, 0, "damka host")))
+        self.stats.reconnects += 1
+        log.info("serial link open on %s", port)
+
+    def _disconnect(self) -> None:
+        with self._lock:
+            ser, self._ser = self._ser, None
+            self._synced.clear()
+        if ser is not None:
+            try:
+                ser.close()
+            except Exception:
+                log.debug("closing the port failed", exc_info=True)
+
+    def _pump(self) -> None:
+        ser = self._ser
+        if ser is None:
+            return
+        data = ser.read(1)
+        if data:
+            waiting = ser.in_waiting
+            if waiting:
+                data += ser.read(waiting)
+            bad_before = self._decoder.bad
+            frames = self._decoder.feed(data)
+            self.stats.frames_bad += self._decoder.bad - bad_before
+            for msg_type, seq, body in frames:
+                self._handle(msg_type, seq, body)
+        now = self.clock()
+        if now - self._last_rx > self.stale_ms:
+            raise OSError(f"no frame from the device for {now - self._last_rx} ms")
+        pending = self._led_pending
+        if pending is not None and now - pending[1] >= self.ack_timeout_ms:
+            self._send_leds()
+
+    def _next_seq(self) -> int:
+        with self._lock:
+            seq = self._seq
+            self._seq = (seq + 1) & 0xFF
+        return seq
+
+    def _write(self, data: bytes) -> None:
+        ser = self._ser
+        if ser is None:
+            return
+        with self._write_lock:
+            ser.write(data)
+
+    # -- frames from the device -------------------------------------------------
+    def _handle(self, msg_type: int, seq: int, body: bytes) -> None:
+        self._last_rx = self.clock()
+        if self._rx_seq is not None and seq != (self._rx_seq + 1) & 0xFF:
+            self.stats.lost += (seq - self._rx_seq - 1) & 0xFF
+        self._rx_seq = seq
+        try:
+            if msg_type == P.SNAPSHOT:
+                self._on_snapshot(*P.unpack_snapshot(body))
+            elif msg_type == P.BUTTON:
+                index, count, _ = P.unpack_button(body)
+                with self._lock:
+                    self._count_presses({index: count})
+            elif msg_type == P.ACK:
+                acked, kind = P.unpack_ack(body)
+                with self._lock:
+                    if kind == P.LEDS and self._led_pending and self._led_pending[0] == acked:
+                        self._led_pending = None
+                        self.stats.led_acks += 1
+            elif msg_type == P.HELLO:
+                hello = P.unpack_hello(body)
+                self.device = hello
+                if hello[0] != P.PROTOCOL_VERSION:
+                    self.error = ProtocolError(f"device speaks protocol {hello[0]}, we speak {P.PROTOCOL_VERSION}")
+                elif (hello[1], hello[2]) != (self.layout.rows, self.layout.cols):
+                    self.error = ProtocolError(f"device has a {hello[1]}x{hello[2]} matrix, the config says "
+                                               f"{self.layout.rows}x{self.layout.cols}")
+                if self.error:
+                    log.error("%s", self.error)
+            elif msg_type == P.ERROR:
+                code, text = P.unpack_error(body)
+                self.stats.device_errors.append(f"{code}: {text}")
+                del self.stats.device_errors[:-20]
+            else:
+                self.stats.frames_bad += 1
+                return
+        except ValueError:
+            self.stats.frames_bad += 1  # a good CRC around an impossible body
+            return
+        self.stats.frames_ok += 1
+
+    def _on_snapshot(self, _device_ms: int, masks: list[int], cols: int, _state: int, counts: list[int]) -> None:
+        if (len(masks), cols) != (self.layout.rows, self.layout.cols):
+            raise ValueError("snapshot of another matrix size")
+        snap = Snapshot(self.layout.occupied(masks), self.clock())
+        with self._lock:
+            self._count_presses(dict(enumerate(counts)))
+            self._snapshot = snap
+            self.stats.snapshots += 1
+        self._synced.set()
+        if self.on_snapshot is not None:
+            self.on_snapshot(snap)
+
+    def _count_presses(self, counts: dict[int, int]) -> None:
+        """Presses from the device's wrapping counters (BUTTON and SNAPSHOT carry
+        the same counters, so neither a lost nor a repeated frame miscounts).
+        The first counters after a connect are a baseline, not presses."""
+        now = self.clock()
+        if self._counts is None:
+            self._counts = dict(counts)
+            return
+        for index, count in counts.items():
+            before = self._counts.get(index, count)
+            for _ in range((count - before) & 0xFF):
+                name = self.button_names.get(index)
+                if name is not None:
+                    self._presses.append(make_press(name, now))
+            self._counts[index] = count
+
+    # -- the interfaces ------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        with self._lock:
+            return self._snapshot
+
+    def presses(self) -> list[ClockPress | ButtonPress]:
+        with self._lock:
+            out, self._presses = self._presses, []
+        return out
+
+    def show(self, frame: LedFrame) -> None:
+        palette, cells = self.style.encode(frame)
+        body = P.pack_leds(self.style.brightness, palette, cells)
+        if body == self._led_body:
+            return  # already shown, or being re-sent until acknowledged
+        self._led_body = body
+        self._send_leds()
+
+    def _send_leds(self) -> None:
+        body = self._led_body
+        if body is None:
+            return
+        seq = self._next_seq()
+        with self._lock:
+            self._led_pending = (seq, self.clock())
+        try:
+            self._write(P.encode_frame(P.LEDS, seq, body))
+            self.stats.led_frames_sent += 1
+        except (OSError, self.serial.SerialException) as exc:
+            log.info("LED frame not sent: %s", exc)  # re-sent after the reconnect
+
+    def request_snapshot(self) -> None:
+        self._write(P.encode_frame(P.REQUEST, self._next_seq()))

@@ -1,0 +1,280 @@
+"""End to end over a real pty: the firmware (device.Device) in a thread on the
+master side, feeding snapshots from a simulated matrix; the host's SerialLink
+on the slave side (through a by-id style symlink, so an unplug can re-appear)."""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import pytest
+
+pytest.importorskip("serial")
+if sys.platform == "win32":
+    pytest.skip("ptys are POSIX only", allow_module_level=True)
+
+from damka.firmware import protocol as P  # noqa: E402
+from damka.hardware.errors import DeviceNotFoundError  # noqa: E402
+from damka.hardware.interfaces import Button, ButtonPress, ClockPress, Role  # noqa: E402
+from damka.hardware.layout import Layout  # noqa: E402
+from damka.hardware.pty_device import PtyBoard  # noqa: E402
+from damka.hardware.serial_link import SerialLink, find_port  # noqa: E402
+
+BUTTONS = {"clock0": 0, "clock1": 1, "hint": 2}
+LAYOUT = Layout()
+
+
+def wait_for(predicate, timeout=2.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.002)
+    return predicate()
+
+
+def squares(cells):
+    return frozenset(LAYOUT.square(r, c) for r, c in cells)
+
+
+@pytest.fixture
+def board():
+    b = PtyBoard()
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def link(board):
+    received = []
+    lk = SerialLink(board.port, buttons=BUTTONS, on_snapshot=received.append)
+    lk.received = received
+    lk.start()
+    assert lk.wait_synced(2.0)
+    yield lk
+    lk.close()
+
+
+def test_snapshots_flow(board, link):
+    assert link.device[:3] == (P.PROTOCOL_VERSION, 9, 9)
+    for cells in ({(0, 0)}, {(0, 0), (4, 4), (8, 8)}, set(), {(r, c) for r in range(3) for c in range(9)}):
+        board.matrix.set(cells)
+        assert wait_for(lambda: link.snapshot().occupied == squares(cells))
+    assert link.stats.frames_bad == 0 and link.stats.lost == 0
+
+
+def test_heartbeat_keeps_coming(board, link):
+    before = link.stats.snapshots
+    time.sleep(0.6)
+    assert link.stats.snapshots - before >= 2  # every 250 ms without a change
+
+
+def test_latency_of_a_change(board, link):
+    delays = []
+    for i in range(10):
+        cells = {(i % 9, (i * 2) % 9)}
+        board.matrix.set(cells)
+        t0 = board.matrix.changed_at
+        assert wait_for(lambda: link.snapshot().occupied == squares(cells))
+        delays.append(time.perf_counter() - t0)
+    assert max(delays) < 0.25  # 3 debounce scans + the pty: a few ms in practice (benchmarks measure it)
+
+
+def test_led_frames_flow_back(board, link):
+    link.show({"a1": Role.LEGAL_TARGET, "a2": Role.FLAG, "i9": Role.LEGAL_TARGET})
+    assert wait_for(lambda: link.stats.led_acks >= 1)
+    dev = board.device
+    palette = dev.palette
+    assert palette[dev.cells[0]][:3] == (0, 255, 0)           # a1: cell (0, 0)
+    assert palette[dev.cells[9]] == (255, 0, 0, P.BLINK_FAST)  # a2: cell (1, 0)
+    assert dev.cells[80] == dev.cells[0]                        # same role, same palette entry
+    assert len(palette) == 3
+    # Rendered on the chain, serpentine: a2 is chain index 17; brightness 64.
+    assert wait_for(lambda: board.pixels.shown[0] == (0, 64, 0))
+    link.show({})
+    assert wait_for(lambda: link.stats.led_acks >= 2 and not any(board.device.cells))
+
+
+def test_button_presses_counted_once(board, link):
+    for index in (0, 2, 0):
+        board.buttons.pins[index].down = True
+        time.sleep(0.03)
+        board.buttons.pins[index].down = False
+        time.sleep(0.03)
+    assert wait_for(lambda: link.stats.snapshots > 0)
+    time.sleep(0.3)  # a heartbeat repeats the counters: no double count
+    presses = link.presses()
+    assert [type(p) for p in presses] == [ClockPress, ButtonPress, ClockPress]
+    assert presses[1].button is Button.HINT
+    assert link.presses() == []
+
+
+def test_corrupted_bytes_never_give_a_wrong_snapshot():
+    rng = random.Random(5)
+    with PtyBoard(corrupt=0.01, seed=17) as board:
+        received = []
+        link = SerialLink(board.port, buttons=BUTTONS, on_snapshot=received.append, stale_ms=2000)
+        link.start()
+        try:
+            assert link.wait_synced(3.0)
+            patterns = []
+            for _ in range(60):
+                cells = {(rng.randrange(9), rng.randrange(9)) for _ in range(rng.randrange(12))}
+                patterns.append(cells)
+                board.matrix.set(cells)
+                time.sleep(0.02)
+            link.show({"e5": Role.HINT_TO})
+            # A change arrives despite the noise (re-sent on change and every 250 ms).
+            assert wait_for(lambda: link.snapshot().occupied == squares(patterns[-1]), 3.0)
+            assert wait_for(lambda: link.stats.led_acks >= 1, 3.0)  # re-sent until acknowledged
+        finally:
+            link.close()
+        truth = {LAYOUT.occupied(state) for state in board.truth}
+        assert received and all(s.occupied in truth for s in received)
+        assert link.stats.frames_bad > 0  # the noise was real
+        assert board.device.decoder.bad > 0
+        assert board.device.cells[LAYOUT.cell("e5")[0] * 9 + 4] != 0
+
+
+def test_unplug_and_replug_recovers_within_a_second(board, link):
+    board.matrix.set({(1, 1)})
+    assert wait_for(lambda: link.snapshot().occupied == {"b2"})
+    link.show({"c3": Role.LIFTED})
+    assert wait_for(lambda: link.stats.led_acks >= 1)
+    board.unplug()
+    assert wait_for(lambda: not link.connected, 1.0)
+    board.matrix.set({(2, 2), (3, 3)})  # pieces moved while unplugged
+    t0 = time.monotonic()
+    board.replug()
+    assert wait_for(lambda: link.snapshot().occupied == {"c3", "d4"}, 1.0)
+    assert time.monotonic() - t0 < 1.0
+    assert link.stats.reconnects == 2
+    # The LED frame is sent again to the rebooted device.
+    assert wait_for(lambda: board.device.cells[2 * 9 + 2] != 0, 1.0)
+
+
+def test_long_unplug_still_recovers_within_a_second(board, link):
+    board.unplug()
+    time.sleep(1.5)  # the reconnect backoff has grown to its cap
+    board.matrix.set({(6, 6)})
+    t0 = time.monotonic()
+    board.replug()
+    assert wait_for(lambda: link.snapshot().occupied == {"g7"}, 1.0)
+    assert time.monotonic() - t0 < 1.0
+
+
+def test_silent_device_is_treated_as_unplugged(board):
+    link = SerialLink(board.port, stale_ms=300).start()
+    try:
+        assert link.wait_synced(2.0)
+        board._stop.set()  # the firmware hangs: no heartbeat, but the port stays
+        board._thread.join(1)
+        assert wait_for(lambda: link.stats.reconnects >= 2, 2.0)
+    finally:
+        link.close()
+
+
+def test_wrong_matrix_size_is_reported_and_rejected():
+    with PtyBoard(rows=8, cols=8) as board:
+        link = SerialLink(board.port).start()
+        try:
+            assert wait_for(lambda: link.error is not None)
+            assert "8x8" in str(link.error)
+            time.sleep(0.3)
+            assert link.stats.snapshots == 0 and link.stats.frames_bad > 0
+        finally:
+            link.close()
+
+
+def test_port_that_never_appears_keeps_retrying(tmp_path):
+    link = SerialLink(str(tmp_path / "nothing"), max_backoff_s=0.05).start()
+    try:
+        time.sleep(0.2)
+        assert not link.connected and link.snapshot().occupied == frozenset()
+    finally:
+        link.close()
+
+
+class FakePort:
+    def __init__(self, device, vid, pid):
+        self.device, self.vid, self.pid = device, vid, pid
+
+
+def test_find_port_by_vid_pid(monkeypatch):
+    from serial.tools import list_ports
+
+    ports = [FakePort("/dev/ttyUSB0", 0x0403, 0x6001), FakePort("/dev/ttyACM1", 0x2E8A, 0x0005),
+             FakePort("/dev/ttyACM0", 0x2E8A, 0x0005)]
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    assert find_port() == "/dev/ttyACM0"
+    assert find_port(0x0403, 0x6001) == "/dev/ttyUSB0"
+    with pytest.raises(DeviceNotFoundError, match="2e8a:000a"):
+        find_port(0x2E8A, 0x000A)
+
+
+def test_loop_url_opens(monkeypatch):
+    """`loop://` echoes the host's own frames: the link opens by URL and hears its HELLO."""
+    link = SerialLink("loop://", stale_ms=10_000).start()
+    try:
+        assert wait_for(lambda: link.device is not None)
+        assert link.device[4] == "damka host"
+    finally:
+        link.close()
+
+
+def test_socket_url_reaches_firmware_over_tcp():
+    """`socket://host:port`: the same link to a board served over TCP (e.g. ser2net on another Pi)."""
+    import socket
+    import threading
+
+    from damka.firmware.device import Device
+    from damka.hardware.pty_device import SimMatrix
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    matrix = SimMatrix()
+    matrix.set({(4, 4)})
+    stop = threading.Event()
+
+    class SocketTransport:
+        def __init__(self, conn):
+            self.conn = conn
+
+        def read(self):
+            try:
+                return self.conn.recv(4096)
+            except BlockingIOError:
+                return b""
+            except OSError:  # the host hung up
+                stop.set()
+                return b""
+
+        def write(self, data):
+            try:
+                self.conn.sendall(data)
+            except BlockingIOError:
+                pass
+            except OSError:
+                stop.set()
+
+    def serve():
+        conn, _ = server.accept()
+        conn.setblocking(False)
+        dev = Device(matrix, SocketTransport(conn), None, lambda: time.monotonic_ns() // 1_000_000)
+        dev.run(sleep_ms=lambda: time.sleep(0.001), until=stop.is_set)
+        conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    link = SerialLink(f"socket://127.0.0.1:{port}").start()
+    try:
+        assert link.wait_synced(2.0)
+        assert link.snapshot().occupied == {"e5"}
+    finally:
+        link.close()
+        stop.set()
+        thread.join(2)
+        server.close()
