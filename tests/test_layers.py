@@ -1,0 +1,84 @@
+"""The layers stay apart: the engine is pure, hardware libraries stay in hardware/.
+
+These read the source with `ast`, so a forbidden import is caught even in a
+module no other test happens to import.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HARDWARE_LIBRARIES = {"gpiozero", "serial", "lgpio", "RPi", "rpi_ws281x", "neopixel", "machine", "spidev", "luma"}
+# The firmware runs on the microcontroller, where `machine` and friends are its own.
+FIRMWARE_OWN = {"machine", "neopixel", "micropython", "utime", "ustruct", "uselect", "usys", "rp2"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def python_files(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+def test_engine_imports_nothing_else_of_damka() -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(name for name in imported_modules(path)
+                                            if name.startswith("damka.") and not name.startswith("damka.engine"))
+        for path in python_files("engine")
+    }
+    assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def test_engine_does_no_io_or_threads() -> None:
+    forbidden = {"threading", "multiprocessing", "socket", "subprocess", "sqlite3", "pygame", "asyncio"}
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(imported_modules(path) & forbidden) for path in python_files("engine")
+    }
+    assert {path: names for path, names in offenders.items() if names} == {}
+
+
+def test_only_hardware_and_firmware_touch_hardware_libraries() -> None:
+    found: dict[str, list[str]] = {}
+    for folder in ("engine", "controller", "display", "sim", "damka"):
+        for path in python_files(folder):
+            roots = {name.split(".")[0] for name in imported_modules(path)}
+            bad = sorted(roots & HARDWARE_LIBRARIES)
+            if bad:
+                found[str(path.relative_to(ROOT))] = bad
+    assert found == {}
+
+
+def test_firmware_imports_only_micropython_modules_and_itself() -> None:
+    allowed = FIRMWARE_OWN | {"time", "struct", "select", "sys", "gc", "micropython", "uasyncio", "asyncio"}
+    found: dict[str, list[str]] = {}
+    for path in python_files("firmware"):
+        roots = {name.split(".")[0] for name in imported_modules(path)}
+        bad = sorted(name for name in roots - allowed if not (ROOT / "firmware" / f"{name}.py").exists())
+        if bad:
+            found[str(path.relative_to(ROOT))] = bad
+    assert found == {}
+
+
+def test_core_imports_without_pygame_or_gpio_libraries() -> None:
+    code = (
+        "import sys\n"
+        "import damka.engine, damka.controller, damka.hardware, damka.cli\n"
+        "from damka.engine import find_variant, Game\n"
+        "Game(find_variant('classic'))\n"
+        "loaded = sorted(m for m in ('pygame', 'gpiozero', 'serial', 'lgpio', 'RPi') if m in sys.modules)\n"
+        "print(','.join(loaded))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == ""
