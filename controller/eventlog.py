@@ -1,0 +1,120 @@
+"""The sensor log: every event the board saw, one per line, with its time.
+
+    # comment lines and blank lines are ignored
+    0 up c3
+    180 down d4
+    2400 press white        # a clock press: white/black, or 1-4 in multiwarcaby
+    2600 button hint        # a menu button: hint, takeback, menu, ok, up, down
+
+`MS` is milliseconds since the session started (non-decreasing). The session
+writes this log as it runs (an `up`/`down` for every square whose sensed
+occupancy changed between two snapshots); `damka replay` reads it back and
+re-runs the game headless. A line that cannot be read raises `EventLogError`
+naming the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+from damka.engine.errors import DamkaError
+from damka.hardware.interfaces import Button
+
+KINDS = ("up", "down", "press", "button")
+_SQUARE_RE = re.compile(r"^[a-z]\d{1,2}$")
+_BUTTONS = {button.value: button for button in Button}
+
+
+class EventLogError(DamkaError, ValueError):
+    """A sensor log line that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEvent:
+    """One logged event: `kind` is up/down (arg a square), press (arg a side
+    name or 1-4) or button (arg a button name)."""
+
+    time_ms: int
+    kind: str
+    arg: str
+    line: int = 0  # where it was read from (0: not read from a file)
+
+    def __str__(self) -> str:
+        return f"{self.time_ms} {self.kind} {self.arg}"
+
+
+def side_token(sides: Sequence[str], side: int, family: str) -> str:
+    """How a side is written in the log: its name for draughts, 1-4 for multiwarcaby."""
+    return str(side + 1) if family == "multiwarcaby" else sides[side]
+
+
+def parse_side(token: str, sides: Sequence[str]) -> int | None:
+    """A side index from `white`/`black` or `1`..`4`; None when unknown."""
+    token = token.lower()
+    if token.isdigit():
+        index = int(token) - 1
+        return index if 0 <= index < len(sides) else None
+    return sides.index(token) if token in sides else None
+
+
+def parse_line(line: str, number: int = 0, last_time: int = 0) -> LogEvent | None:
+    """One line to an event; None for blank and comment lines."""
+    text = line.split("#", 1)[0].strip()
+    if not text:
+        return None
+    where = f"line {number}: " if number else ""
+    parts = text.split()
+    if len(parts) != 3:
+        raise EventLogError(f"{where}expected 'MS KIND ARG' (e.g. '120 up c3'), got {line.strip()!r}")
+    ms, kind, arg = parts
+    if not ms.isdigit():
+        raise EventLogError(f"{where}time {ms!r} is not a whole number of milliseconds")
+    time_ms = int(ms)
+    if time_ms < last_time:
+        raise EventLogError(f"{where}time {time_ms} goes back before {last_time}")
+    kind = kind.lower()
+    arg = arg.lower()
+    if kind not in KINDS:
+        raise EventLogError(f"{where}unknown event {kind!r} (expected one of {', '.join(KINDS)})")
+    if kind in ("up", "down") and not _SQUARE_RE.match(arg):
+        raise EventLogError(f"{where}{arg!r} is not a square name (like e5)")
+    if kind == "button" and arg not in _BUTTONS:
+        raise EventLogError(f"{where}unknown button {arg!r} (expected one of {', '.join(_BUTTONS)})")
+    if kind == "press" and not (arg.isdigit() or arg.isalpha()):
+        raise EventLogError(f"{where}{arg!r} is not a side (white, black, or 1-4)")
+    return LogEvent(time_ms, kind, arg, number)
+
+
+def parse_log(lines: Iterable[str]) -> list[LogEvent]:
+    """Every event of a log, in order; EventLogError on the first bad line."""
+    events: list[LogEvent] = []
+    last = 0
+    for number, line in enumerate(lines, 1):
+        event = parse_line(line, number, last)
+        if event is not None:
+            events.append(event)
+            last = event.time_ms
+    return events
+
+
+def read_log(path: str) -> list[LogEvent]:
+    with open(path, encoding="utf-8") as handle:
+        return parse_log(handle)
+
+
+def format_log(events: Iterable[LogEvent]) -> str:
+    return "".join(f"{event}\n" for event in events)
+
+
+def occupancy_events(before: frozenset[str], after: frozenset[str], time_ms: int) -> Iterator[LogEvent]:
+    """The up/down events that turn one sensed occupancy into the next (sorted, ups first)."""
+    for square in sorted(before - after):
+        yield LogEvent(time_ms, "up", square)
+    for square in sorted(after - before):
+        yield LogEvent(time_ms, "down", square)
+
+
+def button_of(name: str) -> Button:
+    return _BUTTONS[name]

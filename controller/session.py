@@ -1,0 +1,652 @@
+"""The session: one game on the board, its turn flow and its mode.
+
+Input: `handle(event)` for every snapshot, clock press and button press, and
+`tick(now_ms)` when time passes (the main loop asks `next_deadline()` when it
+next has to call). Output, read at any time: `frame` (the LED frame),
+`message` (one line for the screen), `committed` (the moves with their PDN
+text), `result`, `scores`, `events` (for the game store) and `sensor_log`
+(every sensor event with its time, in the `eventlog` format).
+
+Modes:
+- casual: a complete move that cannot be extended is committed once the board
+  has been quiet `settle_ms`; one that could still be extended after
+  `extend_ms`; a press of the mover's clock commits at once;
+- learning: casual, plus the beginner's LEDs (`hints.learning`) and hints;
+- tournament: no hints, no take-back; a move is committed only by the mover's
+  clock press, refused (FLAG on the squares concerned and a message) while the
+  board does not show a complete legal move with every captured piece removed;
+- computer: the computer's sides' moves are chosen by a `Chooser`, shown with
+  COMPUTER_FROM/TO, and only that move is accepted (committed once settled);
+  the other sides play as in casual.
+Multiwarcaby: the side's button (clock or 'done') ends the turn in every mode:
+accepted when the board is two legal moves from the turn start (the record
+shows one such pair); a press after one move asks for the second.
+
+A clock is optional: anything with the `TurnClock.press` signature plugs in
+(`damka.controller.clock.Clock` does).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from damka.controller import hints
+from damka.controller.chooser import Chooser, GreedyChooser
+from damka.controller.eventlog import LogEvent, occupancy_events, side_token
+from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerSettings, TrackerState, bits_of
+from damka.engine.game import Game
+from damka.engine.move import Move
+from damka.engine.notation import format_move, square_name
+from damka.engine.variant import Position, Result, Variant
+from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
+
+
+class Mode(enum.Enum):
+    CASUAL = "casual"
+    LEARNING = "learning"
+    TOURNAMENT = "tournament"
+    COMPUTER = "computer"
+
+
+class Phase(enum.Enum):
+    SETUP = "setup"      # waiting for the board to show the start position
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class TurnClock(Protocol):
+    """What the session needs of a clock (`controller/clock.py`'s `Clock` fits).
+
+    The session calls `press` when a side's turn is accepted (`board_ok=True`,
+    `moves` = the moves of the turn: the clock switches) and when it refuses a
+    press (`board_ok=False` with the reason, so the clock records it). Starting,
+    pausing and reading the clock are its owner's business."""
+
+    def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
+              moves: int = 1) -> Any: ...
+
+
+def format_moves(variant: Variant, position: Position, move: Move) -> str:
+    """PDN text of a move (`engine/notation.py`)."""
+    return format_move(variant, position, move)
+
+
+@dataclass(frozen=True)
+class SessionSettings:
+    mode: Mode = Mode.CASUAL
+    tracker: TrackerSettings = field(default_factory=TrackerSettings)
+    computer_sides: frozenset[int] = frozenset({1})
+    flag_ms: int = 2000            # how long a refused press shows FLAG
+    hints: bool | None = None      # LEDs for beginners; default: on in learning mode only
+
+
+@dataclass(frozen=True)
+class CommittedMove:
+    ply: int                 # 1-based ply of this move in the game
+    turn: int                # 1-based turn number (a multiwarcaby turn has two plies)
+    side: int
+    side_name: str
+    move: Move
+    text: str                # PDN text
+    captures: tuple[str, ...]
+    time_ms: int
+
+
+class Session:
+    """One game on one board. Feed it events; read its frame and messages."""
+
+    def __init__(self, variant: Variant, settings: SessionSettings | None = None, *,
+                 position: Position | None = None, clock: TurnClock | None = None,
+                 chooser: Chooser | None = None) -> None:
+        self.variant = variant
+        self.settings = settings or SessionSettings()
+        self.mode = self.settings.mode
+        self.clock = clock
+        self.chooser: Chooser = chooser or GreedyChooser()
+        self.tracker = Tracker(variant, self.settings.tracker)
+        self.board = BoardMap(variant)
+        self.game = Game(variant, position)
+        self.phase = Phase.SETUP
+        self.now = 0
+        self.state = TrackerState()
+        self.reading: Reading = Reading(Kind.UNKNOWN, 0)
+        self.sensed: frozenset[str] | None = None
+        self.occupancy = 0
+        self.committed: list[CommittedMove] = []
+        self.events: list[dict[str, Any]] = []
+        self.sensor_log: list[LogEvent] = []
+        self.initial_occupied: frozenset[str] = frozenset()
+        self.messages: list[tuple[int, str]] = []
+        self.message = "set up the pieces"
+        self._turn_number = 0
+        self._last: tuple[Move, ...] = ()
+        self._flag: tuple[int, int] | None = None           # (squares, until_ms)
+        self._hint: tuple[Move, ...] | None = None
+        self._computer: tuple[Move, ...] | None = None
+        self._computer_key: Any = None
+        self._restore_request = False
+        self._first_moves: dict[Move, int] = {}  # first moves seen complete this turn, in order
+        self._redo: list[Move] = []  # moves taken back, in order, until a new move is made
+        self._frame: dict = {}
+        self._handlers: dict[type, Callable[[Any], None]] = {
+            Snapshot: self._on_snapshot, ClockPress: self._on_press, ButtonPress: self._on_button,
+        }
+
+    # -- the outside view -----------------------------------------------------
+
+    @property
+    def frame(self) -> LedFrame:
+        return self._frame
+
+    @property
+    def result(self) -> Result | None:
+        return self.game.result
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.game.scores
+
+    @property
+    def turn(self) -> int:
+        return self.game.turn
+
+    @property
+    def hints_on(self) -> bool:
+        if self.settings.hints is not None:
+            return self.settings.hints
+        return self.mode is Mode.LEARNING
+
+    def resume(self, game: Game, committed: list[CommittedMove] | None = None) -> None:
+        """Carry on a saved game: its moves, and their record (rebuilt from the
+        game when not given). The board is then set up to the game's position
+        (setup LEDs) before play goes on."""
+        if committed is None:
+            committed = []
+            replay = Game(self.variant, game.start)
+            turn = 0
+            for move in game.moves:
+                position = replay.position
+                mover = self.variant.side_to_move(position)
+                if self.variant.move_in_turn(position) == 0:
+                    turn += 1
+                text = format_move(self.variant, position, move)
+                replay.push_unchecked(move)
+                captures = tuple(square_name(self.variant, sq) for sq in sorted(move.captures))
+                committed.append(CommittedMove(replay.ply, turn, mover, self.variant.sides[mover], move, text,
+                                               captures, 0))
+        self.game = game
+        self.committed = list(committed)
+        self._turn_number = max((c.turn for c in committed), default=0)
+        self._last = game.moves[-1:]
+        self._redo = []
+        self._first_moves = {}
+        self._hint = None
+        self._computer_key = None
+        self.phase = Phase.SETUP
+        self._update()
+
+    # -- input ----------------------------------------------------------------
+
+    def handle(self, event: InputEvent) -> None:
+        self._handlers[type(event)](event)
+
+    def tick(self, now_ms: int) -> None:
+        self.now = max(self.now, now_ms)
+        self._update()
+
+    def next_deadline(self) -> int | None:
+        """When the session next needs a `tick` (None: nothing pending)."""
+        due: list[int] = []
+        settings = self.tracker.settings
+        state = self.state
+        kind = self.reading.kind
+        if self._flag is not None:
+            due.append(self._flag[1])
+        if self.phase is Phase.SETUP:
+            if self.occupancy == self.tracker.occupancy_of(self.game.position):
+                due.append(state.changed_at + settings.settle_ms)
+        else:
+            if kind in (Kind.COMPLETE, Kind.TAKEBACK, Kind.START) and self._auto_commit_kind(kind):
+                due.append(state.changed_at + self._wait_for(kind))
+            if self._redo and self._redo_match():
+                due.append(state.changed_at + settings.takeback_ms)
+            if kind is Kind.UNKNOWN and state.unknown_since is not None:
+                due.append(state.unknown_since + settings.grace_ms)
+            if kind is Kind.IN_PROGRESS and not self.hints_on:
+                due.append(state.changed_at + settings.grace_ms)
+        future = [time for time in due if time > self.now]
+        return min(future) if future else None
+
+    def _on_snapshot(self, snapshot: Snapshot) -> None:
+        self.now = max(self.now, snapshot.time_ms)
+        occupied = snapshot.occupied
+        if self.sensed is None:
+            self.initial_occupied = occupied
+        else:
+            self.sensor_log.extend(occupancy_events(self.sensed, occupied, self.now))
+        self.sensed = occupied
+        self.occupancy = self.board.bits(occupied)
+        if self.occupancy != self.state.occupancy:
+            if self._flag is not None:
+                self._flag = None
+        self._observe()
+        if self.reading.kind is Kind.HALF_TURN:
+            for turn in self.reading.turns:
+                self._first_moves.setdefault(turn[0], len(self._first_moves))
+        elif self.reading.kind is Kind.UNCHANGED:
+            self._first_moves = {}
+        self._update()
+
+    def _pick(self, turns: tuple[tuple[Move, ...], ...]) -> tuple[Move, ...]:
+        """One of the candidate turns for the record: the one whose first move
+        was seen complete on the board earliest this turn, if any."""
+        seen = [turn for turn in turns if turn[0] in self._first_moves]
+        return min(seen, key=lambda turn: self._first_moves[turn[0]]) if seen else turns[0]
+
+    def _on_press(self, press: ClockPress) -> None:
+        self.now = max(self.now, press.time_ms)
+        self.sensor_log.append(LogEvent(self.now, "press", side_token(self.variant.sides, press.side,
+                                                                         self.variant.family)))
+        if self.phase is not Phase.PLAYING:
+            return
+        if press.side != self.game.turn:
+            self._say(f"it is {self.variant.sides[self.game.turn]}'s turn")
+            return
+        if self._is_computer_turn():
+            self._say("carry out the computer's move")
+            return
+        self._press_commit(press.side)
+        self._refresh_frame()
+
+    def _on_button(self, press: ButtonPress) -> None:
+        self.now = max(self.now, press.time_ms)
+        self.sensor_log.append(LogEvent(self.now, "button", press.button.value))
+        if self.phase is not Phase.PLAYING and press.button is not Button.TAKE_BACK:
+            return
+        if press.button is Button.HINT:
+            self._ask_hint()
+        elif press.button is Button.TAKE_BACK:
+            self._ask_takeback()
+        self._refresh_frame()
+
+    # -- the core -------------------------------------------------------------
+
+    def _observe(self) -> None:
+        allowed = self._computer_moves() if self.phase is Phase.PLAYING else None
+        takebacks = self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
+        self.state, self.reading = self.tracker.observe(self.game, self.state, self.occupancy, self.now,
+                                                        allowed, takebacks, tuple(self._first_moves))
+
+    def _reread(self) -> None:
+        """Read the same occupancy again after the game changed (commit, take-back)."""
+        allowed = self._computer_moves() if self.phase is Phase.PLAYING else None
+        takebacks = self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
+        self.reading = self.tracker.read(self.game, self.occupancy, allowed, takebacks, tuple(self._first_moves))
+        unknown = self.state.unknown_since
+        if self.reading.kind is Kind.UNKNOWN:
+            unknown = self.now if unknown is None else unknown
+        else:
+            unknown = None
+        self.state = TrackerState(self.state.occupancy, self.state.changed_at, unknown)
+
+    def _update(self) -> None:
+        if self._flag is not None and self.now >= self._flag[1]:
+            self._flag = None
+        if self.phase is Phase.SETUP:
+            self._update_setup()
+        else:
+            self._update_playing()
+        self._refresh_frame()
+
+    def _update_setup(self) -> None:
+        target = self.tracker.occupancy_of(self.game.position)
+        if self.occupancy == target:
+            # A board switched on already set up starts at once; one being set up waits to settle.
+            if self.tracker.settled(self.state, self.now) or len(self.sensor_log) == 0:
+                self._begin()
+            return
+        self.message = hints.guidance_message(self.board, self.occupancy, target)
+
+    def _begin(self) -> None:
+        self.phase = Phase.PLAYING
+        self._turn_number = max((c.turn for c in self.committed), default=0)
+        self._event("start", position=self.variant.format_position(self.game.position))
+        self._reread()
+        self._say(self._turn_prompt())
+
+    def _auto_commit_kind(self, kind: Kind) -> bool:
+        if kind is Kind.COMPLETE:
+            if self._is_computer_turn():
+                return True
+            if self.mode is Mode.TOURNAMENT or self.tracker.two_moves:
+                return False
+            return self.phase is Phase.PLAYING
+        if kind is Kind.TAKEBACK:
+            return self.mode is not Mode.TOURNAMENT
+        if kind is Kind.START:
+            return self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
+        return False
+
+    def _extend_wait(self) -> bool:
+        return self.reading.extendable and not self._is_computer_turn()
+
+    def _wait_for(self, kind: Kind) -> int:
+        settings = self.tracker.settings
+        if kind is Kind.COMPLETE:
+            return settings.extend_ms if self._extend_wait() else settings.settle_ms
+        return settings.takeback_ms
+
+    def _redo_match(self) -> int:
+        """How many taken-back moves the board shows replayed (0: none).
+
+        A take-back is never final until a new move is made: a board put back
+        as it was (or a sensor fault that looked like a take-back and ends)
+        restores the moves."""
+        if self.reading.kind in (Kind.UNCHANGED, Kind.COMPLETE, Kind.HALF_TURN):
+            return 0
+        position = self.game.position
+        found = 0
+        for k, move in enumerate(self._redo, 1):
+            position = self.variant.play(position, move)
+            if self.tracker.two_moves and self.variant.move_in_turn(position):
+                continue
+            if self.tracker.occupancy_of(position) == self.occupancy:
+                found = k
+        return found
+
+    def _update_playing(self) -> None:
+        reading = self.reading
+        kind = reading.kind
+        if self._redo and self.mode is not Mode.TOURNAMENT:
+            redo = self._redo_match()
+            if redo and self.tracker.settled(self.state, self.now, wait=self.tracker.settings.takeback_ms):
+                self._redo_moves(redo)
+                return
+        if kind in (Kind.COMPLETE, Kind.TAKEBACK, Kind.START) and self._auto_commit_kind(kind):
+            if self.tracker.settled(self.state, self.now, wait=self._wait_for(kind)):
+                if kind is Kind.COMPLETE:
+                    self._commit(self._pick(reading.turns), pressed=None)
+                elif kind is Kind.TAKEBACK:
+                    self._take_back(reading.plies_back)
+                else:
+                    self._new_game()
+                return
+        if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
+            self.message = hints.guidance_message(self.board, self.occupancy, self._reference())
+        elif kind is Kind.HALF_TURN:
+            self.message = "make the second move, then press"
+        elif kind is Kind.UNCHANGED and not self.game.is_over:
+            self.message = self._turn_prompt()
+
+    def _reference(self) -> int:
+        return self.tracker.occupancy_of(self.game.position)
+
+    def _press_commit(self, side: int) -> None:
+        reading = self.reading
+        kind = reading.kind
+        if kind is Kind.COMPLETE:
+            self._commit(self._pick(reading.turns), pressed=side)
+            return
+        if kind is Kind.HALF_TURN:
+            self._say("one move made: make the second move of your turn")
+            return
+        if kind is Kind.UNCHANGED:
+            self._say("make your move before pressing the clock")
+            return
+        if kind is Kind.IN_PROGRESS and self.tracker.two_moves:
+            pairs = self.tracker.complete_pairs(self.game, self.occupancy, self._computer_moves(),
+                                                tuple(self._first_moves))
+            if pairs:
+                self._commit(self._pick(pairs), pressed=side)
+                return
+        if kind is Kind.IN_PROGRESS:
+            squares = 0
+            for progress in reading.progress:
+                squares |= self.occupancy & bits_of(progress.move.captures)
+            if squares:
+                self._refuse(squares, "take the captured pieces off the board first")
+            else:
+                self._refuse(reading.missing | reading.extra, "finish your move first")
+            return
+        self._refuse(reading.missing | reading.extra, "this is not a legal move")
+
+    def _refuse(self, squares: int, text: str) -> None:
+        self._flag = (squares, self.now + self.settings.flag_ms)
+        if self.clock is not None:
+            self.clock.press(self.game.turn, self.now, board_ok=False, reason=text)
+        self._event("refused", reason=text, squares=self.board.names(squares))
+        self._say(f"press refused: {text}")
+
+    def _commit(self, moves: tuple[Move, ...], pressed: int | None) -> None:
+        side = self.game.turn
+        if tuple(self._redo[:len(moves)]) == moves:
+            del self._redo[:len(moves)]
+        else:
+            self._redo = []
+        for move in moves:
+            self._record(move, pressed)
+        self._last = moves
+        self._first_moves = {}
+        self._hint = None
+        self._restore_request = False
+        self._flag = None
+        if self.clock is not None:
+            self.clock.press(side, self.now, board_ok=True, moves=len(moves))
+        if self.game.result is None:
+            self._say(f"{' '.join(c.text for c in self.committed[-len(moves):])}; {self._turn_prompt()}")
+        self._reread()
+
+    def _redo_moves(self, count: int) -> None:
+        moves, self._redo = self._redo[:count], self._redo[count:]
+        for move in moves:
+            self._record(move, pressed=None, redo=True)
+        self._last = (moves[-1],)
+        self._event("redo", plies=count, position=self.variant.format_position(self.game.position))
+        self._say(f"moves restored; {self._turn_prompt()}")
+        self._reread()
+
+    def _record(self, move: Move, pressed: int | None, redo: bool = False) -> None:
+        """Push one move onto the game and into the record."""
+        position = self.game.position
+        # The legal moves are indexed already (speed: notation would generate them again).
+        text = format_move(self.variant, position, move, self.tracker.index(position).moves)
+        mover = self.variant.side_to_move(position)
+        if self.variant.move_in_turn(position) == 0:
+            self._turn_number += 1
+        self.game.push_unchecked(move)
+        captures = tuple(square_name(self.variant, sq) for sq in sorted(move.captures))
+        record = CommittedMove(self.game.ply, self._turn_number, mover, self.variant.sides[mover], move, text,
+                               captures, self.now)
+        self.committed.append(record)
+        self._event("move", ply=record.ply, side=mover, text=text, captures=list(record.captures),
+                    position=self.variant.format_position(self.game.position), pressed=pressed is not None,
+                    redo=redo, scores=list(self.game.scores))
+        if self.game.result is not None:
+            self._finish()
+
+    def _take_back(self, plies: int) -> None:
+        undone = [self.game.pop() for _ in range(plies)]
+        self._redo = undone[::-1] + self._redo
+        del self.committed[len(self.committed) - plies:]
+        self._turn_number = len({c.turn for c in self.committed}) if self.committed else 0
+        self._last = ()
+        self._first_moves = {}
+        self._hint = None
+        self._restore_request = False
+        if self.phase is Phase.OVER and self.game.result is None:
+            self.phase = Phase.PLAYING
+        self._event("takeback", plies=len(undone), position=self.variant.format_position(self.game.position))
+        self._say(f"took back {len(undone)} move{'s' if len(undone) != 1 else ''}; {self._turn_prompt()}")
+        self._reread()
+
+    def _finish(self) -> None:
+        result = self.game.result
+        self.phase = Phase.OVER
+        self._event("result", points=list(result.points), places=list(result.places), reason=result.reason,
+                    winner=result.winner, scores=list(self.game.scores))
+        self._say(f"game over: {self._result_text(result)}")
+
+    def _new_game(self) -> None:
+        self._redo = []
+        self.game = Game(self.variant)
+        self.committed.clear()
+        self._turn_number = 0
+        self._last = ()
+        self._hint = None
+        self._restore_request = False
+        self.phase = Phase.PLAYING
+        self._event("new_game", position=self.variant.format_position(self.game.position))
+        self._say(f"new game; {self._turn_prompt()}")
+        self._reread()
+
+    # -- computer, hints, take-back requests ----------------------------------
+
+    def _is_computer_turn(self) -> bool:
+        return (self.mode is Mode.COMPUTER and self.phase is Phase.PLAYING and not self.game.is_over
+                and self.game.turn in self.settings.computer_sides)
+
+    def _computer_moves(self) -> tuple[Move, ...] | None:
+        if not self._is_computer_turn():
+            return None
+        key = (self.game.ply, self.game.position)
+        if self._computer_key != key:
+            self._computer_key = key
+            self._computer = self._plan(self.game.position)
+        return self._computer
+
+    def _plan(self, position: Position) -> tuple[Move, ...]:
+        """The chooser's move, or both moves of a multiwarcaby turn."""
+        variant = self.variant
+        moves = []
+        for _ in range(variant.moves_per_turn):
+            if not variant.legal_moves(position):
+                break
+            move = self.chooser.choose(variant, position)
+            moves.append(move)
+            position = variant.play(position, move)
+            if variant.move_in_turn(position) == 0:
+                break
+        return tuple(moves)
+
+    def _ask_hint(self) -> None:
+        if self.mode is Mode.TOURNAMENT or self.game.is_over or self._is_computer_turn():
+            self._say("no hints now")
+            return
+        self._hint = self._plan(self.game.position)
+        if self._hint:
+            self._say("hint: " + " ".join(format_moves(self.variant, p, m) for p, m in self._hint_positions()))
+
+    def _hint_positions(self) -> list[tuple[Position, Move]]:
+        position = self.game.position
+        out = []
+        for move in self._hint or ():
+            out.append((position, move))
+            position = self.variant.play(position, move)
+        return out
+
+    def _ask_takeback(self) -> None:
+        if self.mode is Mode.TOURNAMENT and self.phase is not Phase.OVER:
+            self._say("no take-back in tournament play")
+            return
+        if not self.game.ply:
+            self._say("there is no move to take back")
+            return
+        # The button says what the board means: in multiwarcaby the earlier
+        # position is often also a legal turn of the next side.
+        plies = self.tracker.takeback_plies(self.game, self.occupancy)
+        if plies:
+            self._take_back(plies)
+            return
+        self._restore_request = True
+        self._say("to take back, put the pieces back as they were before the last move")
+
+    def _takeback_target(self) -> int:
+        """The occupancy a TAKE_BACK request guides to: the last turn start
+        (against the computer, the one before your own last move)."""
+        positions = self.game.positions
+        wanted = 2 if self.mode is Mode.COMPUTER and not self._is_computer_turn() else 1
+        count = 0
+        for k in range(len(positions) - 2, -1, -1):
+            if self.tracker.two_moves and self.variant.move_in_turn(positions[k]):
+                continue
+            count += 1
+            if count == wanted or k == 0:
+                return self.tracker.occupancy_of(positions[k])
+        return self.tracker.occupancy_of(positions[0])
+
+    # -- output ---------------------------------------------------------------
+
+    def _refresh_frame(self) -> None:
+        self._frame = self._compose()
+
+    def _compose(self) -> dict:
+        board = self.board
+        occ = self.occupancy
+        layers: list = []
+        if self._flag is not None:
+            layers.append(hints.flag(board, self._flag[0]))
+        if self.phase is Phase.SETUP:
+            layers.append(hints.guidance(board, occ, self.tracker.occupancy_of(self.game.position)))
+            return hints.compose(*layers)
+        reading = self.reading
+        kind = reading.kind
+        if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
+            layers.append(hints.guidance(board, occ, self._reference()))
+        if self._restore_request:
+            layers.append(hints.guidance(board, occ, self._takeback_target()))
+        computer = self._computer_moves()
+        if computer:
+            layers.append(hints.planned(board, self._remaining(computer), occ, computer=True))
+        if not self.game.is_over and self.mode is not Mode.TOURNAMENT:
+            stalled = kind is Kind.IN_PROGRESS and self.now - self.state.changed_at >= self.tracker.settings.grace_ms
+            if self.hints_on or stalled:
+                index = self.tracker.index(self.game.position, computer[:1] if computer else None)
+                layers.append(hints.learning(board, index, reading))
+        if self._hint and kind in (Kind.UNCHANGED, Kind.IN_PROGRESS, Kind.HALF_TURN):
+            layers.append(hints.planned(board, self._remaining(self._hint), occ, computer=False))
+        if kind is Kind.UNCHANGED and self._last:
+            layers.append(hints.last_move(board, self._last))
+        return hints.compose(*layers)
+
+    def _remaining(self, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+        """The planned move to make now: in multiwarcaby the first, then (once it
+        is on the board) the second."""
+        if len(moves) > 1:
+            reading = self.reading
+            if reading.kind is Kind.HALF_TURN or any(p.before for p in reading.progress):
+                return moves[1:]
+            return moves[:1]
+        return moves
+
+    def _turn_prompt(self) -> str:
+        if self.game.is_over:
+            result = self.game.result
+            return f"game over: {self._result_text(result)}" if result else "game over"
+        side = self.variant.sides[self.game.turn]
+        if self._is_computer_turn():
+            return f"{side} (computer) to move: carry out the lit move"
+        if self.tracker.two_moves:
+            return f"{side} to move: two moves, then press"
+        return f"{side} to move"
+
+    def _result_text(self, result: Result) -> str:
+        sides = self.variant.sides
+        if result.winner is not None:
+            text = f"{sides[result.winner]} wins ({result.reason})"
+        elif result.is_draw:
+            text = f"draw ({result.reason})"
+        else:
+            places = ", ".join(f"{sides[i]} {place}" for i, place in enumerate(result.places))
+            text = f"places {places} ({result.reason})"
+        if self.tracker.two_moves:
+            text += "; scores " + " ".join(str(s) for s in self.game.scores)
+        return text
+
+    def _say(self, text: str) -> None:
+        self.message = text
+        self.messages.append((self.now, text))
+
+    def _event(self, kind: str, **data: Any) -> None:
+        self.events.append({"type": kind, "time_ms": self.now, **data})

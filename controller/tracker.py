@@ -1,0 +1,532 @@
+"""The tracker: from what the reed switches see to what happened on the board.
+
+It never turns single lift/drop events into moves. Given the game (its
+position at the start of the turn and its history), the whole occupancy the
+sensor reports and the time, it says what the board shows:
+
+- `UNCHANGED`: the position of the turn start;
+- `IN_PROGRESS`: part of some legal move (a lifted piece, a piece put down on a
+  landing square of a capture chain, captured pieces removed before, during or
+  after the mover moves); under majority rules a half-cleared capture is this;
+- `HALF_TURN` (multiwarcaby): one complete move of the turn's two;
+- `COMPLETE`: the occupancy after a legal move (multiwarcaby: a legal
+  two-move turn from the turn start), maybe `extendable` (a capture chain that
+  may go on);
+- `TAKEBACK`: an earlier position (`plies_back` plies ago);
+- `START`: the variant's start position (a new game);
+- `UNKNOWN`: nothing legal explains it.
+
+Only the occupancy matters, so the order of lifts, drops and removals does not,
+a slid piece is not a move, a king capture ending on its start square shows
+only removals, and routes with the same result are one move. Colours and kings
+are the engine's state.
+
+Speed: for each position the occupancy after every legal move is precomputed
+once (`PositionIndex`, cached by position), so a snapshot costs one dict
+lookup, plus a scan of the moves that touch a changed square when it is not a
+complete move. A multiwarcaby turn is two moves: the positions after each
+candidate first move are indexed lazily and only for first moves that a cheap
+bit test cannot rule out (the second move adds at most one piece).
+
+The tracker is a pure function of (game, occupancy, time, previous tracker
+state): `Tracker.observe` returns the new state and a `Reading`; its caches
+only memoise.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from damka.engine.game import Game
+from damka.engine.move import Move
+from damka.engine.variant import Position, Variant
+
+FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    """Times in ms. `settle_ms`: quiet time before a complete move counts;
+    `extend_ms`: quiet time before a move that could still be extended counts
+    (casual mode, no clock); `grace_ms`: how long an unexplained board waits
+    before guidance LEDs; `takeback_ms`: quiet time before an earlier (or the
+    start) position counts as a take-back (or a new game), longer than a
+    move's so that a brief sensor fault is not one; `takeback_depth`: how many plies back a take-back may reach."""
+
+    settle_ms: int = 300
+    extend_ms: int = 1500
+    grace_ms: int = 2000
+    takeback_ms: int = 1000
+    takeback_depth: int = 20
+
+
+class Kind(enum.Enum):
+    UNCHANGED = "unchanged"
+    IN_PROGRESS = "in_progress"
+    HALF_TURN = "half_turn"
+    COMPLETE = "complete"
+    TAKEBACK = "takeback"
+    START = "start"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A move being made: `before` are the turn's moves already complete
+    (multiwarcaby), `move` the one in the hand, `base` the occupancy before it."""
+
+    before: tuple[Move, ...]
+    move: Move
+    base: int
+
+
+@dataclass(frozen=True)
+class Reading:
+    kind: Kind
+    occupancy: int
+    turns: tuple[tuple[Move, ...], ...] = ()  # COMPLETE / HALF_TURN: candidate move sequences
+    extendable: bool = False                  # COMPLETE / HALF_TURN: a chain that may continue
+    progress: tuple[Progress, ...] = ()       # IN_PROGRESS
+    plies_back: int = 0                       # TAKEBACK
+    missing: int = 0                          # squares empty that were occupied at the turn start
+    extra: int = 0                            # squares occupied that were empty at the turn start
+
+    @property
+    def is_complete(self) -> bool:
+        return self.kind is Kind.COMPLETE
+
+
+@dataclass(frozen=True)
+class TrackerState:
+    """What the tracker remembers between snapshots."""
+
+    occupancy: int = -1
+    changed_at: int = 0
+    unknown_since: int | None = None
+
+    def quiet_for(self, now: int) -> int:
+        return now - self.changed_at
+
+
+def popcount(bits: int) -> int:
+    return bits.bit_count()
+
+
+def _bits(mask: int) -> Iterable[int]:
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low
+
+
+def bits_of(squares: Iterable[int]) -> int:
+    mask = 0
+    for square in squares:
+        mask |= 1 << square
+    return mask
+
+
+class BoardMap:
+    """Square names of the physical board to bits of the variant's geometry.
+
+    Squares inside the geometry's rectangle get their geometry index (light
+    squares too: a piece put there is an extra piece); squares outside it (the
+    9th file and rank around an 8x8 game) get bits beyond the rectangle."""
+
+    def __init__(self, variant: Variant) -> None:
+        geometry = variant.geometry
+        self.geometry = geometry
+        self.playable = geometry.playable
+        self._bits: dict[str, int] = {}
+        self._names: dict[int, str] = {}
+        for rank in range(geometry.height):
+            for file in range(geometry.width):
+                self._add(f"{FILE_LETTERS[file]}{rank + 1}", geometry.index(file, rank))
+        self._next = geometry.stride * (geometry.height + 1)
+
+    def _add(self, name: str, index: int) -> None:
+        self._bits[name] = 1 << index
+        self._names[index] = name
+
+    def bits(self, names: Iterable[str]) -> int:
+        mask = 0
+        table = self._bits
+        for name in names:
+            bit = table.get(name)
+            if bit is None:
+                self._add(name, self._next)
+                self._next += 1
+                bit = table[name]
+            mask |= bit
+        return mask
+
+    def name(self, index: int) -> str:
+        return self._names[index]
+
+    def names(self, bits: int) -> list[str]:
+        out = []
+        while bits:
+            low = bits & -bits
+            out.append(self._names[low.bit_length() - 1])
+            bits ^= low
+        return out
+
+
+class PositionIndex:
+    """The legal moves of one position, with the occupancy after each."""
+
+    __slots__ = ("position", "occ", "moves", "after", "start", "caps", "by_after", "_path", "_by_touch",
+                 "_extendable", "_children", "_keys")
+
+    def __init__(self, position: Position, occupancy: int, moves: Sequence[Move]) -> None:
+        self.position = position
+        self.occ = occupancy
+        self.moves = list(moves)
+        self.after: list[int] = []
+        self.start: list[int] = []
+        self.caps: list[int] = []
+        self.by_after: dict[int, list[int]] = {}
+        after_list, start_list, caps_list, by_after = self.after, self.start, self.caps, self.by_after
+        for i, move in enumerate(self.moves):
+            start = 1 << move.start
+            caps = 0
+            for square in move.captures:
+                caps |= 1 << square
+            after = (occupancy & ~start & ~caps) | 1 << move.path[-1]
+            start_list.append(start)
+            caps_list.append(caps)
+            after_list.append(after)
+            hits = by_after.get(after)
+            if hits is None:
+                by_after[after] = [i]
+            else:
+                hits.append(i)
+        # Built on first use (speed: most second-move indices are only looked up by result).
+        self._path: list[int] | None = None
+        self._by_touch: dict[int, list[int]] | None = None
+        self._extendable: dict[int, bool] = {}
+        self._children: dict[int, "PositionIndex"] = {}
+        self._keys: dict[tuple, int] | None = None
+
+    @property
+    def path(self) -> list[int]:
+        if self._path is None:
+            self._path = [bits_of(move.path) for move in self.moves]
+        return self._path
+
+    @property
+    def by_touch(self) -> dict[int, list[int]]:
+        if self._by_touch is None:
+            table: dict[int, list[int]] = {}
+            for i, start in enumerate(self.start):
+                touch = start | self.caps[i]
+                while touch:
+                    low = touch & -touch
+                    table.setdefault(low, []).append(i)
+                    touch ^= low
+            self._by_touch = table
+        return self._by_touch
+
+    def find(self, move: Move) -> int | None:
+        """The index of `move` here, or None."""
+        if self._keys is None:
+            self._keys = {m.key: i for i, m in enumerate(self.moves)}
+        return self._keys.get(move.key)
+
+    def extendable(self, i: int) -> bool:
+        """Could move `i` be the first part of a longer capture by the same piece?"""
+        cached = self._extendable.get(i)
+        if cached is None:
+            caps = self.caps[i]
+            start = self.start[i]
+            cached = bool(caps) and any(
+                j != i and self.start[j] == start and self.caps[j] & caps == caps and self.caps[j] != caps
+                for j in range(len(self.moves))
+            )
+            self._extendable[i] = cached
+        return cached
+
+    def progressing(self, occupancy: int) -> list[int]:
+        """Moves that `occupancy` is a part-way stage of (not the finished move)."""
+        removed = self.occ & ~occupancy
+        added = occupancy & ~self.occ
+        if not removed or added & (added - 1):
+            return []  # nothing lifted, or two new squares: not one piece in the hand
+        low = removed & -removed
+        found = []
+        path = self.path
+        for i in self.by_touch.get(low, ()):
+            start = self.start[i]
+            if removed & ~(start | self.caps[i]):
+                continue
+            if added and not (removed & start and added & path[i]):
+                continue
+            if self.after[i] == occupancy:
+                continue
+            found.append(i)
+        return found
+
+
+@dataclass
+class _Cache:
+    size: int = 512
+    table: OrderedDict = field(default_factory=OrderedDict)
+
+    def get(self, key: Any) -> Any:
+        value = self.table.get(key)
+        if value is not None:
+            self.table.move_to_end(key)
+        return value
+
+    def put(self, key: Any, value: Any) -> None:
+        self.table[key] = value
+        if len(self.table) > self.size:
+            self.table.popitem(last=False)
+
+
+class Tracker:
+    """Reads occupancy snapshots against a game. One per variant; its caches
+    only memoise (positions are immutable), so `observe` stays pure."""
+
+    def __init__(self, variant: Variant, settings: TrackerSettings | None = None) -> None:
+        self.variant = variant
+        self.settings = settings or TrackerSettings()
+        self.two_moves = variant.moves_per_turn == 2
+        self._indices = _Cache(1024)
+        self._occupancies = _Cache(1024)
+        self._readings = _Cache(64)
+        self._start = variant.start_position()
+        self._start_occ = variant.occupancy(self._start)
+
+    # -- indices ------------------------------------------------------------
+
+    def _key(self, position: Position) -> Any:
+        try:
+            hash(position)
+            return position
+        except TypeError:  # an unhashable position type: fall back on its text
+            return self.variant.format_position(position)
+
+    def occupancy_of(self, position: Position) -> int:
+        key = self._key(position)
+        occ = self._occupancies.get(key)
+        if occ is None:
+            occ = self.variant.occupancy(position)
+            self._occupancies.put(key, occ)
+        return occ
+
+    def index(self, position: Position, allowed: Sequence[Move] | None = None) -> PositionIndex:
+        """The position's index (of `allowed` moves only, when given)."""
+        key = (self._key(position), None if allowed is None else tuple(m.key for m in allowed))
+        index = self._indices.get(key)
+        if index is None:
+            moves = self.variant.legal_moves(position) if allowed is None else list(allowed)
+            index = PositionIndex(position, self.occupancy_of(position), moves)
+            self._indices.put(key, index)
+        return index
+
+    def _child(self, parent: PositionIndex, i: int, allowed: Sequence[Move] | None) -> PositionIndex:
+        child = parent._children.get(i)
+        if child is None:
+            position = self.variant.play(parent.position, parent.moves[i])
+            moves = self.variant.legal_moves(position) if allowed is None else list(allowed)
+            child = PositionIndex(position, parent.after[i], moves)
+            parent._children[i] = child
+            if allowed is None:  # also found by position (the record's notation asks)
+                self._indices.put((self._key(position), None), child)
+        return child
+
+    # -- reading ------------------------------------------------------------
+
+    def read(self, game: Game, occupancy: int, allowed: Sequence[Move] | None = None,
+             takebacks: bool = True, prefer: Sequence[Move] = ()) -> Reading:
+        """What `occupancy` shows, relative to the game's current (turn start) position.
+
+        `takebacks=False` (tournament play) reads neither earlier positions nor
+        the start position: such a board is unknown. `prefer` (multiwarcaby):
+        first moves seen complete on the board this turn; a turn starting with
+        one of them is looked for first, and when one is found the other first
+        moves are not searched. `allowed` restricts the legal moves (the computer's chosen turn: one
+        move, or two in multiwarcaby)."""
+        position = game.position
+        key = (self._key(position), occupancy, None if allowed is None else tuple(m.key for m in allowed),
+               takebacks, game.moves, tuple(m.key for m in prefer))
+        cached = self._readings.get(key)
+        if cached is not None:
+            return cached
+        reading = self._read(game, occupancy, allowed, takebacks, prefer)
+        self._readings.put(key, reading)
+        return reading
+
+    def _read(self, game: Game, occ: int, allowed: Sequence[Move] | None, takebacks: bool,
+              prefer: Sequence[Move]) -> Reading:
+        base = self.occupancy_of(game.position)
+        if occ == base:  # before any move generation: a commit's re-read stays cheap
+            return Reading(Kind.UNCHANGED, occ)
+        over = game.is_over
+        first_allowed = None if allowed is None else allowed[:1]
+        index = self.index(game.position, () if over else first_allowed)
+        missing = base & ~occ
+        extra = occ & ~base
+        hits = index.by_after.get(occ)
+        if hits:
+            turns = tuple((index.moves[i],) for i in hits)
+            extendable = any(index.extendable(i) for i in hits)
+            kind = Kind.HALF_TURN if self.two_moves else Kind.COMPLETE
+            return Reading(kind, occ, turns, extendable, missing=missing, extra=extra)
+        second_allowed = None if allowed is None else allowed[1:2]
+        # A part-way first move is read before a complete pair (a pair is
+        # searched for on demand when the side presses: `complete_pairs`).
+        singles = index.progressing(occ)
+        if singles:
+            progress = tuple(Progress((), index.moves[i], base) for i in singles)
+            return Reading(Kind.IN_PROGRESS, occ, progress=progress, missing=missing, extra=extra)
+        if self.two_moves:
+            # First moves seen on the board first (speed: one second-move index
+            # instead of one per legal first move), then all of them.
+            seen = [i for i in (index.find(move) for move in prefer) if i is not None]
+            for firsts in ((seen, range(len(index.moves))) if seen else (range(len(index.moves)),)):
+                pairs = self._pairs_from(index, firsts, occ, second_allowed, True)
+                if pairs:
+                    return Reading(Kind.COMPLETE, occ, tuple(p[:2] for p in pairs), missing=missing, extra=extra)
+                pairs = self._pairs_from(index, firsts, occ, second_allowed, False)
+                if pairs:
+                    progress = tuple(Progress((m1,), m2, after) for m1, m2, after in pairs)
+                    return Reading(Kind.IN_PROGRESS, occ, progress=progress, missing=missing, extra=extra)
+        if takebacks and game.ply:
+            back = self.takeback_plies(game, occ)
+            if back:
+                return Reading(Kind.TAKEBACK, occ, plies_back=back, missing=missing, extra=extra)
+        if takebacks and occ == self._start_occ and (game.ply or game.position != self._start):
+            return Reading(Kind.START, occ, missing=missing, extra=extra)
+        return Reading(Kind.UNKNOWN, occ, missing=missing, extra=extra)
+
+    def complete_pairs(self, game: Game, occupancy: int, allowed: Sequence[Move] | None = None,
+                       prefer: Sequence[Move] = ()) -> tuple[tuple[Move, Move], ...]:
+        """Every two-move turn from the game's position that leaves `occupancy`."""
+        if not self.two_moves or game.is_over:
+            return ()
+        index = self.index(game.position, None if allowed is None else allowed[:1])
+        second = None if allowed is None else allowed[1:2]
+        return tuple(p[:2] for p in self._pairs(index, occupancy, second, True, prefer))
+
+    def _pairs(self, index: PositionIndex, occ: int, allowed: Sequence[Move] | None, complete: bool,
+               prefer: Sequence[Move] = ()) -> list[tuple[Move, Move, int]]:
+        """Two-move turns whose result is `occ` (complete) or in progress towards it."""
+        if prefer:
+            first = [i for i in (index.find(move) for move in prefer) if i is not None]
+            found = self._pairs_from(index, first, occ, allowed, complete)
+            if found:
+                return found
+        return self._pairs_from(index, range(len(index.moves)), occ, allowed, complete)
+
+    def _pairs_from(self, index: PositionIndex, firsts: Iterable[int], occ: int, allowed: Sequence[Move] | None,
+                    complete: bool) -> list[tuple[Move, Move, int]]:
+        found = []
+        plausible = self._plausible_complete if complete else self._plausible_progress
+        after = index.after
+        for i in firsts:
+            occ1 = after[i]
+            added = occ & ~occ1
+            if added & (added - 1):
+                continue  # the second move puts down at most one piece
+            removed = occ1 & ~occ
+            if not removed or not plausible(removed, added):
+                continue
+            child = self._child(index, i, allowed)
+            if complete:
+                for j in child.by_after.get(occ, ()):
+                    found.append((index.moves[i], child.moves[j], occ1))
+            else:
+                for j in child.progressing(occ):
+                    found.append((index.moves[i], child.moves[j], occ1))
+        return found
+
+    # Multiwarcaby geometry, to rule out second moves without generating them
+    # (speed: legal move generation for a 76-piece position costs milliseconds,
+    # these bit tests microseconds). A step goes to one of the 8 neighbours; a
+    # jumper keeps its file and rank parity and every captured piece has another.
+
+    def _tables(self) -> tuple[dict[int, int], dict[int, int]]:
+        tables = getattr(self, "_geo_tables", None)
+        if tables is None:
+            geometry = self.variant.geometry
+            adjacent: dict[int, int] = {}
+            same: dict[int, int] = {}
+            classes: dict[tuple[int, int], int] = {}
+            squares = list(geometry.squares)
+            for sq in squares:
+                f, r = geometry.file_rank(sq)
+                classes[(f % 2, r % 2)] = classes.get((f % 2, r % 2), 0) | 1 << sq
+            for sq in squares:
+                f, r = geometry.file_rank(sq)
+                mask = 0
+                for direction in geometry.deltas:
+                    other = geometry.neighbour(sq, direction)
+                    if other is not None:
+                        mask |= 1 << other
+                adjacent[1 << sq] = mask
+                same[1 << sq] = classes[(f % 2, r % 2)]
+            tables = (adjacent, same)
+            self._geo_tables = tables
+        return tables
+
+    def _plausible_complete(self, removed: int, added: int) -> bool:
+        if not added:
+            return removed.bit_count() >= 3  # a chain back to its start square
+        adjacent, same = self._tables()
+        if removed & (removed - 1) == 0:
+            return bool(adjacent.get(removed, 0) & added) or self._jump_shape(removed, removed, added, same)
+        return any(self._jump_shape(bit, removed, added, same) for bit in _bits(removed))
+
+    def _plausible_progress(self, removed: int, added: int) -> bool:
+        if not added:
+            return True
+        _, same = self._tables()
+        return any(self._jump_shape(bit, removed, added, same) for bit in _bits(removed))
+
+    @staticmethod
+    def _jump_shape(start: int, removed: int, landing: int, same: dict[int, int]) -> bool:
+        """Could a piece from `start` land on `landing` by jumping, capturing `removed` minus the start?"""
+        cls = same.get(start, 0)
+        return bool(landing & cls) and not (removed & ~start) & cls
+
+    def takeback_plies(self, game: Game, occ: int) -> int:
+        """How many plies back the board shows an earlier turn start (0: none within reach)."""
+        positions = game.positions
+        variant = self.variant
+        depth = self.settings.takeback_depth
+        last = len(positions) - 1
+        for k in range(last - 1, max(-1, last - 1 - depth), -1):
+            position = positions[k]
+            if self.two_moves and variant.move_in_turn(position):
+                continue
+            if self.occupancy_of(position) == occ:
+                return last - k
+        return 0
+
+    # -- the pure step --------------------------------------------------------
+
+    def observe(self, game: Game, state: TrackerState, occupancy: int, now: int,
+                allowed: Sequence[Move] | None = None, takebacks: bool = True,
+                prefer: Sequence[Move] = ()) -> tuple[TrackerState, Reading]:
+        """Read one snapshot; the new state records when the occupancy last changed
+        and since when the board has been unexplained."""
+        reading = self.read(game, occupancy, allowed, takebacks, prefer)
+        changed_at = now if occupancy != state.occupancy else state.changed_at
+        if reading.kind is Kind.UNKNOWN:
+            unknown_since = state.unknown_since if state.unknown_since is not None else now
+        else:
+            unknown_since = None
+        return TrackerState(occupancy, changed_at, unknown_since), reading
+
+    def settled(self, state: TrackerState, now: int, extendable: bool = False, wait: int | None = None) -> bool:
+        if wait is None:
+            wait = self.settings.extend_ms if extendable else self.settings.settle_ms
+        return now - state.changed_at >= wait
+
+    def guidance_due(self, state: TrackerState, now: int) -> bool:
+        return state.unknown_since is not None and now - state.unknown_since >= self.settings.grace_ms
