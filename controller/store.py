@@ -1,0 +1,460 @@
+"""Every game, kept in SQLite: its setup, each committed move, the raw sensor
+log and the arbiter's actions, so a game survives a crash or a power cut and
+can be listed, exported, replayed and resumed.
+
+One transaction per committed move (see `store_schema` for the durability
+choice). A move is stored twice over: as people write it, and in machine form
+(start, path and captures as square names) with the position after it, so a
+game is rebuilt with the engine and checked against what was saved.
+
+    store = Store()                       # $DAMKA_HOME/games.db or ~/.local/share/damka/games.db
+    gid = store.new_game(variant, players=["Ala", "Ola"], time_control="5+3", clock_ms=[300000, 300000])
+    game.push(move); store.record_move(gid, game, clock_ms=[...])
+    store.finish(gid, game.result)
+    stored = store.last_unfinished()      # StoredGame: .game (engine Game), .clock_ms, ...
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+from damka.controller.store_schema import StoreError, connect
+from damka.engine import notation
+from damka.engine.errors import DamkaError
+from damka.engine.game import Game
+from damka.engine.move import Move
+from damka.engine.variant import Result, Variant
+
+__all__ = [
+    "GameSummary", "Store", "StoreError", "StoredGame", "StoredMove", "default_path", "move_text", "result_text",
+]
+
+
+def default_path() -> Path:
+    """Where games live unless configured: $DAMKA_HOME/games.db, else
+    $XDG_DATA_HOME/damka/games.db, else ~/.local/share/damka/games.db."""
+    home = os.environ.get("DAMKA_HOME")
+    if home:
+        return Path(home).expanduser() / "games.db"
+    data = os.environ.get("XDG_DATA_HOME")
+    base = Path(data).expanduser() if data else Path.home() / ".local" / "share"
+    return base / "damka" / "games.db"
+
+
+def _utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def variant_options(variant: Variant) -> dict[str, Any]:
+    """The find_variant options that rebuild `variant`, read off its settings
+    (the variants keep them as attributes: free_capture, symmetric, teams, sides)."""
+    options: dict[str, Any] = {}
+    if getattr(variant, "free_capture", False):
+        options["free_capture"] = True
+    if getattr(variant, "symmetric", False):
+        options["symmetric"] = True
+    if getattr(variant, "teams", False):
+        options["teams"] = True
+    elif variant.family == "multiwarcaby" and len(variant.sides) != 2:
+        options["sides"] = len(variant.sides)
+    return options
+
+
+def move_text(variant: Variant, before: Any, move: Move) -> str:
+    """The move as people write it (PDN style, `engine/notation.py`), from
+    the position before it."""
+    return notation.format_move(variant, before, move)
+
+
+def result_text(result: Result | None, sides: int = 2) -> str:
+    """'1-0', '0-1', '1/2-1/2' for two sides; the places per side beyond ('places 2-1-3'); '*' unfinished."""
+    if result is None:
+        return "*"
+    if sides == 2 and len(result.points) == 2:
+        def fmt(points: float) -> str:
+            return "1/2" if points == 0.5 else f"{points:g}"
+        return "-".join(fmt(p) for p in result.points)
+    return "places " + "-".join(str(place) for place in result.places)
+
+
+def _result_json(result: Result | None) -> str | None:
+    if result is None:
+        return None
+    return json.dumps({"points": list(result.points), "places": list(result.places),
+                       "reason": result.reason, "winner": result.winner})
+
+
+def _result_from_json(text: str | None) -> Result | None:
+    if not text:
+        return None
+    data = json.loads(text)
+    return Result(tuple(data["points"]), tuple(data["places"]), data["reason"], data.get("winner"))
+
+
+def _loads(text: str | None, default: Any = None) -> Any:
+    return default if text is None else json.loads(text)
+
+
+def _clock_list(clock_ms: Sequence[int] | None) -> str | None:
+    return None if clock_ms is None else json.dumps([int(ms) for ms in clock_ms])
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of `damka games`."""
+
+    id: int
+    created: str
+    variant: str
+    players: tuple[str, ...]
+    moves: int
+    result: str  # '*' while unfinished
+    finished: bool
+    mode: str
+    time_control: str | None
+
+
+@dataclass(frozen=True)
+class StoredMove:
+    ply: int
+    side: int
+    text: str
+    move: Move
+    position: str
+    clock_ms: tuple[int, ...] | None
+    time: str
+
+
+@dataclass
+class StoredGame:
+    """A game read back: the engine's Game at its last committed move, and the clock."""
+
+    id: int
+    game: Game
+    variant: str
+    options: dict[str, Any]
+    players: tuple[str, ...]
+    mode: str
+    time_control: str | None
+    created: str
+    finished: str | None
+    result: Result | None
+    clock_start: tuple[int, ...] | None
+    clock_ms: tuple[int, ...] | None  # ms per side at the last save: where the clock resumes
+    clock_state: Any
+    moves: list[StoredMove] = field(default_factory=list)
+    tags: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.finished is not None
+
+
+class Store:
+    """The game database. One connection, used from one thread (the app loop)."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *,
+                 now: Callable[[], datetime] = _utc_now) -> None:
+        self.path = Path(path).expanduser() if path is not None else default_path()
+        self._now = now
+        self._conn = connect(self.path)
+
+    # -- life cycle ---------------------------------------------------------
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot write the game database: {exc}") from None
+        try:
+            yield conn
+        except sqlite3.DatabaseError as exc:
+            conn.execute("ROLLBACK")
+            raise StoreError(f"{self.path}: cannot write the game database: {exc}") from None
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _stamp(self) -> str:
+        return self._now().astimezone(timezone.utc).isoformat(timespec="milliseconds")
+
+    # -- writing ------------------------------------------------------------
+
+    def new_game(
+        self,
+        variant: Variant,
+        *,
+        start: Any = None,
+        options: Mapping[str, Any] | None = None,
+        players: Sequence[str] | None = None,
+        mode: str = "casual",
+        time_control: str | None = None,
+        clock_ms: Sequence[int] | None = None,
+        clock_state: Any = None,
+        tags: Mapping[str, str] | None = None,
+    ) -> int:
+        """A new game row; returns its id. `start` is a position (default: the
+        variant's start); `players` a name per side (default: the side names)."""
+        with self._transaction() as conn:
+            return self._insert_game(conn, variant, start, options, players, mode, time_control,
+                                     clock_ms, clock_state, tags)
+
+    def _insert_game(self, conn: sqlite3.Connection, variant: Variant, start: Any,
+                     options: Mapping[str, Any] | None, players: Sequence[str] | None, mode: str,
+                     time_control: str | None, clock_ms: Sequence[int] | None, clock_state: Any,
+                     tags: Mapping[str, str] | None) -> int:
+        position = variant.start_position() if start is None else start
+        names = list(players) if players else list(variant.sides)
+        cursor = conn.execute(
+            "INSERT INTO games (variant, options, start_position, sides, players, mode, time_control,"
+            " clock_start, clock, clock_state, tags, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                variant.name,
+                json.dumps(dict(options) if options is not None else variant_options(variant), sort_keys=True),
+                variant.format_position(position),
+                json.dumps(list(variant.sides)),
+                json.dumps(names),
+                mode,
+                time_control,
+                _clock_list(clock_ms),
+                _clock_list(clock_ms),
+                None if clock_state is None else json.dumps(clock_state),
+                json.dumps(dict(tags or {}), sort_keys=True),
+                self._stamp(),
+            ),
+        )
+        return int(cursor.lastrowid)
+
+    def record_move(self, game_id: int, game: Game, *, text: str | None = None,
+                    clock_ms: Sequence[int] | None = None, clock_state: Any = None) -> None:
+        """Store the game's last move (ply `game.ply`) in one transaction.
+        Moves stored at that ply or later (taken back since) are replaced."""
+        if not game.ply:
+            raise ValueError("record_move: the game has no move to record")
+        self.record_plies(game_id, game, [game.ply], texts=[text], clock_ms=clock_ms, clock_state=clock_state)
+
+    def record_plies(self, game_id: int, game: Game, plies: Sequence[int], *,
+                     texts: Sequence[str | None] | None = None, clock_ms: Sequence[int] | None = None,
+                     clock_state: Any = None) -> None:
+        """Store moves `plies` of `game` (a whole multiwarcaby turn: both) in one
+        transaction; the clock times go with the last of them."""
+        if not plies:
+            return
+        with self._transaction() as conn:
+            for index, ply in enumerate(plies):
+                if not 1 <= ply <= game.ply:
+                    raise ValueError(f"record_plies: the game has no move {ply}")
+                last = index == len(plies) - 1
+                text = texts[index] if texts and index < len(texts) else None
+                self._insert_move(conn, game_id, game, ply, text, clock_ms if last else None)
+            if clock_ms is not None or clock_state is not None:
+                conn.execute("UPDATE games SET clock = coalesce(?, clock), clock_state = coalesce(?, clock_state)"
+                             " WHERE id = ?", (_clock_list(clock_ms),
+                                               None if clock_state is None else json.dumps(clock_state), game_id))
+
+    def _insert_move(self, conn: sqlite3.Connection, game_id: int, game: Game, ply: int, text: str | None,
+                     clock_ms: Sequence[int] | None) -> None:
+        variant = game.variant
+        geometry = variant.geometry
+        move = game.moves[ply - 1]
+        before = game.positions[ply - 1]
+        conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        conn.execute(
+            "INSERT INTO moves (game_id, ply, side, text, start, path, captures, position, clock, time)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (
+                game_id,
+                ply,
+                variant.side_to_move(before),
+                text if text is not None else move_text(variant, before, move),
+                geometry.name(move.start),
+                " ".join(geometry.name(sq) for sq in move.path),
+                " ".join(geometry.name(sq) for sq in sorted(move.captures)),
+                variant.format_position(game.positions[ply]),
+                _clock_list(clock_ms),
+                self._stamp(),
+            ),
+        )
+
+    def take_back(self, game_id: int, ply: int, *, clock_ms: Sequence[int] | None = None) -> None:
+        """Forget the moves after ply `ply` (the board took them back)."""
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
+            if clock_ms is not None:
+                conn.execute("UPDATE games SET clock = ? WHERE id = ?", (_clock_list(clock_ms), game_id))
+
+    def save_clock(self, game_id: int, clock_ms: Sequence[int], clock_state: Any = None) -> None:
+        """Checkpoint the running clock between moves (the app does it every
+        few seconds), so a power cut costs at most that much thinking time."""
+        with self._transaction() as conn:
+            conn.execute("UPDATE games SET clock = ?, clock_state = coalesce(?, clock_state) WHERE id = ?",
+                         (_clock_list(clock_ms), None if clock_state is None else json.dumps(clock_state), game_id))
+
+    def record_events(self, game_id: int, events: Iterable[tuple[int, str]]) -> None:
+        """Append raw sensor log lines: (monotonic ms, 'MS up SQ'-style line)."""
+        rows = [(game_id, int(ms), line) for ms, line in events]
+        if not rows:
+            return
+        with self._transaction() as conn:
+            conn.executemany("INSERT INTO events (game_id, time_ms, line) VALUES (?,?,?)", rows)
+
+    def log_arbiter(self, game_id: int, action: str, detail: str = "", *, time_ms: int | None = None) -> None:
+        """An arbiter's action (pause, adjust, penalty, declared result), kept for the record."""
+        with self._transaction() as conn:
+            conn.execute("INSERT INTO arbiter (game_id, time_ms, time, action, detail) VALUES (?,?,?,?,?)",
+                         (game_id, time_ms, self._stamp(), action, detail))
+
+    def finish(self, game_id: int, result: Result | None, *, clock_ms: Sequence[int] | None = None) -> None:
+        """Close the game with its result (None: abandoned, recorded as '*')."""
+        with self._transaction() as conn:
+            conn.execute("UPDATE games SET finished = ?, result = ?, clock = coalesce(?, clock) WHERE id = ?",
+                         (self._stamp(), _result_json(result), _clock_list(clock_ms), game_id))
+
+    def add_record(self, game: Game, **details: Any) -> int:
+        """Store a whole game at once (an imported record) in one transaction;
+        `details` as for `add_records`."""
+        return self.add_records([(game, details)])[0]
+
+    def add_records(self, records: Sequence[tuple[Game, Mapping[str, Any]]]) -> list[int]:
+        """Store whole games (an imported file) all or nothing, in one transaction.
+
+        Each record is a Game and its details: `texts` and `clocks` per move,
+        `players`, `mode`, `time_control`, `clock_start`, `tags`, `result`
+        (default: the game's own), `finished` (default True; False leaves it
+        to be resumed on the board)."""
+        with self._transaction() as conn:
+            return [self._insert_record(conn, game, **details) for game, details in records]
+
+    def _insert_record(
+        self,
+        conn: sqlite3.Connection,
+        game: Game,
+        *,
+        texts: Sequence[str | None] | None = None,
+        clocks: Sequence[Sequence[int] | None] | None = None,
+        players: Sequence[str] | None = None,
+        mode: str = "casual",
+        time_control: str | None = None,
+        clock_start: Sequence[int] | None = None,
+        tags: Mapping[str, str] | None = None,
+        result: Result | None = None,
+        finished: bool = True,
+    ) -> int:
+        last_clock = next((c for c in reversed(clocks or []) if c is not None), clock_start)
+        game_id = self._insert_game(conn, game.variant, game.start, None, players, mode, time_control,
+                                    clock_start, None, tags)
+        for ply in range(1, game.ply + 1):
+            text = texts[ply - 1] if texts and ply - 1 < len(texts) else None
+            clock = clocks[ply - 1] if clocks and ply - 1 < len(clocks) else None
+            self._insert_move(conn, game_id, game, ply, text, clock)
+        final = result if result is not None else game.result
+        conn.execute("UPDATE games SET clock = ?, finished = ?, result = ? WHERE id = ?",
+                     (_clock_list(last_clock), self._stamp() if finished else None,
+                      _result_json(final if finished else None), game_id))
+        return game_id
+
+    # -- reading ------------------------------------------------------------
+
+    def list_games(self) -> list[GameSummary]:
+        """Every game, oldest first."""
+        rows = self._query(
+            "SELECT g.id, g.created, g.variant, g.players, g.sides, g.result, g.finished, g.mode, g.time_control,"
+            " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g ORDER BY g.id")
+        return [
+            GameSummary(
+                id=row[0], created=row[1], variant=row[2], players=tuple(json.loads(row[3])),
+                moves=row[9], result=result_text(_result_from_json(row[5]), len(json.loads(row[4]))),
+                finished=row[6] is not None, mode=row[7], time_control=row[8],
+            )
+            for row in rows
+        ]
+
+    def last_unfinished(self) -> StoredGame | None:
+        """The most recent game without a result, rebuilt; None when there is none."""
+        rows = self._query("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1")
+        return self.load_game(rows[0][0]) if rows else None
+
+    def events(self, game_id: int) -> list[tuple[int, str]]:
+        return [(row[0], row[1]) for row in
+                self._query("SELECT time_ms, line FROM events WHERE game_id = ? ORDER BY id", (game_id,))]
+
+    def arbiter_log(self, game_id: int) -> list[tuple[int | None, str, str, str]]:
+        return [tuple(row) for row in self._query(
+            "SELECT time_ms, time, action, detail FROM arbiter WHERE game_id = ? ORDER BY id", (game_id,))]
+
+    def load_game(self, game_id: int) -> StoredGame:
+        """The game rebuilt with the engine, every stored move checked against
+        the rules and the stored position; StoreError if anything disagrees."""
+        from damka.engine.variants import find_variant
+
+        rows = self._query("SELECT variant, options, start_position, players, mode, time_control, clock_start,"
+                           " clock, clock_state, tags, created, finished, result FROM games WHERE id = ?",
+                           (game_id,))
+        if not rows:
+            raise StoreError(f"{self.path}: there is no game {game_id}")
+        (name, options, start, players, mode, time_control, clock_start, clock, clock_state, tags, created,
+         finished, result) = rows[0]
+        where = f"{self.path}: game {game_id}"
+        try:
+            variant = find_variant(name, **json.loads(options))
+            game = Game(variant, variant.parse_position(start))
+        except DamkaError as exc:
+            raise StoreError(f"{where}: cannot rebuild it: {exc}") from None
+        geometry = variant.geometry
+        stored_moves: list[StoredMove] = []
+        for ply, side, text, m_start, m_path, m_captures, position, m_clock, m_time in self._query(
+                "SELECT ply, side, text, start, path, captures, position, clock, time FROM moves"
+                " WHERE game_id = ? ORDER BY ply", (game_id,)):
+            if ply != game.ply + 1:
+                raise StoreError(f"{where}: move {game.ply + 1} is missing")
+            try:
+                move = Move(geometry.parse(m_start), tuple(geometry.parse(s) for s in m_path.split()),
+                            frozenset(geometry.parse(s) for s in m_captures.split()))
+                game.push(move)
+            except DamkaError as exc:
+                raise StoreError(f"{where}, move {ply} ({text}): not legal there: {exc}") from None
+            if variant.format_position(game.position) != position:
+                raise StoreError(f"{where}, move {ply} ({text}): the position after it differs from the saved one")
+            clock_after = _loads(m_clock)
+            stored_moves.append(StoredMove(ply, side, text, move, position,
+                                           None if clock_after is None else tuple(clock_after), m_time))
+        final = _result_from_json(result)
+        if final is not None and game.result != final:
+            game.declare(final)
+        clock_now = _loads(clock)
+        return StoredGame(
+            id=game_id, game=game, variant=name, options=json.loads(options), players=tuple(json.loads(players)),
+            mode=mode, time_control=time_control, created=created, finished=finished, result=final,
+            clock_start=None if clock_start is None else tuple(json.loads(clock_start)),
+            clock_ms=None if clock_now is None else tuple(clock_now), clock_state=_loads(clock_state),
+            moves=stored_moves, tags=json.loads(tags),
+        )
+
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the game database: {exc}") from None
+
+    def integrity_check(self) -> str:
+        """'ok', or what SQLite found wrong (PRAGMA integrity_check)."""
+        return "; ".join(row[0] for row in self._query("PRAGMA integrity_check"))

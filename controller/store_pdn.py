@@ -1,0 +1,177 @@
+"""Stored games to PDN and back (`damka export`, `damka import`).
+
+The record is written by `engine/pdn.py`; here we add what the store knows:
+players, date, the time control (`TimeControl` tag in PDN's seconds form, plus
+`DamkaTimeControl` in our compact form when PDN cannot say it, e.g. a delay),
+the mode, and each move's clock times as `{[%clock w0:04:58 b0:05:00]}`.
+
+Clock annotation: one `LABEL H:MM:SS[.mmm]` per side, the label being the
+side's initial for draughts (`w0:04:58`), else `p1=`..`p4=` (multiwarcaby:
+`p1=0:04:58`). Reading takes the sides in order when a label is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any, Sequence
+
+from damka.controller import timecontrol
+from damka.controller.clock_errors import TimeControlError
+from damka.controller.store import StoredGame
+from damka.engine import pdn
+from damka.engine.errors import RecordError
+from damka.engine.game import Game
+from damka.engine.variant import Result, Variant
+
+_CLOCK_RE = re.compile(r"(?:([a-z]+\d*)=?)?(\d+):(\d\d):(\d\d)(?:\.(\d{1,3}))?", re.IGNORECASE)
+
+
+def side_labels(variant: Variant) -> list[str]:
+    initials = [name[0].lower() for name in variant.sides]
+    if variant.family == "draughts" and len(set(initials)) == len(initials):
+        return initials
+    return [f"p{index + 1}=" for index in range(len(variant.sides))]
+
+
+def format_clock(variant: Variant, clock_ms: Sequence[int]) -> str:
+    """`w0:04:58 b0:05:00`: whole seconds when exact, else with milliseconds."""
+    parts = []
+    for label, ms in zip(side_labels(variant), clock_ms):
+        ms = max(0, int(ms))
+        seconds, milli = divmod(ms, 1000)
+        hours, rest = divmod(seconds, 3600)
+        text = f"{hours}:{rest // 60:02d}:{rest % 60:02d}" + (f".{milli:03d}" if milli else "")
+        parts.append(f"{label}{text}")
+    return " ".join(parts)
+
+
+def parse_clock(variant: Variant, text: str) -> tuple[int, ...] | None:
+    """The ms per side of a clock annotation; None when it does not name every side."""
+    labels = side_labels(variant)
+    times: dict[int, int] = {}
+    for index, match in enumerate(_CLOCK_RE.finditer(text)):
+        label, hours, minutes, seconds, milli = match.groups()
+        names = [name.rstrip("=") for name in labels]
+        side = names.index(label.lower()) if label and label.lower() in names else index
+        ms = ((int(hours) * 60 + int(minutes)) * 60 + int(seconds)) * 1000 + int((milli or "0").ljust(3, "0"))
+        times[side] = ms
+    if sorted(times) != list(range(len(labels))):
+        return None
+    return tuple(times[side] for side in range(len(labels)))
+
+
+def export_pdn(stored: StoredGame) -> str:
+    """The stored game as a PDN record (with clock annotations and time control)."""
+    game = stored.game
+    variant = game.variant
+    tags: dict[str, str] = {"Event": f"Damka game {stored.id}", "Site": "Damka board",
+                            "Date": stored.created[:10].replace("-", ".")}
+    if variant.family == "multiwarcaby":
+        for number, player in enumerate(stored.players, 1):
+            tags[f"Player{number}"] = player
+    else:
+        for side, player in zip(variant.sides, stored.players):
+            tags[side.capitalize()] = player
+    if stored.time_control:
+        try:
+            tags["TimeControl"] = timecontrol.format_pdn(timecontrol.control(stored.time_control))
+        except TimeControlError:
+            tags["TimeControl"] = "?"
+        tags["DamkaTimeControl"] = stored.time_control
+    tags["DamkaMode"] = stored.mode
+    for name, value in stored.tags.items():
+        tags.setdefault(name, value)
+    clocks = [format_clock(variant, m.clock_ms) if m.clock_ms else None for m in stored.moves]
+    return pdn.write_game(variant, game.start, game.moves, tags, clocks=clocks, result=stored.result)
+
+
+def _result_from_token(variant: Variant, token: str) -> Result | None:
+    """An engine Result for a PDN result token ('*' and unknown: None)."""
+    token = token.strip()
+    if token in ("", "*"):
+        return None
+    n = len(variant.sides)
+    if n == 2:
+        candidates = (Result((1.0, 0.0), (1, 2), "as recorded", 0), Result((0.0, 1.0), (2, 1), "as recorded", 1),
+                      Result((0.5, 0.5), (1, 1), "as recorded"))
+        for candidate in candidates:
+            if pdn.result_text(variant, candidate) == token:
+                return candidate
+    try:
+        points = [float(Fraction(part)) for part in token.split("-")]
+    except (ValueError, ZeroDivisionError):
+        raise RecordError(f"result {token!r} cannot be read") from None
+    if len(points) != n:
+        raise RecordError(f"result {token!r} does not give points for {n} sides")
+    places = tuple(1 + sum(other > mine for other in points) for mine in points)
+    winners = [index for index, place in enumerate(places) if place == 1]
+    return Result(tuple(points), places, "as recorded", winners[0] if len(winners) == 1 else None)
+
+
+def import_records(text: str, *, name: str = "PDN", keep_open: bool = False,
+                   upto_ply: int | None = None) -> list[tuple[Game, dict[str, Any]]]:
+    """Read every record of `text` strictly: RecordError (naming the record and
+    the line) on the first problem, so that nothing is stored from a bad file.
+
+    `keep_open` stores the games unfinished (the board then offers to go on
+    with the last one); `upto_ply` cuts each game after that many moves."""
+    records = pdn.read_games(text)
+    if not records:
+        raise RecordError(f"{name}: no game record found")
+    out: list[tuple[Game, dict[str, Any]]] = []
+    for number, record in enumerate(records, 1):
+        where = f"{name}, game {number}"
+        if record.errors:
+            more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
+            raise RecordError(f"{where}: {record.errors[0]}{more}")
+        if record.variant is None:
+            raise RecordError(f"{where}: no variant")
+        variant = record.variant
+        game = Game(variant, record.start)
+        moves = record.moves if upto_ply is None else record.moves[:upto_ply]
+        for move in moves:
+            game.push(move)
+        tags = dict(record.tags)
+        if variant.family == "multiwarcaby":
+            players = [tags.pop(f"Player{i}", "?") for i in range(1, len(variant.sides) + 1)]
+        else:
+            players = [tags.pop(side.capitalize(), "?") for side in variant.sides]
+        players = [player if player not in ("", "?") else side for player, side in zip(players, variant.sides)]
+        time_control = tags.pop("DamkaTimeControl", None)
+        pdn_control = tags.pop("TimeControl", None)
+        if time_control is None and pdn_control not in (None, "", "?", "-"):
+            try:
+                parsed = timecontrol.parse_pdn(pdn_control)
+            except TimeControlError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+            time_control = timecontrol.format_control(parsed) if parsed is not None else None
+        mode = tags.pop("DamkaMode", "casual")
+        for tag in ("Result", "FEN", pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn"):
+            tags.pop(tag, None)
+        clocks = [parse_clock(variant, clock) if clock else None for clock in record.clocks][:len(moves)]
+        cut = upto_ply is not None and upto_ply < len(record.moves)
+        result = None if cut else _result_from_token(variant, record.result)
+        finished = not keep_open and (result is not None or game.result is not None or not cut)
+        out.append((game, {
+            "players": players, "mode": mode, "time_control": time_control, "tags": tags, "clocks": clocks,
+            "result": result, "finished": finished,
+            "clock_start": _start_clock(time_control, len(variant.sides) if not _teams(variant) else 2),
+        }))
+    return out
+
+
+def _teams(variant: Variant) -> bool:
+    return bool(getattr(variant, "teams", False))
+
+
+def _start_clock(time_control: str | None, sides: int) -> list[int] | None:
+    if not time_control:
+        return None
+    try:
+        control = timecontrol.control(time_control)
+    except TimeControlError:
+        return None
+    if control.untimed or not control.stages:
+        return None
+    return [control.initial_ms()] * sides

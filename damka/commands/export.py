@@ -1,0 +1,59 @@
+"""`damka export GAME [--pdn FILE] [--db FILE]`: a stored game as PDN."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from damka.commands.games import add_db_argument, open_existing
+from damka.controller.store_pdn import export_pdn
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "export", help="write a stored game as PDN",
+        description="Write a stored game as PDN, with each move's clock times as {[%%clock ...]} and the "
+                    "TimeControl tag. GAME is an id from `damka games`, or `last`.")
+    parser.add_argument("game", metavar="GAME", help="game id, or 'last'")
+    parser.add_argument("--pdn", metavar="FILE", type=Path, default=None, help="write here (default: stdout)")
+    parser.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    add_db_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.pdn is not None and args.pdn.exists() and not args.force:
+        raise ValueError(f"{args.pdn} exists; not overwritten (use --force to replace it)")
+    with open_existing(args.db) as store:
+        if args.game == "last":
+            games = store.list_games()
+            if not games:
+                raise ValueError(f"no games stored in {store.path}")
+            game_id = games[-1].id
+        elif args.game.isdigit():
+            game_id = int(args.game)
+        else:
+            raise ValueError(f"GAME must be a game id (a number) or 'last', not {args.game!r}")
+        text = export_pdn(store.load_game(game_id))
+    if args.pdn is None:
+        sys.stdout.write(text)
+        return 0
+    write_atomically(args.pdn, text)
+    print(f"game {game_id} written to {args.pdn}", file=sys.stderr)
+    return 0
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write to a temporary file beside `path`, then rename: never a half-written record."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise

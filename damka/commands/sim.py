@@ -1,0 +1,114 @@
+"""`damka sim`: the simulator window, or (`--headless`) a sensor log played
+through the same app and saved as a screenshot of the window."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from damka.commands.games import add_db_argument
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", default=None, help="game to start at once (default: the menu)")
+    parser.add_argument("--mode", default="casual", choices=("casual", "learning", "tournament", "computer"))
+    parser.add_argument("--sides", default="2", help="multiwarcaby: 2, 3, 4 or 'teams'")
+    parser.add_argument("--time-control", default="", metavar="TC",
+                        help="clock: a preset name (`blitz-64`), '5+3', 'casual'; default none")
+    parser.add_argument("--colours", default="lot", choices=("lot", "first", "second"),
+                        help="colours (order of play) by lot, or as --players lists them; against the "
+                             "computer: which side you play")
+    parser.add_argument("--players", default="", metavar="A,B,...",
+                        help="player names for the match standings (one per side)")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "sim", help="the simulator window (board, LEDs, screen)",
+        description="The board in a window: drag pieces, keys for the clock and menu buttons. "
+                    "With --headless, play a sensor log ('MS up SQ', 'MS down SQ', 'MS press SIDE', "
+                    "'MS button NAME') from the start position and save what the window shows.")
+    add_game_arguments(parser)
+    parser.add_argument("--headless", action="store_true", help="no window: play --script, save --screenshot")
+    parser.add_argument("--script", metavar="LOG", type=Path, help="sensor log to play (headless)")
+    parser.add_argument("--screenshot", metavar="FILE.png", type=Path, help="save the window here (headless)")
+    parser.add_argument("--no-store", action="store_true", help="do not store the games")
+    add_db_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def setup_from(args: argparse.Namespace):
+    from damka.display.menu import GameSetup
+
+    sides = str(args.sides)
+    if sides != "teams" and not (sides.isdigit() and 2 <= int(sides) <= 4):
+        raise ValueError(f"--sides must be 2, 3, 4 or teams, not {sides!r}")
+    if args.time_control:
+        from damka.controller import timecontrol
+
+        if args.time_control != "casual":
+            timecontrol.control(args.time_control)  # a bad one is one clear error now, not later
+    return GameSetup(variant=args.variant or "classic", sides=2 if sides == "teams" else int(sides),
+                     teams=sides == "teams", mode=args.mode, time_control=args.time_control or "",
+                     colours=args.colours)
+
+
+def players_from(args: argparse.Namespace) -> list[str] | None:
+    names = [name.strip() for name in args.players.split(",") if name.strip()]
+    return names or None
+
+
+def run(args: argparse.Namespace) -> int:
+    setup = setup_from(args)
+    if args.variant:
+        from damka.engine import find_variant
+
+        find_variant(setup.variant, **setup.variant_options())  # unknown variant: one clear error
+    if args.headless:
+        return run_headless(args, setup)
+    from damka.controller.app import App
+    from damka.controller.store import Store
+    from damka.sim.window import run_window
+
+    store = None if args.no_store else Store(args.db)
+    try:
+        app = App(store=store, setup=setup, start_game=bool(args.variant), offer_resume=not args.variant,
+                  players=players_from(args))
+        return run_window(app)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def run_headless(args: argparse.Namespace, setup) -> int:
+    if args.script is None or args.screenshot is None:
+        raise ValueError("--headless needs --script LOG and --screenshot FILE.png")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from damka.controller.app import App
+    from damka.controller.eventlog import read_log
+    from damka.controller.store import Store
+    from damka.sim.window import build, play_script, save_screenshot
+
+    import pygame
+
+    events = read_log(str(args.script))
+    pygame.display.init()
+    store = Store(args.db) if args.db and not args.no_store else None
+    try:
+        app = App(store=store, setup=setup, start_game=True, offer_resume=False, players=players_from(args))
+        window = build(app)
+        window.board.advance(1500)  # the pieces stand at the start: the game begins
+        play_script(window, events)
+        path = save_screenshot(window, args.screenshot)
+    finally:
+        if store is not None:
+            store.close()
+    session = app.session
+    moves = len(session.committed) if session is not None else 0
+    print(f"{len(events)} events played, {moves} moves committed; screenshot saved to {path}", file=sys.stderr)
+    return 0

@@ -1,0 +1,254 @@
+"""Menus driven by four buttons (up, down, ok, menu): pure state, no drawing.
+
+The board has few buttons, so a menu is a list of rows: up/down move between
+rows, ok on a setting row steps its value on (left/right on a keyboard step it
+either way), ok on an action row chooses it, menu goes back. `screen.py` draws
+a menu; the app feeds it `Button` presses and acts on what `press` returns.
+
+    menu = game_menu()
+    action = menu.press(Button.OK)        # None, or a MenuAction
+    setup = menu.setup()                  # GameSetup from the current values
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from damka.controller import timecontrol
+from damka.engine import levels
+from damka.hardware.interfaces import Button
+
+# Variants offered, in the order of RULES.md (the 9x9 board holds all but the
+# 10x10 and 12x12 ones, which need a larger matrix or the simulator).
+VARIANTS: tuple[tuple[str, str], ...] = (
+    ("multiwarcaby", "Multiwarcaby 9x9"),
+    ("multiwarcaby7", "Multiwarcaby 7x7"),
+    ("classic", "Classic 8x8"),
+    ("classic81", "Warcaby 81"),
+    ("russian", "Russian"),
+    ("american", "American"),
+    ("international", "International 10x10"),
+    ("canadian", "Canadian 12x12"),
+)
+MODES: tuple[tuple[str, str], ...] = (
+    ("casual", "Casual"),
+    ("learning", "Learning (hints)"),
+    ("tournament", "Tournament"),
+    ("computer", "Against the computer"),
+)
+SIDES: tuple[tuple[str, str], ...] = (
+    ("2", "2 players"), ("3", "3 players"), ("4", "4 players"), ("teams", "2 teams of 2"),
+)
+# Time controls: "" no clock, "casual" the variant's casual default, else a
+# preset of controller/timecontrol.py by name.
+TIME_CONTROLS: tuple[tuple[str, str], ...] = (
+    ("", "No clock"),
+    ("casual", "Casual default"),
+    *((preset.name, f"{preset.name} ({preset.text})") for preset in timecontrol.PRESETS if preset.name != "untimed"),
+)
+COLOURS: tuple[tuple[str, str], ...] = (
+    ("lot", "Colours by lot"), ("first", "I move first"), ("second", "I move second"),
+)
+# The computer's strengths (engine/levels.py), weakest first.
+LEVELS: tuple[tuple[str, str], ...] = tuple((level.name, level.name.capitalize()) for level in levels.LEVELS)
+
+
+@dataclass(frozen=True)
+class MenuAction:
+    """What a chosen action row asks the app to do."""
+
+    name: str
+
+
+@dataclass
+class Row:
+    """A setting (choices: value, label pairs) or an action (no choices)."""
+
+    key: str
+    label: str
+    choices: Sequence[tuple[str, str]] = ()
+    index: int = 0
+    visible: bool = True
+
+    @property
+    def is_action(self) -> bool:
+        return not self.choices
+
+    @property
+    def value(self) -> str:
+        return self.choices[self.index][0] if self.choices else self.key
+
+    @property
+    def value_label(self) -> str:
+        return self.choices[self.index][1] if self.choices else ""
+
+    def step(self, delta: int) -> None:
+        if self.choices:
+            self.index = (self.index + delta) % len(self.choices)
+
+    def select(self, value: str) -> None:
+        for index, (choice, _) in enumerate(self.choices):
+            if choice == value:
+                self.index = index
+                return
+        raise ValueError(f"{self.label}: no choice {value!r}")
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """A new game as chosen in the menu."""
+
+    variant: str = "classic"
+    sides: int = 2
+    teams: bool = False
+    mode: str = "casual"
+    time_control: str = ""
+    colours: str = "lot"     # lot, first, second: which side the person plays against the computer
+    level: str = levels.DEFAULT_LEVEL
+
+    def variant_options(self) -> dict[str, object]:
+        """find_variant options for this setup."""
+        if self.variant != "multiwarcaby":
+            return {}
+        options: dict[str, object] = {}
+        if self.teams:
+            options["teams"] = True
+        elif self.sides != 2:
+            options["sides"] = self.sides
+        return options
+
+
+@dataclass
+class Menu:
+    """A titled list of rows with a cursor."""
+
+    title: str
+    rows: list[Row]
+    cursor: int = 0
+    footer: str = "up/down: choose   ok: change   menu: back"
+    description: str = ""
+
+    def visible_rows(self) -> list[Row]:
+        return [row for row in self.rows if row.visible]
+
+    @property
+    def current(self) -> Row:
+        return self.visible_rows()[self.cursor]
+
+    def row(self, key: str) -> Row:
+        for row in self.rows:
+            if row.key == key:
+                return row
+        raise KeyError(key)
+
+    def press(self, button: Button) -> MenuAction | None:
+        """Apply one button; return the chosen action, if any."""
+        rows = self.visible_rows()
+        if button is Button.UP:
+            self.cursor = (self.cursor - 1) % len(rows)
+        elif button is Button.DOWN:
+            self.cursor = (self.cursor + 1) % len(rows)
+        elif button is Button.OK:
+            row = rows[self.cursor]
+            if row.is_action:
+                return MenuAction(row.key)
+            row.step(1)
+            self._changed()
+        elif button is Button.MENU:
+            return MenuAction("back")
+        return None
+
+    def step(self, delta: int) -> None:
+        """Keyboard left/right: step the current setting either way."""
+        self.current.step(delta)
+        self._changed()
+
+    def _changed(self) -> None:
+        """Settings that depend on others show or hide; keep the cursor on its row."""
+        current = self.current
+        self._update_visibility()
+        rows = self.visible_rows()
+        self.cursor = rows.index(current) if current in rows else min(self.cursor, len(rows) - 1)
+
+    def _update_visibility(self) -> None:
+        pass
+
+
+class GameMenu(Menu):
+    """The menu that sets up a new game."""
+
+    def _update_visibility(self) -> None:
+        variant = self.row("variant").value
+        mode = self.row("mode").value
+        self.row("sides").visible = variant == "multiwarcaby"
+        if variant != "multiwarcaby":
+            self.row("sides").index = 0
+        self.row("colours").visible = mode == "computer" or variant != "multiwarcaby"
+        self.row("level").visible = mode == "computer"
+
+    def setup(self) -> GameSetup:
+        sides = self.row("sides").value
+        return GameSetup(
+            variant=self.row("variant").value,
+            sides=2 if sides == "teams" else int(sides),
+            teams=sides == "teams",
+            mode=self.row("mode").value,
+            time_control=self.row("time_control").value,
+            colours=self.row("colours").value,
+            level=self.row("level").value,
+        )
+
+
+def game_menu(setup: GameSetup | None = None) -> GameMenu:
+    """The new-game menu, preset to `setup` (the last game's choices)."""
+    setup = setup or GameSetup()
+    menu = GameMenu(
+        title="New game",
+        rows=[
+            Row("variant", "Game", VARIANTS),
+            Row("sides", "Sides", SIDES),
+            Row("mode", "Mode", MODES),
+            Row("time_control", "Clock", TIME_CONTROLS),
+            Row("colours", "Colours", COLOURS),
+            Row("level", "Computer", LEVELS),
+            Row("start", "Start the game"),
+        ],
+        footer="up/down: row   ok: change / start",
+    )
+    menu.row("variant").select(setup.variant)
+    menu.row("sides").select("teams" if setup.teams else str(setup.sides))
+    menu.row("mode").select(setup.mode)
+    if setup.time_control not in {value for value, _ in TIME_CONTROLS}:
+        menu.row("time_control").choices = (*TIME_CONTROLS, (setup.time_control, setup.time_control))
+    menu.row("time_control").select(setup.time_control)
+    menu.row("colours").select(setup.colours)
+    menu.row("level").select(setup.level)
+    menu._update_visibility()
+    menu.cursor = len(menu.visible_rows()) - 1  # on "Start": one press of ok starts the same game again
+    return menu
+
+
+def game_actions_menu(*, clock_running: bool = False, can_take_back: bool = True) -> Menu:
+    """The menu during a game (the menu button)."""
+    rows = [
+        Row("continue", "Continue the game"),
+        Row("draw", "Draw by agreement"),
+        Row("resign", "Resign (side to move)"),
+    ]
+    if can_take_back:
+        rows.append(Row("takeback", "Take back a move"))
+    rows.append(Row("pause" if clock_running else "unpause", "Pause the clock" if clock_running else "Start the clock"))
+    rows.append(Row("new", "New game"))
+    return Menu(title="Game", rows=rows, footer="up/down: row   ok: choose   menu: back")
+
+
+def resume_menu(description: str) -> Menu:
+    """Offered at start-up when an unfinished game is stored; `description`
+    names it (the screen shows it under the title)."""
+    return Menu(
+        title="Resume the last game?",
+        rows=[Row("resume", "Resume it"), Row("new", "Start a new game instead")],
+        footer="set the pieces as lit; the clocks wait until play goes on",
+        description=description,
+    )

@@ -1,0 +1,69 @@
+"""The board's screen (480x320): each kind of view draws something sensible."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from damka.display import clock_face, widgets
+
+
+def fresh_fonts() -> None:
+    """Other test modules quit pygame's fonts; whichever cache starts them again
+    would leave the other's fonts dead, so both caches start afresh."""
+    pygame.font.init()
+    widgets._cached_font.cache_clear()
+    clock_face._cached_font.cache_clear()
+
+from damka.controller import timecontrol
+from damka.controller.clock import Clock
+from damka.display.menu import game_menu
+from damka.display.screen import SIZE, GameView, MenuView, ResultView, Screen, SideLine, Standing
+from damka.display.widgets import ACCENT, ALERT, BACKGROUND, SELECTED
+
+
+@pytest.fixture(autouse=True)
+def fonts():
+    fresh_fonts()
+    yield
+
+
+def colours(surface: pygame.Surface, rect: pygame.Rect | None = None) -> set[tuple[int, int, int]]:
+    area = surface.subsurface(rect) if rect else surface
+    return {tuple(area.get_at((x, y)))[:3] for x in range(0, area.get_width(), 2) for y in range(0, area.get_height(), 2)}
+
+
+def test_menu_view_highlights_the_cursor() -> None:
+    surface = Screen().render(MenuView(game_menu()))
+    assert surface.get_size() == SIZE
+    assert SELECTED in colours(surface)
+    assert ACCENT in colours(surface, pygame.Rect(0, 0, 480, 40))  # the title
+
+
+def test_game_view_without_clock_shows_whose_turn() -> None:
+    view = GameView("Classic", [SideLine("Ala", (240, 236, 222), to_move=True), SideLine("Ola", (40, 40, 44))],
+                    status="Ala to move", messages=["put a piece back on d4"], alert=True)
+    surface = Screen().render(view)
+    assert ALERT in colours(surface, pygame.Rect(0, 220, 480, 100))  # the warning box
+    assert len(colours(surface)) > 10
+
+
+def test_game_view_with_a_four_side_clock_and_scores() -> None:
+    clock = Clock(timecontrol.control("4+1"), sides=4, moves_per_turn=2)
+    clock.start(0)
+    sides = [SideLine(f"Player {i + 1}", (200, 60, 60), score=i) for i in range(4)]
+    surface = Screen().render(GameView("Multiwarcaby", sides, clock=clock.view(1000), status="Player 1 to move"))
+    assert len(colours(surface, pygame.Rect(0, 30, 480, 140))) > 10
+
+
+def test_result_view_ranks_by_small_points_for_many_players() -> None:
+    standings = [Standing("A", (1, 2, 3), 0, 3, 1), Standing("B", (1, 2, 3), 0, 9, 1), Standing("C", (1, 2, 3), 0, 5, 1)]
+    view = ResultView("1st: B", "no capture for a round", standings, by_small_points=True, next_first="Next game: B starts")
+    surface = Screen().render(view)
+    assert surface.get_at((5, 5))[:3] == BACKGROUND
+    assert ACCENT in colours(surface, pygame.Rect(0, 0, 480, 60))
+
+
+def test_scales_to_another_size() -> None:
+    surface = Screen((800, 480)).render(MenuView(game_menu()))
+    assert surface.get_size() == (800, 480)
