@@ -3,6 +3,7 @@ pixel at square centres, and saved as documentation (docs/images/screen-*.png)."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,14 @@ from damka.sim.window import (
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
+
+
+def document(window: SimWindow, name: str) -> None:
+    """Keep the screenshot as a documentation image: written when missing, or
+    all again with DAMKA_UPDATE_IMAGES=1, so a test run leaves the tree clean."""
+    path = IMAGES / name
+    if os.environ.get("DAMKA_UPDATE_IMAGES") == "1" or not path.exists():
+        save_screenshot(window, path)
 
 
 @pytest.fixture(autouse=True)
@@ -102,7 +111,7 @@ def test_classic_two_sides(tmp_path: Path) -> None:
     assert pixel(surface, ring(window, "f6")) == ROLE_COLOURS[Role.LAST_MOVE]
     assert pixel(surface, centre(window, "e5")) != ROLE_COLOURS[Role.LAST_MOVE]
     assert screen_colours(window, surface) > 20
-    save_screenshot(window, IMAGES / "screen-classic.png")
+    document(window, "screen-classic.png")
 
 
 def test_multiwarcaby_four_players_with_scores() -> None:
@@ -130,7 +139,7 @@ def test_multiwarcaby_four_players_with_scores() -> None:
     view = app.view()
     assert [side.score for side in view.sides] == [2, 2, 2, 2]
     assert screen_colours(window, surface) > 20
-    save_screenshot(window, IMAGES / "screen-multiwarcaby-4.png")
+    document(window, "screen-multiwarcaby-4.png")
 
 
 def test_learning_mode_hint() -> None:
@@ -151,7 +160,7 @@ def test_learning_mode_hint() -> None:
     window.drop(start)
     window.board.advance(50)
     window.board.button(Button.HINT)
-    save_screenshot(window, IMAGES / "screen-learning-hint.png")
+    document(window, "screen-learning-hint.png")
 
 
 def test_tournament_clock_with_a_flag() -> None:
@@ -169,7 +178,7 @@ def test_tournament_clock_with_a_flag() -> None:
     reds = sum(1 for x in range(0, area.get_width(), 2) for y in range(0, area.get_height() // 2, 2)
                if tuple(area.get_at((x, y)))[:3] == (226, 38, 38))
     assert reds > 20
-    save_screenshot(window, IMAGES / "screen-tournament-flag.png")
+    document(window, "screen-tournament-flag.png")
     # A press before any move is refused, with a message on the screen.
     window.board.press(0)
     assert "make your move" in app.session.message
@@ -186,7 +195,7 @@ def test_result_and_match_standings(tmp_path: Path) -> None:
         assert isinstance(view, ResultView) and view.title == "Ola wins"
         assert [(s.name, s.points) for s in view.standings] == [("Ala", 0.0), ("Ola", 1.0)]
         assert view.next_first == "Next game: Ola starts"
-        save_screenshot(window, IMAGES / "screen-result.png")
+        document(window, "screen-result.png")
         window.board.button(Button.OK)  # next game: colours swap
         assert app.state is AppState.GAME and app.game_players == ["Ola", "Ala"]
         assert store.list_games()[0].result == "0-1"
@@ -281,7 +290,7 @@ def test_new_game_menu_and_resume_offer(tmp_path: Path) -> None:
     window = build(App(offer_resume=False))
     surface = window.render()
     assert screen_colours(window, surface) > 10
-    save_screenshot(window, IMAGES / "screen-menu.png")
+    document(window, "screen-menu.png")
     # An interrupted game: the offer, and the LEDs guiding the pieces back onto an emptied board.
     with Store(tmp_path / "games.db") as store:
         played = started(GameSetup("classic", time_control="rapid-64"), store=store)
@@ -295,4 +304,4 @@ def test_new_game_menu_and_resume_offer(tmp_path: Path) -> None:
                                      "c3": Role.TAKE_AWAY}
         assert pixel(surface, centre(window, "d4")) == ROLE_COLOURS[Role.PUT_HERE]
         assert pixel(surface, ring(window, "c3")) == ROLE_COLOURS[Role.TAKE_AWAY]
-        save_screenshot(window, IMAGES / "screen-resume.png")
+        document(window, "screen-resume.png")
