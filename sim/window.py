@@ -19,6 +19,7 @@ the window's hands carried each piece.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -424,6 +425,9 @@ def save_screenshot(window: SimWindow, path: str | Path) -> Path:
     return path
 
 
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+
+
 def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -> int:
     """The interactive window (needs a display). Returns an exit code."""
     try:
@@ -433,6 +437,12 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
     except pygame.error as exc:
         raise WindowError(f"cannot open the simulator window ({exc}); no display? "
                           f"try `damka sim --headless ...`") from None
+    if pygame.display.get_driver() in INVISIBLE_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+        # With no desktop SDL falls back to drawing into memory: a window
+        # nobody can see would run forever, so say what is wrong instead.
+        pygame.display.quit()
+        raise WindowError("no display to open the simulator window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+                          "run it on a desktop, or headless: damka sim --headless --script LOG --screenshot FILE.png")
     pygame.display.set_caption("Damka simulator")
     timer = pygame.time.Clock()
     last = pygame.time.get_ticks()

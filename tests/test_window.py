@@ -305,3 +305,13 @@ def test_new_game_menu_and_resume_offer(tmp_path: Path) -> None:
         assert pixel(surface, centre(window, "d4")) == ROLE_COLOURS[Role.PUT_HERE]
         assert pixel(surface, ring(window, "c3")) == ROLE_COLOURS[Role.TAKE_AWAY]
         document(window, "screen-resume.png")
+
+
+def test_sim_without_a_display_says_so_instead_of_running_invisibly(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["DAMKA_HOME"] = str(tmp_path)
+    result = subprocess.run([sys.executable, "-m", "damka", "sim"], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert result.returncode == 2
+    assert "no display" in result.stderr
+    assert "--headless" in result.stderr
