@@ -23,17 +23,31 @@ accepted when the board is two legal moves from the turn start (the record
 shows one such pair); a press after one move asks for the second.
 
 A clock is optional: anything with the `TurnClock.press` signature plugs in
-(`damka.controller.clock.Clock` does).
+(`damka.controller.clock.Clock` does). A clock that also has `update(now)` and
+`next_deadline(now)` (the real `Clock`) is polled by the session: flags are
+found at their exact millisecond (the session asks to be ticked then), and
+- a flag in an earlier stage is shown and play goes on;
+- a flag in the last stage with two sides is a loss on time (the game gets
+  `declare(Result(..., "on time"))`);
+- with three or four multiwarcaby players the flagged player is out of play
+  (`variant.drop_side`): they keep their points, the board is guided back to
+  the start of their turn, and the next player moves.
+The session then drains the clock's events itself: its owner should not also
+call `update`, and reads the flags from `events` (`flag`, `side_out`,
+`result`). An owner that drains the clock itself passes the events on with
+`clock_events(events)`. When the game ends on the board the session stops a
+clock that has `stop`. Starting the clock stays its owner's business.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 from damka.controller import hints
 from damka.controller.chooser import Chooser, GreedyChooser
+from damka.controller.clock import Flag, GameOver, SideOut
 from damka.controller.eventlog import LogEvent, occupancy_events, side_token
 from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerSettings, TrackerState, bits_of
 from damka.engine.game import Game
@@ -92,6 +106,9 @@ class CommittedMove:
     text: str                # PDN text
     captures: tuple[str, ...]
     time_ms: int
+    clock_ms: tuple[int, ...] | None = None
+    """Main time left per side just after the press that ended the turn (the
+    turn's last move only; None without a countdown clock)."""
 
 
 class Session:
@@ -129,6 +146,10 @@ class Session:
         self._restore_request = False
         self._first_moves: dict[Move, int] = {}  # first moves seen complete this turn, in order
         self._redo: list[Move] = []  # moves taken back, in order, until a new move is made
+        self._restore_board = False  # a player went out mid-turn: the board goes back to the turn start
+        self._out_message = ""
+        self._notice = ""            # a flag or a player out, shown with the turn prompt until the next move
+        self._floor_ply = 0          # no take-back to before this ply (a player went out there)
         self._frame: dict = {}
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_press, ButtonPress: self._on_button,
@@ -184,16 +205,23 @@ class Session:
         self._first_moves = {}
         self._hint = None
         self._computer_key = None
+        self._restore_board = False
+        self._notice = ""
+        self._floor_ply = 0
         self.phase = Phase.SETUP
         self._update()
 
     # -- input ----------------------------------------------------------------
 
     def handle(self, event: InputEvent) -> None:
+        # A flag that fell before this event is dealt with first: a press at
+        # the millisecond the time runs out is too late.
+        self._poll_clock(event.time_ms)
         self._handlers[type(event)](event)
 
     def tick(self, now_ms: int) -> None:
         self.now = max(self.now, now_ms)
+        self._poll_clock(self.now)
         self._update()
 
     def next_deadline(self) -> int | None:
@@ -216,6 +244,10 @@ class Session:
                 due.append(state.unknown_since + settings.grace_ms)
             if kind is Kind.IN_PROGRESS and not self.hints_on:
                 due.append(state.changed_at + settings.grace_ms)
+        if self._polls_clock():
+            deadline = self.clock.next_deadline(self.now)  # type: ignore[union-attr]
+            if deadline is not None:
+                due.append(deadline)
         future = [time for time in due if time > self.now]
         return min(future) if future else None
 
@@ -256,6 +288,10 @@ class Session:
             return
         if self._is_computer_turn():
             self._say("carry out the computer's move")
+            return
+        if self._restore_board:
+            reference = self._reference()
+            self._refuse(self.occupancy ^ reference, "put the pieces back as they were at the start of the turn")
             return
         self._press_commit(press.side)
         self._refresh_frame()
@@ -324,7 +360,7 @@ class Session:
                 return False
             return self.phase is Phase.PLAYING
         if kind is Kind.TAKEBACK:
-            return self.mode is not Mode.TOURNAMENT
+            return self.mode is not Mode.TOURNAMENT and self.game.ply - self.reading.plies_back >= self._floor_ply
         if kind is Kind.START:
             return self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
         return False
@@ -357,6 +393,14 @@ class Session:
         return found
 
     def _update_playing(self) -> None:
+        if self._restore_board:
+            if self.occupancy != self._reference():
+                target = hints.guidance_message(self.board, self.occupancy, self._reference())
+                self.message = f"{self._out_message}: {target}" if self._out_message else target
+                return
+            self._restore_board = False
+            self._first_moves = {}
+            self._say(self._prompt())
         reading = self.reading
         kind = reading.kind
         if self._redo and self.mode is not Mode.TOURNAMENT:
@@ -373,12 +417,14 @@ class Session:
                 else:
                     self._new_game()
                 return
+        if self.game.is_over:
+            return  # the result stays on the screen (the LEDs still show what differs)
         if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
             self.message = hints.guidance_message(self.board, self.occupancy, self._reference())
         elif kind is Kind.HALF_TURN:
             self.message = "make the second move, then press"
         elif kind is Kind.UNCHANGED and not self.game.is_over:
-            self.message = self._turn_prompt()
+            self.message = self._prompt()
 
     def _reference(self) -> int:
         return self.tracker.occupancy_of(self.game.position)
@@ -414,10 +460,14 @@ class Session:
 
     def _refuse(self, squares: int, text: str) -> None:
         self._flag = (squares, self.now + self.settings.flag_ms)
-        if self.clock is not None:
-            self.clock.press(self.game.turn, self.now, board_ok=False, reason=text)
         self._event("refused", reason=text, squares=self.board.names(squares))
+        refused = self.events[-1]
         self._say(f"press refused: {text}")
+        if self.clock is not None:
+            self._clock_result(self.clock.press(self.game.turn, self.now, board_ok=False, reason=text))
+            clock_ms = self.clock_ms()
+            if clock_ms is not None:
+                refused["clock_ms"] = list(clock_ms)  # the mover's time runs on
 
     def _commit(self, moves: tuple[Move, ...], pressed: int | None) -> None:
         side = self.game.turn
@@ -432,10 +482,16 @@ class Session:
         self._hint = None
         self._restore_request = False
         self._flag = None
+        self._notice = ""
         if self.clock is not None:
-            self.clock.press(side, self.now, board_ok=True, moves=len(moves))
+            # The press comes before a result the move makes is acted on: the
+            # mover's time (and increment) is booked, then the clock is stopped.
+            self._clock_result(self.clock.press(side, self.now, board_ok=True, moves=len(moves)))
+            self._stamp_clock()
         if self.game.result is None:
             self._say(f"{' '.join(c.text for c in self.committed[-len(moves):])}; {self._turn_prompt()}")
+        else:
+            self._stop_clock()
         self._reread()
 
     def _redo_moves(self, count: int) -> None:
@@ -445,6 +501,8 @@ class Session:
         self._last = (moves[-1],)
         self._event("redo", plies=count, position=self.variant.format_position(self.game.position))
         self._say(f"moves restored; {self._turn_prompt()}")
+        if self.game.result is not None:
+            self._stop_clock()
         self._reread()
 
     def _record(self, move: Move, pressed: int | None, redo: bool = False) -> None:
@@ -467,6 +525,9 @@ class Session:
             self._finish()
 
     def _take_back(self, plies: int) -> None:
+        if self.game.ply - plies < self._floor_ply:
+            self._say("no take-back past a player going out")
+            return
         undone = [self.game.pop() for _ in range(plies)]
         self._redo = undone[::-1] + self._redo
         del self.committed[len(self.committed) - plies:]
@@ -481,17 +542,21 @@ class Session:
         self._say(f"took back {len(undone)} move{'s' if len(undone) != 1 else ''}; {self._turn_prompt()}")
         self._reread()
 
-    def _finish(self) -> None:
+    def _finish(self, at_ms: int | None = None) -> None:
         result = self.game.result
         self.phase = Phase.OVER
-        self._event("result", points=list(result.points), places=list(result.places), reason=result.reason,
-                    winner=result.winner, scores=list(self.game.scores))
+        self._event("result", time_ms=self.now if at_ms is None else at_ms, points=list(result.points),
+                    places=list(result.places), reason=result.reason, winner=result.winner,
+                    scores=list(self.game.scores))
         self._say(f"game over: {self._result_text(result)}")
 
     def _new_game(self) -> None:
         self._redo = []
         self.game = Game(self.variant)
         self.committed.clear()
+        self._restore_board = False
+        self._floor_ply = 0
+        self._notice = ""
         self._turn_number = 0
         self._last = ()
         self._hint = None
@@ -500,6 +565,146 @@ class Session:
         self._event("new_game", position=self.variant.format_position(self.game.position))
         self._say(f"new game; {self._turn_prompt()}")
         self._reread()
+
+    # -- the clock ------------------------------------------------------------
+
+    def _polls_clock(self) -> bool:
+        """Whether the session drains the clock itself (a real `Clock`, not a bare press target)."""
+        return self.clock is not None and hasattr(self.clock, "update") and hasattr(self.clock, "next_deadline")
+
+    def _poll_clock(self, now: int) -> None:
+        if self._polls_clock():
+            self.now = max(self.now, now)
+            self.clock_events(self.clock.update(self.now))  # type: ignore[union-attr]
+
+    def _clock_result(self, result: Any) -> None:
+        """Act on the events a press result carries (a flag found by the press itself)."""
+        self.clock_events(getattr(result, "events", ()) or ())
+
+    def clock_events(self, events: Any) -> None:
+        """Act on clock events (`Flag`, `SideOut`, `GameOver`; others are ignored).
+
+        The session calls this itself for a clock it polls; an owner that
+        drains the clock (`clock.update()`) passes the events here."""
+        for event in events:
+            if isinstance(event, Flag):
+                self._on_flag(event)
+            elif isinstance(event, SideOut):
+                if event.side < len(self.variant.sides):
+                    self.drop_side(event.side, event.reason, at_ms=event.at_ms)
+            elif isinstance(event, GameOver) and event.loser is not None:
+                self._on_game_over(event)
+        self._refresh_frame()
+
+    def _side_name(self, side: int) -> str:
+        name = self.variant.sides[side]
+        return f"player {name}" if name.isdigit() else name
+
+    def _on_flag(self, flag: Flag) -> None:
+        self._event("flag", time_ms=flag.at_ms, side=flag.side, stage=flag.stage + 1, final=flag.final,
+                    ply=self.game.ply)
+        if not flag.final and self.phase is not Phase.OVER:
+            self._notice = f"{self._side_name(flag.side)}'s flag fell in stage {flag.stage + 1}: play goes on"
+            self._say(self._prompt())
+
+    def _on_game_over(self, over: GameOver) -> None:
+        """The clock ended the game: a loss on time with two sides; with three or
+        four players the last flag takes its player out and the engine's rules
+        (one side left in play) give the result."""
+        if self.game.result is not None:
+            return
+        reason = "on time" if over.reason == "time" else over.reason
+        if len(self.variant.sides) > 2:
+            self.drop_side(over.loser, over.reason, at_ms=over.at_ms)  # type: ignore[arg-type]
+            return
+        self.declare_loss(over.loser, reason, at_ms=over.at_ms)  # type: ignore[arg-type]
+
+    def declare_loss(self, loser: int, reason: str = "on time", *, at_ms: int | None = None) -> None:
+        """End a two-side game as a loss for `loser` (on time, resignation)."""
+        if self.game.result is not None or len(self.variant.sides) != 2:
+            return
+        winner = 1 - loser
+        points = tuple(1.0 if side == winner else 0.0 for side in range(2))
+        places = tuple(1 if side == winner else 2 for side in range(2))
+        self.declare(Result(points, places, reason, winner), at_ms=at_ms)
+
+    def declare(self, result: Result, *, at_ms: int | None = None) -> None:
+        """End the game from outside the rules (time, agreement, resignation)."""
+        if self.game.result is not None:
+            return
+        self.game.declare(result)
+        self._restore_board = False
+        self._finish(at_ms)
+        self._stop_clock()
+        self._reread()
+
+    def drop_side(self, side: int, reason: str = "time", *, at_ms: int | None = None) -> None:
+        """Take `side` out of a 3-4 player multiwarcaby game (its flag fell).
+
+        It keeps its small points and is skipped from now on. If it was to
+        move, what it had done on the board this turn does not count: the
+        board is guided back to the start of its turn (LEDs and message, and
+        presses are refused until it is), then the next player moves."""
+        variant = self.variant
+        position = self.game.position
+        active = getattr(position, "active", None)
+        if self.game.result is not None or active is None or not active[side] or len(variant.sides) < 3:
+            return
+        # The session commits whole turns; a game resumed in mid-turn has its
+        # first move taken back so that the turn is void.
+        while self.game.turn == side and self.game.move_in_turn and self.game.ply > self._floor_ply:
+            self.game.pop()
+            if self.committed:
+                self.committed.pop()
+        mid_turn = self.game.turn == side and self.occupancy != self._reference()
+        _amend_position(self.game, variant.drop_side(self.game.position, side))  # type: ignore[attr-defined]
+        self._floor_ply = self.game.ply
+        self._redo = []
+        self._first_moves = {}
+        self._hint = None
+        self._restore_request = False
+        self._computer_key = None
+        why = "on time" if reason == "time" else reason
+        self._out_message = self._notice = f"{self._side_name(side)} is out ({why})"
+        self._event("side_out", time_ms=self.now if at_ms is None else at_ms, side=side, reason=why,
+                    ply=self.game.ply, position=variant.format_position(self.game.position),
+                    scores=list(self.game.scores))
+        if self.game.result is not None:
+            self._finish(at_ms)
+            self._stop_clock()
+        elif mid_turn and self.phase is Phase.PLAYING:
+            self._restore_board = True
+            self._say(f"{self._out_message}: put the pieces back as they were at the start of the turn")
+        else:
+            self._say(self._prompt())
+        self._reread()
+
+    def _stamp_clock(self) -> None:
+        """Put the clock's times after the press on the turn's last move (record and event)."""
+        clock_ms = self.clock_ms()
+        if clock_ms is None or not self.committed:
+            return
+        self.committed[-1] = replace(self.committed[-1], clock_ms=clock_ms)
+        for event in reversed(self.events):
+            if event["type"] == "move":
+                event["clock_ms"] = list(clock_ms)
+                break
+
+    def clock_ms(self) -> tuple[int, ...] | None:
+        """Main time left per side now (None: no clock that reports it, or an untimed one)."""
+        view = getattr(self.clock, "view", None)
+        if view is None:
+            return None
+        sides = view(self.now).sides
+        if all(side.untimed for side in sides):
+            return None
+        return tuple(side.remaining_ms for side in sides)
+
+    def _stop_clock(self) -> None:
+        stop = getattr(self.clock, "stop", None)
+        result = self.game.result
+        if stop is not None:
+            stop(self.now, result.reason if result is not None else "game over")
 
     # -- computer, hints, take-back requests ----------------------------------
 
@@ -592,6 +797,9 @@ class Session:
             return hints.compose(*layers)
         reading = self.reading
         kind = reading.kind
+        if self._restore_board:
+            layers.append(hints.guidance(board, occ, self._reference()))
+            return hints.compose(*layers)
         if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
             layers.append(hints.guidance(board, occ, self._reference()))
         if self._restore_request:
@@ -619,6 +827,11 @@ class Session:
                 return moves[1:]
             return moves[:1]
         return moves
+
+    def _prompt(self) -> str:
+        """The turn prompt, after a notice (a flag, a player out) until the next move."""
+        prompt = self._turn_prompt()
+        return f"{self._notice}; {prompt}" if self._notice and not self.game.is_over else prompt
 
     def _turn_prompt(self) -> str:
         if self.game.is_over:
@@ -650,3 +863,19 @@ class Session:
 
     def _event(self, kind: str, **data: Any) -> None:
         self.events.append({"type": kind, "time_ms": self.now, **data})
+
+
+def _amend_position(game: Game, position: Position) -> None:
+    """Replace the game's current position without a move (a player going out).
+
+    The engine's `Game` has no public way to change its position other than by
+    a move; this keeps its repetition count right. Taking back the move before
+    it undoes the change too: the session allows no take-back past it."""
+    variant = game.variant
+    old = game._positions[-1]  # noqa: SLF001 - see the docstring
+    key = variant.repetition_key(old)
+    game._seen[key] -= 1  # noqa: SLF001
+    if not game._seen[key]:  # noqa: SLF001
+        del game._seen[key]  # noqa: SLF001
+    game._positions[-1] = position  # noqa: SLF001
+    game._seen[variant.repetition_key(position)] += 1  # noqa: SLF001

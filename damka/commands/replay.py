@@ -11,6 +11,25 @@ until nothing is pending. Output, one JSON object a line:
     {"event": "takeback", "plies": 1, "time_ms": 5200}          (also redo, new_game, refused)
     {"time_ms": 130, "leds": {"c3": "lifted", "d4": "legal_target"}}   (--leds only)
     {"final": "W:W...:B...", "result": null, "scores": [0, 0], "message": "black to move"}
+
+With `--time-control TC` a tournament clock runs in virtual time (the log's
+MS stamps; `FakeTime`-style, nothing waits): it starts for the first side to
+move when the game begins (at 0 when the board is set up from the start,
+as the log assumes), the `press` lines drive it, and the session finds flags
+at their exact millisecond. Move lines that end a turn add the main time
+left per side after the press, a flag is a line of its own, and the last line
+has the clock at the end:
+
+    {"ply": 7, "side": "white", "move": "e3xg5", ..., "clock": {"white": 291730, "black": 296120}}
+    {"event": "flag", "side": "black", "time_ms": 304100, "stage": 1, "final": true}
+    {"event": "out", "side": "2", "time_ms": 90000, "reason": "on time"}    (3-4 players)
+    {"final": ..., "result": {...}, ..., "clock": {"white": ..., "black": ...}}
+
+After the last event time runs on only for the session's own work
+(settling): no flag is invented for a log that simply ends. `--until MS` lets
+the clock run on to MS. `--pdn FILE` writes the game's PDN with `[%clock]`
+annotations and the TimeControl tag (`--pdn -`: to standard output, instead
+of the JSON lines).
 """
 
 from __future__ import annotations
@@ -21,8 +40,11 @@ import sys
 from typing import Any, TextIO
 
 from damka.commands.perft import add_position_arguments, load_position
+from damka.controller.clock import Clock
 from damka.controller.eventlog import EventLogError, LogEvent, parse_side, read_log
 from damka.controller.session import Mode, Session, SessionSettings
+from damka.controller.timecontrol import TimeControl
+from damka.controller.timed_game import game_pdn, make_clock, read_controls, start_clock
 from damka.engine.variant import Result, Variant
 from damka.sim.virtual_board import VirtualBoard
 
@@ -42,6 +64,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--leds", action="store_true", help="also print the LED frame each time it changes")
     parser.add_argument("--computer", metavar="SIDES", default="2",
                         help="computer mode: the computer's sides, 1-based, comma-separated (default 2)")
+    parser.add_argument("--time-control", metavar="TC",
+                        help="run a tournament clock: compact form (5+3, 5+3d, 50/120:25/60, 5+3|3+3), "
+                             "pdn:SECONDS form (pdn:300+3) or a preset name (blitz-100)")
+    parser.add_argument("--until", metavar="MS", type=int,
+                        help="with a clock: let virtual time run on to MS after the last event (flags fall)")
+    parser.add_argument("--pdn", metavar="FILE",
+                        help="write the game's PDN (with clock annotations) to FILE ('-': standard output, "
+                             "instead of the JSON lines)")
     parser.set_defaults(func=run)
 
 
@@ -54,7 +84,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     else:
         events = read_log(args.log)
     settings = SessionSettings(mode=Mode(args.mode), computer_sides=_sides(args.computer, variant))
-    for line in replay(variant, events, settings, position=position if args.fen else None, leds=args.leds):
+    controls = read_controls(args.time_control, len(variant.sides)) if args.time_control else None
+    if args.until is not None and controls is None:
+        raise ValueError("--until needs --time-control (without a clock nothing waits)")
+    records: list[str] = []
+    lines = replay(variant, events, settings, position=position if args.fen else None, leds=args.leds,
+                   controls=controls, until=args.until, pdn_out=records if args.pdn else None)
+    if args.pdn == "-":
+        out.write(records[0])
+        return 0
+    if args.pdn:
+        with open(args.pdn, "w", encoding="utf-8") as handle:
+            handle.write(records[0])
+    for line in lines:
         print(json.dumps(line), file=out)
     return 0
 
@@ -70,13 +112,19 @@ def _sides(text: str, variant: Variant) -> frozenset[int]:
 
 
 def replay(variant: Variant, events: list[LogEvent], settings: SessionSettings, *, position: Any = None,
-           leds: bool = False) -> list[dict[str, Any]]:
-    """Run `events` through a session on a virtual board; the JSON-ready output lines."""
+           leds: bool = False, controls: list[TimeControl] | None = None, until: int | None = None,
+           pdn_out: list[str] | None = None, tags: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Run `events` through a session on a virtual board; the JSON-ready output lines.
+
+    `controls`: one time control per side, for a clock in virtual time;
+    `until`: let the clock run on to that ms after the last event; `pdn_out`:
+    a list that gets the game's PDN record appended (with `tags`)."""
     geometry = variant.geometry
     start = position if position is not None else variant.start_position()
     board = VirtualBoard(geometry.names_of(variant.occupancy(start)),
                          files=max(9, geometry.width), ranks=max(9, geometry.height))
-    session = Session(variant, settings, position=position)
+    clock = make_clock(variant, controls, time=lambda: board.now) if controls else None
+    session = Session(variant, settings, position=position, clock=clock)
     board.connect(session)
     lines: list[dict[str, Any]] = []
     seen_events = 0
@@ -84,6 +132,8 @@ def replay(variant: Variant, events: list[LogEvent], settings: SessionSettings, 
 
     def drain() -> None:
         nonlocal seen_events, seen_leds
+        if clock is not None:
+            start_clock(session, clock)  # at the millisecond the game began
         for event in session.events[seen_events:]:
             line = _event_line(variant, event)
             if line is not None:
@@ -104,16 +154,46 @@ def replay(variant: Variant, events: list[LogEvent], settings: SessionSettings, 
         except ValueError as exc:
             raise EventLogError(f"line {event.line}: {exc}") from None
         drain()
-    board.run_until_idle()
+    if clock is None:
+        board.run_until_idle()
+    else:
+        if until is not None and until > board.now:
+            board.advance(until - board.now)
+            drain()
+        _run_on(board, session, clock)
     drain()
     result = session.result
-    lines.append({
+    final: dict[str, Any] = {
         "final": variant.format_position(session.game.position),
         "result": _result(variant, result),
         "scores": list(session.scores),
         "message": session.message,
-    })
+    }
+    if clock is not None:
+        clock_ms = session.clock_ms()
+        if clock_ms is not None:
+            final["clock"] = _per_side(variant, clock_ms)
+    lines.append(final)
+    if pdn_out is not None:
+        pdn_out.append(game_pdn(session, controls, tags))
     return lines
+
+
+def _run_on(board: VirtualBoard, session: Session, clock: Clock) -> None:
+    """Let the session finish what it waits for (settling a move), but stop
+    before the clock's next flag: the log ended, nobody knows what came next."""
+    for _ in range(10_000):
+        due = session.next_deadline()
+        if due is None:
+            return
+        flag_at = clock.next_deadline(board.now)
+        if flag_at is not None and due >= flag_at:
+            return
+        board.advance(max(0, due - board.now))
+
+
+def _per_side(variant: Variant, values: Any) -> dict[str, int]:
+    return {name: int(value) for name, value in zip(variant.sides, values)}
 
 
 def _apply(board: VirtualBoard, variant: Variant, event: LogEvent) -> None:
@@ -137,13 +217,23 @@ def _event_line(variant: Variant, event: dict[str, Any]) -> dict[str, Any] | Non
                 "captures": event["captures"], "time_ms": event["time_ms"]}
         if variant.family == "multiwarcaby":
             line["scores"] = event["scores"]
+        if event.get("clock_ms") is not None:
+            line["clock"] = _per_side(variant, event["clock_ms"])
         return line
+    if kind == "flag":
+        return {"event": "flag", "side": variant.sides[event["side"]], "time_ms": event["time_ms"],
+                "stage": event["stage"], "final": event["final"]}
+    if kind == "side_out":
+        return {"event": "out", "side": variant.sides[event["side"]], "time_ms": event["time_ms"],
+                "reason": event["reason"]}
     if kind in ("takeback", "redo"):
         return {"event": kind, "plies": event["plies"], "time_ms": event["time_ms"]}
     if kind in ("new_game", "refused"):
         line = {"event": kind, "time_ms": event["time_ms"]}
         if kind == "refused":
             line["reason"] = event["reason"]
+            if event.get("clock_ms") is not None:
+                line["clock"] = _per_side(variant, event["clock_ms"])
         return line
     return None
 
