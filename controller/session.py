@@ -657,7 +657,7 @@ class Session:
             if self.committed:
                 self.committed.pop()
         mid_turn = self.game.turn == side and self.occupancy != self._reference()
-        _amend_position(self.game, variant.drop_side(self.game.position, side))  # type: ignore[attr-defined]
+        self.game.amend(variant.drop_side(self.game.position, side))  # type: ignore[attr-defined]
         self._floor_ply = self.game.ply
         self._redo = []
         self._first_moves = {}
@@ -864,18 +864,3 @@ class Session:
     def _event(self, kind: str, **data: Any) -> None:
         self.events.append({"type": kind, "time_ms": self.now, **data})
 
-
-def _amend_position(game: Game, position: Position) -> None:
-    """Replace the game's current position without a move (a player going out).
-
-    The engine's `Game` has no public way to change its position other than by
-    a move; this keeps its repetition count right. Taking back the move before
-    it undoes the change too: the session allows no take-back past it."""
-    variant = game.variant
-    old = game._positions[-1]  # noqa: SLF001 - see the docstring
-    key = variant.repetition_key(old)
-    game._seen[key] -= 1  # noqa: SLF001
-    if not game._seen[key]:  # noqa: SLF001
-        del game._seen[key]  # noqa: SLF001
-    game._positions[-1] = position  # noqa: SLF001
-    game._seen[variant.repetition_key(position)] += 1  # noqa: SLF001

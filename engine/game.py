@@ -115,6 +115,18 @@ class Game:
         self._declared.pop()
         return self._moves.pop()
 
+    def amend(self, position: Position) -> None:
+        """Replace the current position without a move: a player going out
+        (multiwarcaby's `drop_side`). The repetition count follows; taking
+        back the move before it undoes the change as well, so callers that
+        must keep it allow no take-back past it."""
+        key = self.variant.repetition_key(self._positions[-1])
+        self._seen[key] -= 1
+        if not self._seen[key]:
+            del self._seen[key]
+        self._positions[-1] = position
+        self._seen[self.variant.repetition_key(position)] += 1
+
     def declare(self, result: Result) -> None:
         """End the game from outside the rules: agreement, resignation, time."""
         self._declared[-1] = result
