@@ -45,7 +45,7 @@ from typing import Any, Callable
 
 from damka.engine.move import Move
 from damka.engine.multiwarcaby_board import Board
-from damka.engine.search import INF, SearchResult, SearchStopped
+from damka.engine.search import INF, SearchLimits, SearchResult, SearchStopped
 
 THREAT = 30  # centi-points per capturable piece for the side about to move
 THREAT_TWO_MOVES = 50  # ... when it still has both moves of its turn
@@ -64,7 +64,7 @@ class _Node:
     turn_start: int  # the board when the turn began (a turn must change it)
 
 
-class MultiSearcher:
+class MultiSearcher(SearchLimits):
     """Paranoid beam alpha-beta for one multiwarcaby variant."""
 
     def __init__(self, variant: Any) -> None:
@@ -311,15 +311,6 @@ class MultiSearcher:
             if value > alpha:
                 alpha = value
         return best_value, best, values
-
-    def _tick(self) -> None:
-        self._countdown = self._check_every
-        if self._deadline is not None and self._now() >= self._deadline:
-            raise SearchStopped
-        if self._stop is not None and self._stop():
-            raise SearchStopped
-        if self._max_nodes is not None and self.nodes >= self._max_nodes:
-            raise SearchStopped
 
     def _value(self, node: _Node, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1

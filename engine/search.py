@@ -41,6 +41,29 @@ class SearchStopped(Exception):
     """Raised inside the search when the deadline passes or `stop()` says so."""
 
 
+class SearchLimits:
+    """The stop check both searches share: deadline, stop request, node budget.
+
+    Read every `_check_every` nodes only, so the clock costs nothing per node."""
+
+    nodes: int
+    _countdown: int
+    _check_every: int
+    _deadline: int | float | None
+    _now: Callable[[], float]
+    _stop: Callable[[], bool] | None
+    _max_nodes: int | None
+
+    def _tick(self) -> None:
+        self._countdown = self._check_every
+        if self._deadline is not None and self._now() >= self._deadline:
+            raise SearchStopped
+        if self._stop is not None and self._stop():
+            raise SearchStopped
+        if self._max_nodes is not None and self.nodes >= self._max_nodes:
+            raise SearchStopped
+
+
 @dataclass
 class SearchResult:
     """What a search found: the move to play and how it got there."""
@@ -67,7 +90,7 @@ def _no_clock() -> float:
     return 0.0
 
 
-class Searcher:
+class Searcher(SearchLimits):
     """A reusable search for one variant (keeps its transposition table).
 
     `evaluate(position) -> int` is side-to-move relative; the default is the
@@ -239,15 +262,6 @@ class Searcher:
         return self._negamax(child, depth, alpha, beta, ply)
 
     # -- the tree ---------------------------------------------------------------
-
-    def _tick(self) -> None:
-        self._countdown = self._check_every
-        if self._deadline is not None and self._now() >= self._deadline:
-            raise SearchStopped
-        if self._stop is not None and self._stop():
-            raise SearchStopped
-        if self._max_nodes is not None and self.nodes >= self._max_nodes:
-            raise SearchStopped
 
     def _negamax(self, position: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
