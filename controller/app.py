@@ -18,20 +18,21 @@ from __future__ import annotations
 
 import enum
 import random
-import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from damka.controller import resume as resume_mod
 from damka.controller import timecontrol
-from damka.controller.chooser import GreedyChooser
-from damka.controller.clock import Clock, GameOver, SideOut, State
+from damka.controller.chooser import Chooser
+from damka.controller.clock import Clock, State
+from damka.controller.clock_errors import ClockError
+from damka.controller.coach import Coach
+from damka.controller.opponent import ComputerOpponent
 from damka.controller.session import CommittedMove, Mode, Phase, Session, SessionSettings
 from damka.controller.store import Store, StoredGame
 from damka.display.menu import GameMenu, GameSetup, Menu, MenuAction, Row, game_actions_menu, game_menu, resume_menu
 from damka.display.screen import GameView, MenuView, ResultView, SideLine, Standing, View
 from damka.display.widgets import side_colour
-from damka.engine import levels
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
 from damka.engine.variants import find_variant
@@ -52,10 +53,31 @@ class AppState(enum.Enum):
 
 class SessionClock:
     """The clock as the session sees it: a clock paused after a resume starts
-    again with the first move committed (the players have resumed play)."""
+    again with the first move committed (the players have resumed play).
+
+    It is the real clock otherwise: the session polls it (`update`,
+    `next_deadline`), so the session alone drains its events and acts on the
+    flags (loss on time, a player out, an earlier-stage flag shown); the app
+    reads what happened from the session's events."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
+
+    @property
+    def state(self) -> State:
+        return self.clock.state
+
+    def update(self, now: int | None = None) -> list:
+        return self.clock.update(now)
+
+    def next_deadline(self, now: int | None = None) -> int | None:
+        return self.clock.next_deadline(now)
+
+    def view(self, now: int | None = None) -> Any:
+        return self.clock.view(now)
+
+    def stop(self, now: int | None = None, reason: str = "game over", loser: int | None = None) -> None:
+        self.clock.stop(now, reason, loser)
 
     def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
               moves: int = 1) -> Any:
@@ -92,24 +114,16 @@ class Match:
                          self.small_points.get(name, 0), self.games) for name in self.players]
 
 
-class LevelChooser:
-    """The computer's move at a strength of engine/levels.py. The session asks
-    synchronously, so the search is held to `seconds` (the loop waits that long
-    once per computer move); one searcher per game keeps its tables warm."""
+def make_opponent(setup: GameSetup, variant: Variant, seed: int | None = None) -> ComputerOpponent:
+    """The computer at the game's level and time per move, thinking off the loop."""
+    return ComputerOpponent(variant, setup.level, time_per_move=setup.move_time, seed=seed)
 
-    def __init__(self, level: str, *, seconds: float = 0.5, seed: int | None = None) -> None:
-        self.level = levels.find_level(level)
-        self.seconds = min(seconds, self.level.time)
-        self.random = random.Random(seed)
-        self._searchers: dict[int, Any] = {}
 
-    def choose(self, variant: Variant, position: Any) -> Any:
-        searcher = self._searchers.setdefault(id(variant), levels.make_searcher(variant))
-        result = levels.choose_move(variant, position, self.level, time_limit=self.seconds, now=time.monotonic,
-                                    rng=self.random, searcher=searcher)
-        if result.move is None:
-            return GreedyChooser().choose(variant, position)
-        return result.move
+def make_coach(setup: GameSetup, variant: Variant) -> Coach | None:
+    """Learning mode's coach: hints (the game's limit) and blunder warnings."""
+    if setup.mode != "learning":
+        return None
+    return Coach(variant, hint_limit=setup.hint_limit)
 
 
 def make_variant(setup: GameSetup) -> Variant:
@@ -132,8 +146,25 @@ class App:
 
     def __init__(self, *, store: Store | None = None, setup: GameSetup | None = None,
                  players: Sequence[str] | None = None, offer_resume: bool = True, start_game: bool = False,
-                 seed: int | None = None, checkpoint_ms: int = CHECKPOINT_MS) -> None:
+                 seed: int | None = None, checkpoint_ms: int = CHECKPOINT_MS,
+                 chooser: Chooser | None = None, inline_thinking: bool = False) -> None:
+        """`chooser`: the computer's moves from this `Chooser`, at once (tests
+        that want determinism); by default the search (`ComputerOpponent`)
+        thinks off the loop at the game's level.
+
+        `inline_thinking`: after every input and tick, wait for the
+        computer's search and the coach's work to finish (`Session.settle`),
+        so they take no time on the board's clock: for scripted replays in
+        virtual time (`sim.window.play_script`, tests). The board's own loop
+        leaves it off and keeps polling."""
+        if players and start_game:
+            sides = len(make_variant(setup or GameSetup()).sides)
+            if len(players) != sides:
+                raise ValueError(f"--players: {len(players)} name{'s' if len(players) != 1 else ''} "
+                                 f"({', '.join(players)}) for a game of {sides} sides; give one name per side")
         self.store = store
+        self.chooser = chooser
+        self.inline_thinking = inline_thinking
         self.setup = setup or GameSetup()
         self.now = 0
         self.random = random.Random(seed)
@@ -152,6 +183,7 @@ class App:
         self._log_seen = 0
         self._next_checkpoint: int | None = None
         self._resume_offer: StoredGame | None = None
+        self._named_players = list(players) if players else []
         self.match = Match(list(players) if players else [])
         if players and self.setup.colours == "lot":
             self.random.shuffle(self.match.players)  # colours (draughts) or order of play by lot
@@ -172,6 +204,7 @@ class App:
     def handle(self, event: InputEvent) -> None:
         self.now = max(self.now, event.time_ms)
         self._handlers[type(event)](event)
+        self._settle()
         self._after()
 
     def _on_snapshot(self, snapshot: Snapshot) -> None:
@@ -187,7 +220,12 @@ class App:
         self.now = max(self.now, now_ms)
         if self.session is not None:
             self.session.tick(self.now)
+        self._settle()
         self._after()
+
+    def _settle(self) -> None:
+        if self.inline_thinking and self.session is not None and self.state is AppState.GAME:
+            self.session.settle()
 
     def next_deadline(self) -> int | None:
         due = []
@@ -306,16 +344,23 @@ class App:
         self.setup = setup
         variant = make_variant(setup)
         self.clock = make_clock(setup, variant)
-        computer = frozenset()
+        computer: frozenset[int] = frozenset()
         if setup.mode == "computer":
-            person = {"first": 0, "second": 1}.get(setup.colours, self.random.randrange(len(variant.sides)))
-            computer = frozenset(i for i in range(len(variant.sides)) if i != person)
+            computer = setup.computer_seats(len(variant.sides), draw=self.random.sample)
         settings = SessionSettings(mode=Mode(setup.mode), computer_sides=computer or frozenset({1}))
-        chooser = LevelChooser(setup.level, seed=self.random.randrange(1 << 30)) if computer else None
         self.session = Session(variant, settings, clock=SessionClock(self.clock) if self.clock else None,
-                               chooser=chooser)
+                               chooser=self.chooser, coach=make_coach(setup, variant))
+        if computer and self.chooser is None:
+            self.session.opponent = make_opponent(setup, variant, seed=self.random.randrange(1 << 30))
         if not self.match.players or len(self.match.players) != len(variant.sides):
-            self.match = Match(self._default_players(variant, computer))
+            named = self._named_players
+            if named and len(named) == len(variant.sides):
+                self.match = Match(list(named))           # the names given fit this game again
+            else:
+                if named:
+                    self.notice = (f"{len(named)} player names for a game of {len(variant.sides)} sides: "
+                                   "the sides' own names are used")
+                self.match = Match(self._default_players(variant, computer))
         self.game_players = self.match.order()
         self._start_session()
 
@@ -324,6 +369,8 @@ class App:
         if self.session is not None and self.session.result is None and self.game_id is not None:
             if self.store is not None:
                 self.store.finish(self.game_id, None, clock_ms=self.clock_ms())
+        if self.session is not None:
+            self.session.close()  # a search still running is abandoned
         self.game_id = None
 
     def _default_players(self, variant: Variant, computer: frozenset[int]) -> list[str]:
@@ -353,7 +400,12 @@ class App:
         if self.clock is not None:
             self.session.clock = SessionClock(self.clock)
         if self.session.mode is Mode.COMPUTER:
-            self.session.chooser = LevelChooser(self.setup.level, seed=self.random.randrange(1 << 30))
+            if self.chooser is not None:
+                self.session.chooser = self.chooser
+            else:
+                self.session.opponent = make_opponent(self.setup, self.session.variant,
+                                                      seed=self.random.randrange(1 << 30))
+        self.session.coach = make_coach(self.setup, self.session.variant)
         self.match = Match(list(offer.players))
         self.game_players = list(offer.players)
         self._start_session()
@@ -361,28 +413,43 @@ class App:
         self._events_seen = len(self.session.events)
 
     def _declare_end(self, loser: int | None, reason: str) -> None:
-        """End the game from the menu (agreement, resignation) or on time."""
+        """End the game from the menu (agreement, resignation). With three or
+        four players a resignation takes the player out (as a flag does)."""
         self.overlay = None
         session = self.session
         if session is None or session.result is not None:
             return
         sides = len(session.variant.sides)
+        if loser is not None and sides > 2:
+            self._drop(loser, reason)
+            return
         if loser is None:
             result = Result(tuple(1 / sides for _ in range(sides)) if sides == 2 else tuple(0.0 for _ in range(sides)),
                             tuple(1 for _ in range(sides)), reason)
-        elif sides == 2:
+        else:
             winner = 1 - loser
             result = Result(tuple(1.0 if i == winner else 0.0 for i in range(2)),
                             tuple(1 if i == winner else 2 for i in range(2)), reason, winner)
-        else:
-            return
-        session.game.declare(result)
-        session.phase = Phase.OVER
-        if self.clock is not None and self.clock.state in (State.RUNNING, State.PAUSED, State.READY):
-            self.clock.stop(self.now, reason)
         if self.store is not None and self.game_id is not None:
             self.store.log_arbiter(self.game_id, "result", reason, time_ms=self.now)
+        session.declare(result, at_ms=self.now)  # the session stops the clock
         self._finish(result)
+
+    def _drop(self, side: int, reason: str) -> None:
+        """A player out of a 3-4 player game: through the clock when it runs
+        (the same path as a flag: the clock passes the turn on, the session
+        takes the side out and guides the board back), else straight to the session."""
+        session = self.session
+        assert session is not None
+        if self.clock is not None and self.clock.state in (State.RUNNING, State.PAUSED):
+            try:
+                self.clock.drop(side, self.now, reason)
+            except ClockError:
+                pass
+            session.tick(self.now)  # the session drains the clock: SideOut (or GameOver) is acted on now
+        if session.result is None and side in _active_sides(session):
+            session.drop_side(side, reason, at_ms=self.now)
+        self._after()
 
     # -- after every input: clock, store, screen state ---------------------------
 
@@ -396,20 +463,12 @@ class App:
             self._next_checkpoint = self.now + self.checkpoint_ms  # (also a clock running again after a resume)
         if session.phase is Phase.PLAYING and self.game_id is None and self.store is not None:
             self._open_record()
-        if self.clock is not None:
-            for event in self.clock.update(self.now):
-                self._on_clock_event(event)
+        # The clock's events (flags) are drained by the session alone (it polls
+        # the clock on every input and tick); they reach the store as its events.
         self._store_events()
         if (self.clock is not None and self._next_checkpoint is not None and self.now >= self._next_checkpoint
                 and self.clock.state is State.RUNNING):
             self._checkpoint()
-
-    def _on_clock_event(self, event: Any) -> None:
-        if isinstance(event, GameOver) and event.loser is not None:
-            self._declare_end(event.loser, "on time")
-        elif isinstance(event, SideOut) and self.store is not None and self.game_id is not None:
-            self.store.log_arbiter(self.game_id, "side out", f"side {event.side + 1}: {event.reason}",
-                                   time_ms=event.at_ms)
 
     def _open_record(self) -> None:
         session = self.session
@@ -421,11 +480,18 @@ class App:
             clock_state=self.clock.snapshot(self.now) if self.clock else None, tags=self._record_tags())
 
     def _record_tags(self) -> dict[str, str]:
-        """What a resume needs beyond the game: which sides the computer plays."""
+        """What a resume needs beyond the game: which sides the computer plays
+        and at which level, the hints allowed in learning mode."""
         session = self.session
-        if session is None or session.mode is not Mode.COMPUTER:
+        if session is None:
             return {}
-        return {resume_mod.COMPUTER_TAG: ",".join(str(side) for side in sorted(session.settings.computer_sides))}
+        if session.mode is Mode.COMPUTER:
+            return {resume_mod.COMPUTER_TAG: ",".join(str(side) for side in sorted(session.settings.computer_sides)),
+                    resume_mod.LEVEL_TAG: self.setup.level}
+        if session.mode is Mode.LEARNING:
+            limit = self.setup.hint_limit
+            return {resume_mod.HINTS_TAG: "" if limit is None else str(limit)}
+        return {}
 
     def clock_ms(self) -> list[int] | None:
         """Time left per side now (None: no clock)."""
@@ -461,7 +527,19 @@ class App:
                 if game_id is not None:
                     store.finish(game_id, None)
                 self._open_record()
+                game_id = self.game_id
+            elif kind == "side_out":
+                if store is not None and game_id is not None:
+                    store.record_drop(game_id, event["ply"], event["side"], event["reason"],
+                                      time_ms=event["time_ms"],
+                                      clock_state=self.clock.snapshot(self.now) if self.clock else None)
+            elif kind == "flag" and not event["final"]:  # (a last-stage flag: the result or a side out)
+                if store is not None and game_id is not None:
+                    store.log_arbiter(game_id, "flag", f"side {event['side'] + 1} in stage {event['stage']}: "
+                                      "play goes on", time_ms=event["time_ms"])
             elif kind == "result":
+                if event["reason"] == "on time" and store is not None and game_id is not None:
+                    store.log_arbiter(game_id, "result", "on time", time_ms=event["time_ms"])
                 self._finish(session.game.result)
         self._flush_moves(plies, texts)
         if store is not None and self.game_id is not None and len(session.sensor_log) > self._log_seen:
@@ -530,9 +608,11 @@ class App:
         playing = session.phase is Phase.PLAYING and not game.is_over
         multi = variant.family == "multiwarcaby"
         scores = game.scores
+        active = _active_sides(session)
         sides = [
             SideLine(self.game_players[i] if i < len(self.game_players) else side,
-                     side_colour(side, i), scores[i] if multi else None, to_move=playing and game.turn == i)
+                     side_colour(side, i), scores[i] if multi else None, to_move=playing and game.turn == i,
+                     out=i not in active)
             for i, side in enumerate(variant.sides)
         ]
         clock = self.clock.view(self.now) if self.clock is not None and self.clock.state is not State.READY else None
@@ -543,19 +623,22 @@ class App:
             status = "Set up the pieces"
         elif game.is_over:
             status = "Game over"
+        elif session.thinking:
+            status = "The computer is thinking..."
         else:
             mover = sides[game.turn].name
             status = f"{mover}: second move" if multi and game.move_in_turn else f"{mover} to move"
         if self.clock is not None and self.clock.state is State.PAUSED:
             status += " (clock paused: ok to start)"
         frame_roles = set(session.frame.values())
-        alert = bool(frame_roles & {Role.FLAG, Role.PUT_HERE, Role.TAKE_AWAY})
+        alert = bool(frame_roles & {Role.FLAG, Role.PUT_HERE, Role.TAKE_AWAY}) or session.warning is not None
         message = session.message
         messages = [message] if message and message.lower() != status.lower() else []
         return GameView(
             title=self._title(), sides=sides, clock=clock, status=status, last_move=last,
             move_number=(game.ply // max(1, variant.moves_per_turn)) // max(1, len(variant.sides)) + 1,
-            messages=messages, alert=alert,
+            messages=messages, alert=alert, hints_left=session.hints_left if session.coach is not None else None,
+            thinking=session.thinking,
         )
 
     def _result_view(self, result: Result | None) -> ResultView:
@@ -578,6 +661,14 @@ class App:
         upcoming = self.match.order()
         return ResultView(title, reason.strip(), self.match.standings(self.colours()), by_small_points=multi_player,
                           next_first=f"Next game: {upcoming[0]} starts" if upcoming else "")
+
+
+def _active_sides(session: Session) -> set[int]:
+    """The sides still in play (all of them outside 3-4 player multiwarcaby)."""
+    active = getattr(session.game.position, "active", None)
+    if active is None:
+        return set(range(len(session.variant.sides)))
+    return {side for side, playing in enumerate(active) if playing}
 
 
 def _last_turn(committed: Sequence[CommittedMove]) -> str:

@@ -20,10 +20,15 @@ from damka.controller.session import CommittedMove, Mode, Session, SessionSettin
 from damka.controller.store import StoredGame
 from damka.controller.tracker import BoardMap
 from damka.display.menu import GameSetup
+from damka.engine import levels
 from damka.hardware.interfaces import LedFrame
 
-# The game's tag (also written to PDN) naming the sides the computer plays, e.g. "1".
+# The game's tags (also written to PDN): the sides the computer plays, e.g. "1"
+# (0-based, comma separated), the computer's level, and the hints allowed per
+# game in learning mode ("" for no limit).
 COMPUTER_TAG = "DamkaComputer"
+LEVEL_TAG = "DamkaLevel"
+HINTS_TAG = "DamkaHints"
 
 
 def describe(stored: StoredGame) -> str:
@@ -62,6 +67,22 @@ def restore_clock(stored: StoredGame) -> Clock | None:
         return None
 
 
+def stored_level(stored: StoredGame) -> str:
+    """The computer's level the game was played at (the default for games stored before it was kept)."""
+    name = stored.tags.get(LEVEL_TAG, "")
+    try:
+        return levels.find_level(name).name
+    except ValueError:
+        return levels.DEFAULT_LEVEL
+
+
+def stored_hint_limit(stored: StoredGame) -> int | None:
+    text = stored.tags.get(HINTS_TAG)
+    if text is None:
+        return GameSetup().hint_limit
+    return int(text) if text.strip().isdigit() else None
+
+
 def resume_session(stored: StoredGame, *, settings: SessionSettings | None = None,
                    mode: str | None = None) -> tuple[Session, Clock | None, GameSetup]:
     """A session on the stored game, waiting for the pieces to stand as saved."""
@@ -77,7 +98,7 @@ def resume_session(stored: StoredGame, *, settings: SessionSettings | None = Non
         sides = frozenset(int(side) for side in computer.split(",") if side.strip().isdigit())
         settings = SessionSettings(mode=session_mode, computer_sides=sides or frozenset({1}))
     session = Session(variant, settings, position=game.position)
-    session.game = game
+    committed: list[CommittedMove] = []
     turn = 0
     previous_turn_side = None
     for index, stored_move in enumerate(stored.moves):
@@ -85,12 +106,12 @@ def resume_session(stored: StoredGame, *, settings: SessionSettings | None = Non
         if variant.move_in_turn(before) == 0 or previous_turn_side != stored_move.side:
             turn += 1
         previous_turn_side = stored_move.side
-        session.committed.append(CommittedMove(
+        committed.append(CommittedMove(
             stored_move.ply, turn, stored_move.side, variant.sides[stored_move.side], stored_move.move,
             stored_move.text, tuple(variant.geometry.name(sq) for sq in sorted(stored_move.move.captures)), 0))
-    # The session numbers turns from here on (it has no public way to be told;
-    # asked of the session's owner: a `Session.resume(game, committed)`).
-    session._turn_number = turn
+    # No take-back to before a player went out (the drop is part of the record).
+    floor = max((drop.ply for drop in stored.drops if drop.ply <= game.ply), default=0)
+    session.resume(game, committed, floor_ply=floor)
     options = stored.options
     setup = GameSetup(
         variant=stored.variant,
@@ -98,5 +119,7 @@ def resume_session(stored: StoredGame, *, settings: SessionSettings | None = Non
         teams=bool(options.get("teams", False)),
         mode=session_mode.value,
         time_control=stored.time_control or "",
+        level=stored_level(stored),
+        hint_limit=stored_hint_limit(stored),
     )
     return session, restore_clock(stored), setup

@@ -12,12 +12,16 @@ Modes:
   has been quiet `settle_ms`; one that could still be extended after
   `extend_ms`; a press of the mover's clock commits at once;
 - learning: casual, plus the beginner's LEDs (`hints.learning`) and hints;
+  with a `coach`, hints are the coach's (limited per game) and a complete
+  move is checked for blunders before it is committed (a warning holds it);
 - tournament: no hints, no take-back; a move is committed only by the mover's
   clock press, refused (FLAG on the squares concerned and a message) while the
   board does not show a complete legal move with every captured piece removed;
-- computer: the computer's sides' moves are chosen by a `Chooser`, shown with
-  COMPUTER_FROM/TO, and only that move is accepted (committed once settled);
-  the other sides play as in casual.
+- computer: the computer's sides' moves are chosen by an `Opponent` thinking
+  off the loop (polled in `handle`/`tick`; no move of that side is accepted
+  while it thinks; a take-back cancels it) or, without one, at once by a
+  `Chooser`; shown with COMPUTER_FROM/TO, and only that move is accepted
+  (committed once settled, no press needed); the other sides play as in casual.
 Multiwarcaby: the side's button (clock or 'done') ends the turn in every mode:
 accepted when the board is two legal moves from the turn start (the record
 shows one such pair); a press after one move asks for the second.
@@ -42,6 +46,8 @@ clock that has `stop`. Starting the clock stays its owner's business.
 from __future__ import annotations
 
 import enum
+import time as _time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
@@ -70,6 +76,22 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+# While the computer (or the coach) thinks off the loop, the session asks to be
+# ticked this often to pick up the answer.
+POLL_MS = 20
+
+
+class Opponent(Protocol):
+    """What the session needs of a computer opponent thinking off the loop
+    (`controller/opponent.py`'s `ComputerOpponent` fits)."""
+
+    def start(self, game: Game, *, whole_turn: bool = False) -> None: ...
+
+    def poll(self) -> Any: ...
+
+    def cancel(self) -> None: ...
+
+
 class TurnClock(Protocol):
     """What the session needs of a clock (`controller/clock.py`'s `Clock` fits).
 
@@ -94,6 +116,7 @@ class SessionSettings:
     computer_sides: frozenset[int] = frozenset({1})
     flag_ms: int = 2000            # how long a refused press shows FLAG
     hints: bool | None = None      # LEDs for beginners; default: on in learning mode only
+    warn_ms: int = 8000            # learning: a move the coach warned about is committed after this quiet
 
 
 @dataclass(frozen=True)
@@ -116,12 +139,15 @@ class Session:
 
     def __init__(self, variant: Variant, settings: SessionSettings | None = None, *,
                  position: Position | None = None, clock: TurnClock | None = None,
-                 chooser: Chooser | None = None) -> None:
+                 chooser: Chooser | None = None, opponent: Opponent | None = None,
+                 coach: Any = None) -> None:
         self.variant = variant
         self.settings = settings or SessionSettings()
         self.mode = self.settings.mode
         self.clock = clock
         self.chooser: Chooser = chooser or GreedyChooser()
+        self.opponent = opponent   # thinks off the loop; without one the chooser answers at once
+        self.coach = coach         # learning mode: hints (limited) and blunder warnings
         self.tracker = Tracker(variant, self.settings.tracker)
         self.board = BoardMap(variant)
         self.game = Game(variant, position)
@@ -151,6 +177,12 @@ class Session:
         self._notice = ""            # a flag or a player out, shown with the turn prompt until the next move
         self._floor_ply = 0          # no take-back to before this ply (a player went out there)
         self._frame: dict = {}
+        self._jobs: ThreadPoolExecutor | None = None   # the coach's searches, off the loop
+        self._hint_job: tuple[Any, Future] | None = None      # (game key, future)
+        self._hint_text = ""
+        self._check_key: Any = None                           # (ply, occupancy) the blunder check is for
+        self._check_job: Future | None = None
+        self.warning: Any = None                              # the coach's BlunderWarning for the board now
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_press, ButtonPress: self._on_button,
         }
@@ -179,10 +211,11 @@ class Session:
             return self.settings.hints
         return self.mode is Mode.LEARNING
 
-    def resume(self, game: Game, committed: list[CommittedMove] | None = None) -> None:
+    def resume(self, game: Game, committed: list[CommittedMove] | None = None, *, floor_ply: int = 0) -> None:
         """Carry on a saved game: its moves, and their record (rebuilt from the
         game when not given). The board is then set up to the game's position
-        (setup LEDs) before play goes on."""
+        (setup LEDs) before play goes on. `floor_ply`: no take-back before it
+        (the last ply where a player went out)."""
         if committed is None:
             committed = []
             replay = Game(self.variant, game.start)
@@ -204,10 +237,10 @@ class Session:
         self._redo = []
         self._first_moves = {}
         self._hint = None
-        self._computer_key = None
+        self._cancel_search()
         self._restore_board = False
         self._notice = ""
-        self._floor_ply = 0
+        self._floor_ply = floor_ply
         self.phase = Phase.SETUP
         self._update()
 
@@ -217,12 +250,35 @@ class Session:
         # A flag that fell before this event is dealt with first: a press at
         # the millisecond the time runs out is too late.
         self._poll_clock(event.time_ms)
+        self._poll_thinking()
         self._handlers[type(event)](event)
 
     def tick(self, now_ms: int) -> None:
         self.now = max(self.now, now_ms)
         self._poll_clock(self.now)
+        self._poll_thinking()
         self._update()
+
+    @property
+    def thinking(self) -> bool:
+        """The computer is searching for its move (the board stays live meanwhile)."""
+        return (self.opponent is not None and self._computer_key is not None and self._computer == ()
+                and self._is_computer_turn())
+
+    def settle(self, timeout: float = 60.0) -> None:
+        """Block until the work off the loop (the computer's search, a hint, a
+        blunder check) is done and acted on, at the session's current time.
+        For scripted replays in virtual time, tests and tools: never on the
+        board's loop, which polls instead."""
+        end = _time.monotonic() + timeout
+        while self.busy and _time.monotonic() < end:
+            _time.sleep(0.002)
+            self.tick(self.now)
+
+    @property
+    def busy(self) -> bool:
+        """Something runs off the loop: the computer's search, a hint or a blunder check."""
+        return self.thinking or self._hint_job is not None or self._check_job is not None
 
     def next_deadline(self) -> int | None:
         """When the session next needs a `tick` (None: nothing pending)."""
@@ -248,6 +304,10 @@ class Session:
             deadline = self.clock.next_deadline(self.now)  # type: ignore[union-attr]
             if deadline is not None:
                 due.append(deadline)
+        if self.busy:
+            due.append(self.now + POLL_MS)
+        if self.warning is not None and kind is Kind.COMPLETE:
+            due.append(state.changed_at + self.settings.warn_ms)
         future = [time for time in due if time > self.now]
         return min(future) if future else None
 
@@ -371,6 +431,8 @@ class Session:
     def _wait_for(self, kind: Kind) -> int:
         settings = self.tracker.settings
         if kind is Kind.COMPLETE:
+            if self.warning is not None:
+                return self.settings.warn_ms
             return settings.extend_ms if self._extend_wait() else settings.settle_ms
         return settings.takeback_ms
 
@@ -408,6 +470,11 @@ class Session:
             if redo and self.tracker.settled(self.state, self.now, wait=self.tracker.settings.takeback_ms):
                 self._redo_moves(redo)
                 return
+        if kind is not Kind.COMPLETE and self._check_key is not None:
+            self._clear_check()  # the move was taken back on the board (or changed): the warning goes
+        if kind is Kind.COMPLETE and self._coach_checks():
+            if not self._check_move(reading):
+                return  # the coach is still looking at the move: no commit before its verdict
         if kind in (Kind.COMPLETE, Kind.TAKEBACK, Kind.START) and self._auto_commit_kind(kind):
             if self.tracker.settled(self.state, self.now, wait=self._wait_for(kind)):
                 if kind is Kind.COMPLETE:
@@ -421,10 +488,12 @@ class Session:
             return  # the result stays on the screen (the LEDs still show what differs)
         if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
             self.message = hints.guidance_message(self.board, self.occupancy, self._reference())
+        elif kind is Kind.COMPLETE and self.warning is not None:
+            self.message = self._warning_text()
         elif kind is Kind.HALF_TURN:
             self.message = "make the second move, then press"
         elif kind is Kind.UNCHANGED and not self.game.is_over:
-            self.message = self._prompt()
+            self.message = self._hint_text if self._hint and self._hint_text else self._prompt()
 
     def _reference(self) -> int:
         return self.tracker.occupancy_of(self.game.position)
@@ -480,6 +549,8 @@ class Session:
         self._last = moves
         self._first_moves = {}
         self._hint = None
+        self._hint_job = None
+        self._clear_check()
         self._restore_request = False
         self._flag = None
         self._notice = ""
@@ -535,6 +606,9 @@ class Session:
         self._last = ()
         self._first_moves = {}
         self._hint = None
+        self._hint_job = None
+        self._clear_check()
+        self._cancel_search()
         self._restore_request = False
         if self.phase is Phase.OVER and self.game.result is None:
             self.phase = Phase.PLAYING
@@ -560,6 +634,11 @@ class Session:
         self._turn_number = 0
         self._last = ()
         self._hint = None
+        self._hint_job = None
+        self._clear_check()
+        self._cancel_search()
+        if self.coach is not None:
+            self.coach.new_game()
         self._restore_request = False
         self.phase = Phase.PLAYING
         self._event("new_game", position=self.variant.format_position(self.game.position))
@@ -634,6 +713,7 @@ class Session:
             return
         self.game.declare(result)
         self._restore_board = False
+        self._cancel_search()
         self._finish(at_ms)
         self._stop_clock()
         self._reread()
@@ -663,7 +743,7 @@ class Session:
         self._first_moves = {}
         self._hint = None
         self._restore_request = False
-        self._computer_key = None
+        self._cancel_search()
         why = "on time" if reason == "time" else reason
         self._out_message = self._notice = f"{self._side_name(side)} is out ({why})"
         self._event("side_out", time_ms=self.now if at_ms is None else at_ms, side=side, reason=why,
@@ -713,13 +793,55 @@ class Session:
                 and self.game.turn in self.settings.computer_sides)
 
     def _computer_moves(self) -> tuple[Move, ...] | None:
+        """The computer's planned turn: None when it is not the computer's
+        turn (any legal move is read), () while it still thinks (no move is
+        accepted), else its move (both moves of a multiwarcaby turn)."""
         if not self._is_computer_turn():
+            if self._computer_key is not None:
+                self._cancel_search()
             return None
         key = (self.game.ply, self.game.position)
         if self._computer_key != key:
             self._computer_key = key
-            self._computer = self._plan(self.game.position)
+            if self.opponent is None:
+                self._computer = self._plan(self.game.position)
+            else:
+                self._computer = ()
+                self.opponent.start(self.game, whole_turn=True)
         return self._computer
+
+    def _cancel_search(self) -> None:
+        """Forget the computer's move (a take-back, a new game, a player out):
+        a search still running is abandoned."""
+        if self.opponent is not None and self._computer_key is not None and self._computer == ():
+            self.opponent.cancel()
+        self._computer_key = None
+        self._computer = None
+
+    def _poll_thinking(self) -> None:
+        """Pick up what was worked out off the loop: the computer's move, a hint, a blunder check."""
+        if self.thinking:
+            self._poll_opponent()
+        if self._hint_job is not None and self._hint_job[1].done():
+            self._hint_ready()
+        if self._check_job is not None and self._check_job.done():
+            self._check_ready()
+
+    def _poll_opponent(self) -> None:
+        answer = self.opponent.poll()  # type: ignore[union-attr]
+        if answer is None:
+            self._computer_key = None  # cancelled under us: ask again at the next look
+            self._computer = None
+            return
+        if not isinstance(answer, (tuple, Move)):
+            return  # still thinking
+        moves = answer if isinstance(answer, tuple) else (answer,)
+        if not moves or moves[0] not in self.variant.legal_moves(self.game.position):
+            moves = self._plan(self.game.position)  # never stuck on a stale answer
+        self._computer = moves
+        self._event("computer", moves=[format_moves(self.variant, p, m) for p, m in self._planned(moves)])
+        self._reread()
+        self._say(self._turn_prompt())
 
     def _plan(self, position: Position) -> tuple[Move, ...]:
         """The chooser's move, or both moves of a multiwarcaby turn."""
@@ -739,17 +861,122 @@ class Session:
         if self.mode is Mode.TOURNAMENT or self.game.is_over or self._is_computer_turn():
             self._say("no hints now")
             return
-        self._hint = self._plan(self.game.position)
-        if self._hint:
-            self._say("hint: " + " ".join(format_moves(self.variant, p, m) for p, m in self._hint_positions()))
+        if self.coach is None:
+            self._hint = self._plan(self.game.position)
+            if self._hint:
+                self._hint_text = "hint: " + " ".join(format_moves(self.variant, p, m)
+                                                      for p, m in self._hint_positions())
+                self._say(self._hint_text)
+            return
+        if self.coach.hints_left == 0:
+            self._say("no hints left in this game")
+            return
+        if self._hint_job is not None:
+            return  # already thinking of one
+        game = self.game.copy()
+        self._hint_job = ((self.game.ply, self.game.position), self._submit(self.coach.hint, game))
+        self._say("thinking of a hint...")
+
+    def _hint_ready(self) -> None:
+        assert self._hint_job is not None
+        key, job = self._hint_job
+        self._hint_job = None
+        if key != (self.game.ply, self.game.position):
+            return  # the game moved on meanwhile
+        try:
+            move = job.result()
+        except Exception as error:  # noqa: BLE001 - no hint is better than a crashed board
+            self._say(f"no hint: {error}")
+            return
+        self._hint = (move,)
+        self._event("hint", move=format_moves(self.variant, self.game.position, move),
+                    hints_left=self.coach.hints_left)
+        self._hint_text = f"hint: {format_moves(self.variant, self.game.position, move)}{self._hints_left_text()}"
+        self._say(self._hint_text)
+        self._refresh_frame()
+
+    def _hints_left_text(self) -> str:
+        left = None if self.coach is None else self.coach.hints_left
+        if left is None:
+            return ""
+        return " (no hints left)" if left == 0 else f" ({left} hint{'s' if left != 1 else ''} left)"
+
+    @property
+    def hints_left(self) -> int | None:
+        """Hints left in this game (None: no limit or no coach)."""
+        return None if self.coach is None else self.coach.hints_left
+
+    def _submit(self, work: Callable[..., Any], *args: Any) -> Future:
+        if self._jobs is None:
+            self._jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="damka-coach")
+        return self._jobs.submit(work, *args)
+
+    # -- the coach's blunder check (learning mode) ------------------------------
+
+    def _coach_checks(self) -> bool:
+        return (self.coach is not None and self.mode is Mode.LEARNING and self.phase is Phase.PLAYING
+                and not self.game.is_over and not self._is_computer_turn())
+
+    def _check_move(self, reading: Reading) -> bool:
+        """Start (or read) the coach's verdict on the complete move the board
+        shows; True once there is a verdict (`self.warning` then holds the
+        warning, or None)."""
+        key = (self.game.ply, self.occupancy)
+        if self._check_key != key:
+            self._clear_check()
+            self._check_key = key
+            turn = self._pick(reading.turns)
+            before = self.game.copy()
+            for move in turn[:-1]:
+                before.push_unchecked(move)
+            self._check_job = self._submit(self.coach.check_blunder, before, turn[-1])  # type: ignore[union-attr]
+            return False
+        return self._check_job is None
+
+    def _check_ready(self) -> None:
+        job, self._check_job = self._check_job, None
+        assert job is not None
+        try:
+            warning = job.result()
+        except Exception:  # noqa: BLE001 - a failed check warns of nothing
+            warning = None
+        if warning is None or self._check_key != (self.game.ply, self.occupancy):
+            return
+        self.warning = warning
+        self._event("warning", move=format_moves(self.variant, self.game.position, warning.move)
+                    if warning.move in self.variant.legal_moves(self.game.position) else "", loss=warning.loss)
+        self._say(self._warning_text())
+
+    def _warning_text(self) -> str:
+        warning = self.warning
+        men = max(1, round(warning.men)) if warning is not None else 1
+        pieces = "a piece" if men == 1 else f"{men} pieces"
+        return f"this loses {pieces}: take it back? (or press to play it)"
+
+    def _clear_check(self) -> None:
+        if self._check_job is not None:
+            self._check_job.cancel()  # not started yet: never runs (a running one is left to finish)
+        self._check_key = None
+        self._check_job = None
+        self.warning = None
 
     def _hint_positions(self) -> list[tuple[Position, Move]]:
+        return self._planned(self._hint or ())
+
+    def _planned(self, moves: tuple[Move, ...]) -> list[tuple[Position, Move]]:
         position = self.game.position
         out = []
-        for move in self._hint or ():
+        for move in moves:
             out.append((position, move))
             position = self.variant.play(position, move)
         return out
+
+    def close(self) -> None:
+        """Stop what runs off the loop (the computer's search, the coach's)."""
+        self._cancel_search()
+        if self._jobs is not None:
+            self._jobs.shutdown(wait=False, cancel_futures=True)
+            self._jobs = None
 
     def _ask_takeback(self) -> None:
         if self.mode is Mode.TOURNAMENT and self.phase is not Phase.OVER:
@@ -810,7 +1037,7 @@ class Session:
         if not self.game.is_over and self.mode is not Mode.TOURNAMENT:
             stalled = kind is Kind.IN_PROGRESS and self.now - self.state.changed_at >= self.tracker.settings.grace_ms
             if self.hints_on or stalled:
-                index = self.tracker.index(self.game.position, computer[:1] if computer else None)
+                index = self.tracker.index(self.game.position, computer[:1] if computer is not None else None)
                 layers.append(hints.learning(board, index, reading))
         if self._hint and kind in (Kind.UNCHANGED, Kind.IN_PROGRESS, Kind.HALF_TURN):
             layers.append(hints.planned(board, self._remaining(self._hint), occ, computer=False))
@@ -839,6 +1066,8 @@ class Session:
             return f"game over: {self._result_text(result)}" if result else "game over"
         side = self.variant.sides[self.game.turn]
         if self._is_computer_turn():
+            if self.opponent is not None and self._computer == ():
+                return f"{side} (computer) is thinking"
             return f"{side} (computer) to move: carry out the lit move"
         if self.tracker.two_moves:
             return f"{side} to move: two moves, then press"

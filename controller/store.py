@@ -17,6 +17,7 @@ game is rebuilt with the engine and checked against what was saved.
 from __future__ import annotations
 
 import json
+import re
 import os
 import sqlite3
 from contextlib import contextmanager
@@ -132,6 +133,31 @@ class StoredMove:
     time: str
 
 
+@dataclass(frozen=True)
+class StoredDrop:
+    """A player out of play after ply `ply` (0-based side), as the arbiter log keeps it."""
+
+    ply: int
+    side: int
+    reason: str
+
+
+# The arbiter log row of a player going out: readable, and parsed back on load.
+DROP_ACTION = "side out"
+_DROP_DETAIL = re.compile(r"side (\d+) out after ply (\d+)(?:: (.*))?$")
+
+
+def drop_detail(side: int, ply: int, reason: str) -> str:
+    return f"side {side + 1} out after ply {ply}: {reason}"
+
+
+def parse_drop(detail: str) -> StoredDrop | None:
+    match = _DROP_DETAIL.match(detail)
+    if match is None:
+        return None
+    return StoredDrop(int(match.group(2)), int(match.group(1)) - 1, match.group(3) or "")
+
+
 @dataclass
 class StoredGame:
     """A game read back: the engine's Game at its last committed move, and the clock."""
@@ -151,6 +177,8 @@ class StoredGame:
     clock_state: Any
     moves: list[StoredMove] = field(default_factory=list)
     tags: dict[str, str] = field(default_factory=dict)
+    drops: list[StoredDrop] = field(default_factory=list)
+    """Players who went out (3-4 player multiwarcaby: flag or resignation), re-applied on load."""
 
     @property
     def is_finished(self) -> bool:
@@ -323,6 +351,28 @@ class Store:
             conn.execute("INSERT INTO arbiter (game_id, time_ms, time, action, detail) VALUES (?,?,?,?,?)",
                          (game_id, time_ms, self._stamp(), action, detail))
 
+    def record_drop(self, game_id: int, ply: int, side: int, reason: str = "time", *,
+                    time_ms: int | None = None, clock_state: Any = None) -> None:
+        """A player went out after ply `ply` (3-4 player multiwarcaby): kept in
+        the arbiter log, and re-applied there when the game is loaded. Moves
+        stored after `ply` (a turn cut short) are forgotten."""
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
+            conn.execute("INSERT INTO arbiter (game_id, time_ms, time, action, detail) VALUES (?,?,?,?,?)",
+                         (game_id, time_ms, self._stamp(), DROP_ACTION, drop_detail(side, ply, reason)))
+            if clock_state is not None:
+                conn.execute("UPDATE games SET clock_state = ? WHERE id = ?", (json.dumps(clock_state), game_id))
+
+    def drops(self, game_id: int) -> list[StoredDrop]:
+        """The players out of play, in order."""
+        found = []
+        for (detail,) in self._query("SELECT detail FROM arbiter WHERE game_id = ? AND action = ? ORDER BY id",
+                                     (game_id, DROP_ACTION)):
+            drop = parse_drop(detail)
+            if drop is not None:
+                found.append(drop)
+        return found
+
     def finish(self, game_id: int, result: Result | None, *, clock_ms: Sequence[int] | None = None) -> None:
         """Close the game with its result (None: abandoned, recorded as '*')."""
         with self._transaction() as conn:
@@ -421,9 +471,25 @@ class Store:
             raise StoreError(f"{where}: cannot rebuild it: {exc}") from None
         geometry = variant.geometry
         stored_moves: list[StoredMove] = []
+        drops = self.drops(game_id)
+        pending = list(drops)
+
+        def apply_drops() -> None:
+            # A player who went out after this ply: the position changes without a move.
+            while pending and pending[0].ply <= game.ply:
+                drop = pending.pop(0)
+                if drop.ply != game.ply:
+                    continue  # (after a later take-back: not in this line of play)
+                try:
+                    game.amend(variant.drop_side(game.position, drop.side))  # type: ignore[attr-defined]
+                except (AttributeError, ValueError, DamkaError) as exc:
+                    raise StoreError(f"{where}: cannot take side {drop.side + 1} out after ply {drop.ply}: {exc}") \
+                        from None
+
         for ply, side, text, m_start, m_path, m_captures, position, m_clock, m_time in self._query(
                 "SELECT ply, side, text, start, path, captures, position, clock, time FROM moves"
                 " WHERE game_id = ? ORDER BY ply", (game_id,)):
+            apply_drops()
             if ply != game.ply + 1:
                 raise StoreError(f"{where}: move {game.ply + 1} is missing")
             try:
@@ -437,6 +503,7 @@ class Store:
             clock_after = _loads(m_clock)
             stored_moves.append(StoredMove(ply, side, text, move, position,
                                            None if clock_after is None else tuple(clock_after), m_time))
+        apply_drops()
         final = _result_from_json(result)
         if final is not None and game.result != final:
             game.declare(final)
@@ -446,7 +513,7 @@ class Store:
             mode=mode, time_control=time_control, created=created, finished=finished, result=final,
             clock_start=None if clock_start is None else tuple(json.loads(clock_start)),
             clock_ms=None if clock_now is None else tuple(clock_now), clock_state=_loads(clock_state),
-            moves=stored_moves, tags=json.loads(tags),
+            moves=stored_moves, tags=json.loads(tags), drops=drops,
         )
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:

@@ -80,6 +80,9 @@ def export_pdn(stored: StoredGame) -> str:
             tags["TimeControl"] = "?"
         tags["DamkaTimeControl"] = stored.time_control
     tags["DamkaMode"] = stored.mode
+    if stored.drops:
+        # Players out of play (side:ply, 1-based side): a reader re-applies them after those plies.
+        tags["DamkaOut"] = " ".join(f"{drop.side + 1}:{drop.ply}" for drop in stored.drops)
     for name, value in stored.tags.items():
         tags.setdefault(name, value)
     clocks = [format_clock(variant, m.clock_ms) if m.clock_ms else None for m in stored.moves]

@@ -13,7 +13,7 @@ a menu; the app feeds it `Button` presses and acts on what `press` returns.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from damka.controller import timecontrol
 from damka.engine import levels
@@ -52,6 +52,15 @@ COLOURS: tuple[tuple[str, str], ...] = (
 )
 # The computer's strengths (engine/levels.py), weakest first.
 LEVELS: tuple[tuple[str, str], ...] = tuple((level.name, level.name.capitalize()) for level in levels.LEVELS)
+# How many seats the computer fills in a 3-4 player game ("0": all but one).
+COMPUTERS: tuple[tuple[str, str], ...] = (
+    ("0", "All but me"), ("1", "1 seat"), ("2", "2 seats"), ("3", "3 seats"),
+)
+# Learning mode: the coach's hints per game ("" no limit).
+HINTS: tuple[tuple[str, str], ...] = (
+    ("3", "3 per game"), ("5", "5 per game"), ("1", "1 per game"), ("0", "None"), ("", "No limit"),
+)
+DEFAULT_HINT_LIMIT = 3
 
 
 @dataclass(frozen=True)
@@ -106,6 +115,26 @@ class GameSetup:
     time_control: str = ""
     colours: str = "lot"     # lot, first, second: which side the person plays against the computer
     level: str = levels.DEFAULT_LEVEL
+    computers: int = 0       # 3-4 players against the computer: seats it fills (0: all but one)
+    hint_limit: int | None = DEFAULT_HINT_LIMIT  # learning mode: the coach's hints per game (None: no limit)
+    move_time: float | None = None  # the computer's seconds per move (None: the level's own)
+
+    def computer_seats(self, sides: int, draw: Callable[[Sequence[int], int], list[int]] | None = None
+                       ) -> frozenset[int]:
+        """The sides the computer plays: against one person every side but
+        theirs (`colours`: first, second, or drawn by lot with `draw`, a
+        `random.sample`); with three or four players `computers` seats."""
+        wanted = sides - 1 if sides <= 2 or not self.computers else max(1, min(self.computers, sides - 1))
+        people = sides - wanted
+        if self.colours == "first":
+            humans = list(range(people))
+        elif self.colours == "second":
+            humans = [(1 + i) % sides for i in range(people)]
+        else:
+            import random
+
+            humans = (draw or random.sample)(range(sides), people)
+        return frozenset(side for side in range(sides) if side not in humans)
 
     def variant_options(self) -> dict[str, object]:
         """find_variant options for this setup."""
@@ -186,6 +215,9 @@ class GameMenu(Menu):
             self.row("sides").index = 0
         self.row("colours").visible = mode == "computer" or variant != "multiwarcaby"
         self.row("level").visible = mode == "computer"
+        self.row("computers").visible = mode == "computer" and variant == "multiwarcaby" and \
+            self.row("sides").value in ("3", "4", "teams")
+        self.row("hints").visible = mode == "learning"
 
     def setup(self) -> GameSetup:
         sides = self.row("sides").value
@@ -197,6 +229,8 @@ class GameMenu(Menu):
             time_control=self.row("time_control").value,
             colours=self.row("colours").value,
             level=self.row("level").value,
+            computers=int(self.row("computers").value),
+            hint_limit=int(self.row("hints").value) if self.row("hints").value else None,
         )
 
 
@@ -212,6 +246,8 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
             Row("time_control", "Clock", TIME_CONTROLS),
             Row("colours", "Colours", COLOURS),
             Row("level", "Computer", LEVELS),
+            Row("computers", "Computer seats", COMPUTERS),
+            Row("hints", "Hints", HINTS),
             Row("start", "Start the game"),
         ],
         footer="up/down: row   ok: change / start",
@@ -224,6 +260,11 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
     menu.row("time_control").select(setup.time_control)
     menu.row("colours").select(setup.colours)
     menu.row("level").select(setup.level)
+    menu.row("computers").select(str(setup.computers) if 0 <= setup.computers <= 3 else "0")
+    hints = "" if setup.hint_limit is None else str(setup.hint_limit)
+    if hints not in {value for value, _ in HINTS}:
+        menu.row("hints").choices = (*HINTS, (hints, f"{hints} per game"))
+    menu.row("hints").select(hints)
     menu._update_visibility()
     menu.cursor = len(menu.visible_rows()) - 1  # on "Start": one press of ok starts the same game again
     return menu

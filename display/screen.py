@@ -45,6 +45,8 @@ class GameView:
     messages: Sequence[str] = ()              # "Put a piece back on d4"
     alert: bool = False                       # messages shown as a warning
     hint: str = ""                            # learning mode: "Hint: c3-d4"
+    hints_left: int | None = None             # learning mode: the coach's hints left (None: not shown / no limit)
+    thinking: bool = False                    # the computer is thinking about its move
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,9 @@ class Screen:
         y += 26
         if view.last_move:
             widgets.text(surface, f"last move: {view.last_move}", (width // 2, y), 24, TEXT, "midtop")
+        if view.hints_left is not None:
+            hints = f"hints left: {view.hints_left}" if view.hints_left else "no hints left"
+            widgets.text(surface, hints, (width - 8, y), 20, DIM, "topright")
         y += 22
         lines = list(view.messages)
         if view.hint:

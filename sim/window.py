@@ -406,7 +406,9 @@ def build(app: App, occupied: Iterable[str] | None = None) -> SimWindow:
 
 
 def play_script(window: SimWindow, events: Sequence[LogEvent], *, settle_ms: int = 3000) -> None:
-    """Play a sensor log in virtual time, then let `settle_ms` pass."""
+    """Play a sensor log in virtual time, then let `settle_ms` pass. The
+    computer and the coach take no virtual time (`App.inline_thinking`)."""
+    window.app.inline_thinking = True
     board = window.board
     start = board.now
     for event in events:

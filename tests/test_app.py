@@ -3,8 +3,8 @@ clock started, checkpointed and flagged, matches, and the hardware loop."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
-
 
 from damka.controller.app import App, AppState, BoardLoop, Match
 from damka.controller.clock import State
@@ -31,6 +31,15 @@ def on_board(app: App) -> VirtualBoard:
     board.connect(app)
     board.advance(1000)
     return board
+
+
+def computer_answers(app: App, board: VirtualBoard, timeout: float = 20.0) -> None:
+    """Let the board's time pass (the loop stays live) until the computer's search answers."""
+    end = time.monotonic() + timeout
+    while app.session.thinking:
+        assert time.monotonic() < end, "the computer did not answer"
+        time.sleep(0.01)
+        board.advance(20)
 
 
 def make(board: VirtualBoard, app: App, move) -> None:
@@ -106,6 +115,7 @@ def test_the_clock_starts_with_play_and_a_flag_ends_the_game(tmp_path: Path) -> 
 def test_against_the_computer_its_move_is_lit_and_carried_out() -> None:
     app = App(setup=GameSetup("classic", mode="computer", colours="second"), start_game=True)
     board = on_board(app)
+    computer_answers(app, board)
     assert Role.COMPUTER_FROM in board.leds.values()
     start = next(sq for sq, role in board.leds.items() if role is Role.COMPUTER_FROM)
     end = next(sq for sq, role in board.leds.items() if role is Role.COMPUTER_TO)

@@ -27,6 +27,28 @@ def test_rows_follow_the_variant_and_mode() -> None:
     assert {"sides", "level", "colours"} <= set(keys(menu.visible_rows()))
 
 
+def test_computer_seats_and_hint_limit_rows() -> None:
+    menu = game_menu()
+    assert "computers" not in keys(menu.visible_rows()) and "hints" not in keys(menu.visible_rows())
+    menu.row("mode").select("learning")
+    menu._changed()
+    assert "hints" in keys(menu.visible_rows())
+    menu.row("hints").select("")
+    assert menu.setup().hint_limit is None
+    menu.row("variant").select("multiwarcaby")
+    menu.row("sides").select("4")
+    menu.row("mode").select("computer")
+    menu._changed()
+    assert "computers" in keys(menu.visible_rows()) and "hints" not in keys(menu.visible_rows())
+    menu.row("computers").select("2")
+    setup = menu.setup()
+    assert setup.computers == 2 and game_menu(setup).setup() == setup
+    assert setup.computer_seats(4, draw=lambda seats, k: [3, 1]) == frozenset({0, 2})
+    assert GameSetup(colours="first", computers=2).computer_seats(4) == frozenset({2, 3})
+    assert GameSetup(colours="second").computer_seats(2) == frozenset({0})
+    assert GameSetup(colours="first").computer_seats(3) == frozenset({1, 2})   # all but me
+
+
 def test_up_down_ok_and_back() -> None:
     menu = game_menu()
     menu.cursor = 0

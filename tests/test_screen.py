@@ -67,3 +67,18 @@ def test_result_view_ranks_by_small_points_for_many_players() -> None:
 def test_scales_to_another_size() -> None:
     surface = Screen((800, 480)).render(MenuView(game_menu()))
     assert surface.get_size() == (800, 480)
+
+
+def test_game_view_shows_the_hints_left_and_the_computer_thinking() -> None:
+    sides = [SideLine("White", (240, 240, 240)), SideLine("Black (computer)", (40, 40, 40), to_move=True)]
+    with_hints = Screen().render(GameView("Classic - learning", sides, status="White to move", hints_left=2))
+    without = Screen().render(GameView("Classic - learning", sides, status="White to move"))
+    strip = pygame.Rect(300, 196, 180, 24)                          # right of the last-move line
+
+    def pixels(surface: pygame.Surface) -> bytes:
+        return pygame.image.tobytes(surface.subsurface(strip), "RGB")
+
+    assert pixels(with_hints) != pixels(without)                    # "hints left: 2"
+    none_left = Screen().render(GameView("Classic - learning", sides, status="White to move", hints_left=0))
+    assert pixels(none_left) not in (pixels(without), pixels(with_hints))   # "no hints left"
+    Screen().render(GameView("Classic - computer", sides, status="The computer is thinking...", thinking=True))

@@ -72,6 +72,26 @@ def test_multiwarcaby_four_players_keeps_sides_and_scores(db: Path) -> None:
     assert stored.game.position == game.position
 
 
+def test_a_player_out_is_kept_and_re_applied_on_load(db: Path) -> None:
+    from damka.controller.store_pdn import export_pdn
+
+    variant = find_variant("multiwarcaby", sides=3)
+    game = play(Game(variant), 4)
+    with Store(db) as store:
+        gid = store.new_game(variant, players=["A", "B", "C"])
+        store.record_plies(gid, game, [1, 2, 3, 4])
+        game.amend(variant.drop_side(game.position, 2))     # player 3 out after ply 4
+        store.record_drop(gid, 4, 2, "on time", time_ms=9000)
+        play(game, 4)
+        store.record_plies(gid, game, [5, 6, 7, 8])
+        stored = store.load_game(gid)
+        assert [(d.ply, d.side, d.reason) for d in stored.drops] == [(4, 2, "on time")]
+        assert stored.game.ply == 8 and stored.game.position == game.position
+        assert list(stored.game.position.active) == [True, True, False]
+        assert store.arbiter_log(gid)[0][2:] == ("side out", "side 3 out after ply 4: on time")
+        assert '[DamkaOut "3:4"]' in export_pdn(stored)
+
+
 def test_take_back_replaces_later_moves(db: Path) -> None:
     variant = find_variant("russian")
     game = play(Game(variant), 6)

@@ -58,7 +58,7 @@ def pygame_display():
 
 
 def started(setup: GameSetup, **kwargs) -> SimWindow:
-    app = App(setup=setup, start_game=True, offer_resume=False, **kwargs)
+    app = App(setup=setup, start_game=True, offer_resume=False, **{"inline_thinking": True, **kwargs})
     window = build(app)
     window.board.advance(1500)
     return window
