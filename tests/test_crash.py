@@ -106,6 +106,8 @@ def run_and_kill(db: Path, seed: int, kill_after: float) -> tuple[list[tuple[flo
     def read() -> None:
         assert child.stdout is not None
         for raw in child.stdout:
+            if not raw.endswith("\n"):
+                break  # the kill cut this line off mid-write: the child never said it
             kind, _, payload = raw.strip().partition(" ")
             lines.append((time.monotonic(), kind, json.loads(payload) if payload else {}))
             if kind == "ready":
