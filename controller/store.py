@@ -390,7 +390,7 @@ class Store:
         Each record is a Game and its details: `texts` and `clocks` per move,
         `players`, `mode`, `time_control`, `clock_start`, `tags`, `result`
         (default: the game's own), `finished` (default True; False leaves it
-        to be resumed on the board)."""
+        to be resumed on the board), `drops` ((ply, side) players out)."""
         with self._transaction() as conn:
             return [self._insert_record(conn, game, **details) for game, details in records]
 
@@ -408,14 +408,31 @@ class Store:
         tags: Mapping[str, str] | None = None,
         result: Result | None = None,
         finished: bool = True,
+        drops: Sequence[tuple[int, int]] = (),
     ) -> int:
         last_clock = next((c for c in reversed(clocks or []) if c is not None), clock_start)
         game_id = self._insert_game(conn, game.variant, game.start, None, players, mode, time_control,
                                     clock_start, None, tags)
+        # Replayed so that each move is stored with the position it gave, as
+        # the live game stores it: a player going out changes the position
+        # only after the move of that ply was stored.
+        variant = game.variant
+        replay = Game(variant, game.start)
+
+        def players_out_after(ply: int) -> None:
+            for drop_ply, side in drops:
+                if drop_ply == ply:
+                    replay.amend(variant.drop_side(replay.position, side))  # type: ignore[attr-defined]
+                    conn.execute("INSERT INTO arbiter (game_id, time_ms, time, action, detail) VALUES (?,?,?,?,?)",
+                                 (game_id, None, self._stamp(), DROP_ACTION, drop_detail(side, ply, "imported")))
+
+        players_out_after(0)
         for ply in range(1, game.ply + 1):
             text = texts[ply - 1] if texts and ply - 1 < len(texts) else None
             clock = clocks[ply - 1] if clocks and ply - 1 < len(clocks) else None
-            self._insert_move(conn, game_id, game, ply, text, clock)
+            replay.push_unchecked(game.moves[ply - 1])
+            self._insert_move(conn, game_id, replay, ply, text, clock)
+            players_out_after(ply)
         final = result if result is not None else game.result
         conn.execute("UPDATE games SET clock = ?, finished = ?, result = ? WHERE id = ?",
                      (_clock_list(last_clock), self._stamp() if finished else None,

@@ -82,7 +82,7 @@ def export_pdn(stored: StoredGame) -> str:
     tags["DamkaMode"] = stored.mode
     if stored.drops:
         # Players out of play (side:ply, 1-based side): a reader re-applies them after those plies.
-        tags["DamkaOut"] = " ".join(f"{drop.side + 1}:{drop.ply}" for drop in stored.drops)
+        tags[pdn.OUT_TAG] = pdn.write_out_tag([(drop.ply, drop.side) for drop in stored.drops])
     for name, value in stored.tags.items():
         tags.setdefault(name, value)
     clocks = [format_clock(variant, m.clock_ms) if m.clock_ms else None for m in stored.moves]
@@ -133,8 +133,15 @@ def import_records(text: str, *, name: str = "PDN", keep_open: bool = False,
         variant = record.variant
         game = Game(variant, record.start)
         moves = record.moves if upto_ply is None else record.moves[:upto_ply]
-        for move in moves:
+        drops = [(ply, side) for ply, side in record.drops if ply <= len(moves)]
+        for ply, move in enumerate(moves):
+            for drop_ply, side in drops:
+                if drop_ply == ply:
+                    game.amend(variant.drop_side(game.position, side))  # type: ignore[attr-defined]
             game.push(move)
+        for drop_ply, side in drops:
+            if drop_ply == len(moves):
+                game.amend(variant.drop_side(game.position, side))  # type: ignore[attr-defined]
         tags = dict(record.tags)
         if variant.family == "multiwarcaby":
             players = [tags.pop(f"Player{i}", "?") for i in range(1, len(variant.sides) + 1)]
@@ -150,7 +157,7 @@ def import_records(text: str, *, name: str = "PDN", keep_open: bool = False,
                 raise RecordError(f"{where}: {exc}") from None
             time_control = timecontrol.format_control(parsed) if parsed is not None else None
         mode = tags.pop("DamkaMode", "casual")
-        for tag in ("Result", "FEN", pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn"):
+        for tag in ("Result", "FEN", pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn.OUT_TAG):
             tags.pop(tag, None)
         clocks = [parse_clock(variant, clock) if clock else None for clock in record.clocks][:len(moves)]
         cut = upto_ply is not None and upto_ply < len(record.moves)
@@ -158,7 +165,7 @@ def import_records(text: str, *, name: str = "PDN", keep_open: bool = False,
         finished = not keep_open and (result is not None or game.result is not None or not cut)
         out.append((game, {
             "players": players, "mode": mode, "time_control": time_control, "tags": tags, "clocks": clocks,
-            "result": result, "finished": finished,
+            "result": result, "finished": finished, "drops": drops,
             "clock_start": _start_clock(time_control, len(variant.sides) if not _teams(variant) else 2),
         }))
     return out

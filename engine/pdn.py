@@ -35,11 +35,14 @@ from damka.engine.notation import parse_move as parse_move_text
 from damka.engine.pdn_tags import (
     DEFAULT_VARIANT,
     OPTION_TAGS,
+    OUT_TAG,
     VARIANT_TAG,
     VARIANT_TAGS,
+    read_out_tag,
     result_text,
     variant_from_tags,
     variant_tags,
+    write_out_tag,
 )
 from damka.engine.variant import Position, Result, Variant
 
@@ -212,6 +215,7 @@ class PdnGame:
     variations: list[str] = field(default_factory=list)
     result: str = "*"
     errors: list[str] = field(default_factory=list)
+    drops: list[tuple[int, int]] = field(default_factory=list)  # (ply, side) players out, from DamkaOut
 
     @property
     def end(self) -> Position | None:
@@ -306,6 +310,28 @@ class GameBuilder(BaseVisitor):
             self._stopped = True
             return
         game.positions = [game.start]
+        try:
+            game.drops = read_out_tag(game.tags.get(OUT_TAG, ""))
+        except ValueError as exc:
+            self.handle_error(f"{exc}; the moves are not read", self._tag_where.get(OUT_TAG, "1:1"))
+            self._stopped = True
+            return
+        self._apply_drops()
+
+    def _apply_drops(self) -> None:
+        """Take out the players who went out after the moves read so far."""
+        game = self.game
+        for ply, side in game.drops:
+            if ply == len(game.moves):
+                drop_side = getattr(game.variant, "drop_side", None)
+                try:
+                    if drop_side is None:
+                        raise ValueError(f"{game.variant.name} has no players going out")
+                    game.positions[-1] = drop_side(game.positions[-1], side)
+                except (DamkaError, ValueError) as exc:
+                    self.handle_error(f"{OUT_TAG} tag: side {side + 1} after move {ply}: {exc}",
+                                      self._tag_where.get(OUT_TAG, "1:1"))
+                    self._stopped = True
 
     def visit_move(self, text: str, where: str) -> None:
         game = self.game
@@ -323,6 +349,7 @@ class GameBuilder(BaseVisitor):
         game.comments.append("")
         game.annotations.append({})
         game.positions.append(game.variant.play(position, move))
+        self._apply_drops()
 
     def visit_comment(self, text: str, where: str) -> None:
         game = self.game

@@ -76,6 +76,27 @@ OPTION_TAGS = (*(entry.tag for entry in OPTIONS), "Sides")
 VARIANT_TAGS = (VARIANT_TAG, "GameType", "MovesPerTurn", *OPTION_TAGS)
 
 
+# Players who went out (3-4 player multiwarcaby, on time or by resigning):
+# "SIDE:PLY ..." with 1-based sides, each out after that many moves.
+OUT_TAG = "DamkaOut"
+
+
+def read_out_tag(text: str) -> list[tuple[int, int]]:
+    """(ply, 0-based side) pairs of a DamkaOut tag, in ply order; ValueError if bad."""
+    drops = []
+    for token in text.split():
+        side, colon, ply = token.partition(":")
+        if not colon or not side.isdigit() or not ply.isdigit() or int(side) < 1:
+            raise ValueError(f"{OUT_TAG} tag: {token!r} is not SIDE:PLY (e.g. 3:14)")
+        drops.append((int(ply), int(side) - 1))
+    return sorted(drops)
+
+
+def write_out_tag(drops: "list[tuple[int, int]]") -> str:
+    """The DamkaOut value of (ply, 0-based side) pairs."""
+    return " ".join(f"{side + 1}:{ply}" for ply, side in drops)
+
+
 def gametype_number(gametype: str) -> str:
     return gametype.split(",")[0].strip()
 

@@ -261,3 +261,23 @@ def test_a_custom_visitor_sees_the_parts_in_order() -> None:
     text = '[Event "a"]\n[Event b]\n1. 32-28 (1. 31-27 {a ) in a comment} (1. 33-29)) 19-23 *\n1. 31-26 *'
     assert visit_games(text, Headers) == [
         ["Event=a@1:1", "error@2:1", "32-28", "19-23"], ["31-26"]]
+
+
+def test_players_out_are_read_from_the_damka_out_tag() -> None:
+    variant = find_variant("multiwarcaby", sides=3)
+    game = Game(variant)
+    for _ in range(4):
+        game.push(game.legal_moves()[0])
+    game.amend(variant.drop_side(game.position, 2))
+    game.push(game.legal_moves()[0])
+    text = write_game(variant, game.start, list(game.moves), {"DamkaOut": "3:4"})
+    record = read_game(text)
+    assert record.errors == [] and record.drops == [(4, 2)]
+    assert record.positions[-1] == game.position
+
+
+def test_a_bad_damka_out_tag_is_an_error_naming_the_tag() -> None:
+    variant = find_variant("multiwarcaby", sides=3)
+    text = write_game(variant, variant.start_position(), [], {"DamkaOut": "three"})
+    record = read_game(text)
+    assert any("DamkaOut" in error and "'three'" in error for error in record.errors)

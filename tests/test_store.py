@@ -92,6 +92,28 @@ def test_a_player_out_is_kept_and_re_applied_on_load(db: Path) -> None:
         assert '[DamkaOut "3:4"]' in export_pdn(stored)
 
 
+def test_a_game_with_a_player_out_exports_and_imports_back(db: Path) -> None:
+    from damka.controller.store_pdn import export_pdn, import_records
+
+    variant = find_variant("multiwarcaby", sides=3)
+    game = play(Game(variant), 4)
+    with Store(db) as store:
+        gid = store.new_game(variant, players=["A", "B", "C"])
+        store.record_plies(gid, game, [1, 2, 3, 4])
+        game.amend(variant.drop_side(game.position, 2))
+        store.record_drop(gid, 4, 2, "on time", time_ms=9000)
+        play(game, 4)
+        store.record_plies(gid, game, [5, 6, 7, 8])
+        text = export_pdn(store.load_game(gid))
+        (imported_game, details), = import_records(text)
+        assert imported_game.ply == 8 and imported_game.position == game.position
+        assert details["drops"] == [(4, 2)]
+        new_id = store.add_record(imported_game, **details)
+        reloaded = store.load_game(new_id)
+        assert [(d.ply, d.side) for d in reloaded.drops] == [(4, 2)]
+        assert reloaded.game.position == game.position
+
+
 def test_take_back_replaces_later_moves(db: Path) -> None:
     variant = find_variant("russian")
     game = play(Game(variant), 6)
