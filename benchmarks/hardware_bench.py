@@ -1,7 +1,8 @@
 """Hardware benchmarks: scans per second through the mock GPIO matrix, frames
-per second over a pty, and the delay from a switch change to the host's snapshot.
+per second over a pty, the delay from a switch change to the host's snapshot, and
+the time from a replug to the first fresh snapshot.
 
-    python benchmarks/hardware_bench.py [--seconds S] [--changes N]
+    python benchmarks/hardware_bench.py [--seconds S] [--changes N] [--replugs N] [--only scan|link|recovery]
 
 Numbers are for this machine and gpiozero's MockFactory / a pty: on a Pi with
 lgpio the scan is bounded by pin access (about 2-5 us each), on a Pico by
@@ -118,12 +119,47 @@ def bench_link(seconds: float, changes: int) -> None:
             link.close()
 
 
+def bench_recovery(replugs: int) -> None:
+    """Unplug, wait until the reconnect backoff is at its cap (0.5 s), replug at a
+    random moment, time replug -> first fresh snapshot; clean and with 1 % noise."""
+    import random
+
+    from damka.hardware.pty_device import PtyBoard
+    from damka.hardware.serial_link import SerialLink
+
+    rng = random.Random(1)
+    for corrupt in (0.0, 0.01):
+        with PtyBoard(corrupt=corrupt, seed=3) as board:
+            link = SerialLink(board.port).start()
+            try:
+                link.wait_synced(3)
+                delays = []
+                for i in range(replugs):
+                    board.matrix.set({(i % 9, (2 * i) % 9)})
+                    board.unplug()
+                    while link.connected:
+                        time.sleep(0.001)
+                    time.sleep(1.3 + rng.uniform(0, 0.5))
+                    t0 = time.perf_counter()
+                    board.replug()
+                    if not link.wait_synced(5):
+                        print("  the link did not re-sync within 5 s")
+                        continue
+                    delays.append((time.perf_counter() - t0) * 1e3)
+                delays.sort()
+                print(f"replug -> first fresh snapshot ({corrupt:.0%} of the bytes corrupted, backoff at its cap): "
+                      f"median {statistics.median(delays):.0f} ms, max {delays[-1]:.0f} ms over {len(delays)} replugs")
+            finally:
+                link.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=1.0, help="time per throughput measurement (default 1)")
     parser.add_argument("--changes", type=int, default=100, help="switch changes timed for latency (default 100)")
-    parser.add_argument("--only", choices=("scan", "link"), help="run one group")
+    parser.add_argument("--replugs", type=int, default=10, help="unplug/replug cycles timed (default 10)")
+    parser.add_argument("--only", choices=("scan", "link", "recovery"), help="run one group")
     args = parser.parse_args(argv)
     if args.only in (None, "scan"):
         bench_scan(args.seconds)
@@ -132,6 +168,11 @@ def main(argv: list[str] | None = None) -> int:
             print("pty link: skipped (POSIX only)")
         else:
             bench_link(args.seconds, args.changes)
+    if args.only in (None, "recovery"):
+        if sys.platform == "win32":
+            print("pty recovery: skipped (POSIX only)")
+        else:
+            bench_recovery(args.replugs)
     return 0
 
 

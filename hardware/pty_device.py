@@ -163,19 +163,21 @@ class PtyBoard:
                 time.sleep(self.poll_s)
 
     def unplug(self) -> None:
-        """Pull the cable: the firmware stops, the pty closes, the link goes away."""
+        """Pull the cable: the firmware stops, the link goes away, the pty closes."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(2)
             self._thread = None
-        if self._fds is not None:
-            for fd in self._fds:
-                os.close(fd)
-            self._fds = None
+        # The link first: the host reconnects as soon as its read fails, and must not
+        # find the link still pointing at a closed pts (whose number another pty may get).
         try:
             os.unlink(self.port)
         except FileNotFoundError:
             pass
+        if self._fds is not None:
+            for fd in self._fds:
+                os.close(fd)
+            self._fds = None
 
     def close(self) -> None:
         self.unplug()

@@ -27,6 +27,9 @@ from damka.hardware.leds import LedStyle
 log = logging.getLogger(__name__)
 
 PICO_VID = 0x2E8A
+SYNC_RETRY_MS = 50    # after a (re)connect, ask for a snapshot again this often until one arrives,
+SYNC_RETRIES = 10     # at most this many times (a lost HELLO or answer costs 50 ms, not a heartbeat)
+NOISY_STALE = 3       # while bytes keep arriving (line noise), wait this many times stale_ms
 
 
 def _serial():
@@ -97,7 +100,9 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
         self._presses: list[ClockPress | ButtonPress] = []
         self._led_body: bytes | None = None
         self._led_pending: tuple[int, int] | None = None  # (seq, sent at ms)
-        self._last_rx = 0
+        self._last_rx = 0             # when the last good frame arrived
+        self._last_bytes = 0          # when the last bytes of any kind arrived
+        self._sync_asked = (0, 0)     # (REQUESTs sent since the connect, when the last was sent)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -164,7 +169,8 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
             self._counts = None
             self._synced.clear()
             self._ser = ser
-            self._last_rx = self.clock()
+            self._last_rx = self._last_bytes = self.clock()
+            self._sync_asked = (0, self._last_rx)
             if self._led_body is not None:
                 self._led_pending = (-1, -self.ack_timeout_ms)  # re-send it on the next pump
         # A leading delimiter ends whatever half frame the device holds.
@@ -189,6 +195,7 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
             return
         data = ser.read(1)
         if data:
+            self._last_bytes = self.clock()
             waiting = ser.in_waiting
             if waiting:
                 data += ser.read(waiting)
@@ -198,8 +205,17 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
             for msg_type, seq, body in frames:
                 self._handle(msg_type, seq, body)
         now = self.clock()
-        if now - self._last_rx > self.stale_ms:
-            raise OSError(f"no frame from the device for {now - self._last_rx} ms")
+        silent = now - self._last_rx
+        # A silent port is a lost device after stale_ms; one that still sends bytes but
+        # no good frame (line noise eating the heartbeats) gets longer: reconnecting
+        # would not help it, and would make the next press counters a baseline.
+        if silent > self.stale_ms and (now - self._last_bytes > self.stale_ms
+                                       or silent > NOISY_STALE * self.stale_ms):
+            raise OSError(f"no frame from the device for {silent} ms")
+        asked, last_ask = self._sync_asked
+        if not self._synced.is_set() and asked < SYNC_RETRIES and now - last_ask >= SYNC_RETRY_MS:
+            self._sync_asked = (asked + 1, now)
+            self.request_snapshot()
         pending = self._led_pending
         if pending is not None and now - pending[1] >= self.ack_timeout_ms:
             self._send_leds()
