@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from damka.commands.perft import add_position_arguments, load_position
+from damka.commands.options import add_position_arguments, load_position
 from damka.engine.notation import format_move, move_sort_key, square_name, square_sort_key
 
 

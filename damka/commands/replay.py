@@ -39,7 +39,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from damka.commands.perft import add_position_arguments, load_position
+from damka.commands.options import add_position_arguments, load_position
 from damka.controller.clock import Clock
 from damka.controller.eventlog import EventLogError, LogEvent, parse_side, read_log
 from damka.controller.session import Mode, Session, SessionSettings
