@@ -6,7 +6,9 @@
     2400 press white        # a clock press: white/black, or 1-4 in multiwarcaby
     2600 button hint        # a menu button: hint, takeback, menu, ok, up, down
 
-`MS` is milliseconds since the session started (non-decreasing). The session
+`SQ` is an algebraic name of the variant's board (`a1`-`i9` on the 9x9
+board; `a1`-`j10` for international, `a1`-`l12` for canadian), never a PDN
+number. `MS` is milliseconds since the session started (non-decreasing). The session
 writes this log as it runs (an `up`/`down` for every square whose sensed
 occupancy changed between two snapshots); `damka replay` reads it back and
 re-runs the game headless. A line that cannot be read raises `EventLogError`

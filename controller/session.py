@@ -10,7 +10,8 @@ text), `result`, `scores`, `events` (for the game store) and `sensor_log`
 Modes:
 - casual: a complete move that cannot be extended is committed once the board
   has been quiet `settle_ms`; one that could still be extended after
-  `extend_ms`; a press of the mover's clock commits at once;
+  `extend_ms`; a press of the mover's clock commits at once; so does the
+  next side starting its answer before the move settled (a fast answer);
 - learning: casual, plus the beginner's LEDs (`hints.learning`) and hints;
   with a `coach`, hints are the coach's (limited per game) and a complete
   move is checked for blunders before it is committed (a warning holds it);
@@ -171,6 +172,7 @@ class Session:
         self._computer_key: Any = None
         self._restore_request = False
         self._first_moves: dict[Move, int] = {}  # first moves seen complete this turn, in order
+        self._pending: tuple[int, tuple[Move, ...]] | None = None  # (ply, move): complete, not yet settled
         self._redo: list[Move] = []  # moves taken back, in order, until a new move is made
         self._restore_board = False  # a player went out mid-turn: the board goes back to the turn start
         self._out_message = ""
@@ -324,12 +326,57 @@ class Session:
             if self._flag is not None:
                 self._flag = None
         self._observe()
+        self._fast_answer()
         if self.reading.kind is Kind.HALF_TURN:
             for turn in self.reading.turns:
                 self._first_moves.setdefault(turn[0], len(self._first_moves))
         elif self.reading.kind is Kind.UNCHANGED:
             self._first_moves = {}
         self._update()
+
+    def _fast_answer(self) -> None:
+        """A fast answer: the board showed a complete move and, before it settled,
+        the next side began its move (a piece lifted at once, or first the
+        piece it will capture taken off). While every snapshot since is
+        explained as the next side's move in progress, the complete move stays
+        pending; once the board is explained by nothing else, it is committed
+        then, so the answer reads as a move, not as an unknown board."""
+        reading = self.reading
+        if reading.kind is Kind.COMPLETE:
+            moves = self._pending_move()
+            self._pending = None if moves is None else (self.game.ply, moves)
+            return
+        pending = self._pending
+        if pending is None:
+            return
+        self._pending = None
+        ply, moves = pending
+        if ply != self.game.ply or reading.kind not in (Kind.UNKNOWN, Kind.IN_PROGRESS) or self._pending_move(
+                check=False) is None:
+            return
+        trial = self.game.copy()
+        for move in moves:
+            trial.push_unchecked(move)
+        after = self.tracker.read(trial, self.occupancy, None, False)
+        if after.kind not in (Kind.IN_PROGRESS, Kind.COMPLETE):
+            return
+        if reading.kind is Kind.UNKNOWN:
+            self._commit(moves, pressed=None)
+        else:
+            self._pending = pending  # both readings explain it: wait for the next snapshot
+
+    def _pending_move(self, check: bool = True) -> tuple[Move, ...] | None:
+        """The complete move the board shows, to be committed without a press
+        once settled (None: no such move). `check=False`: only whether a
+        pending move may be committed now (mode, phase, coach)."""
+        if (self.phase is not Phase.PLAYING or self.tracker.two_moves or self.mode is Mode.TOURNAMENT
+                or self._coach_checks() or self.warning is not None):
+            return None
+        if not check:
+            return ()
+        if not self._auto_commit_kind(Kind.COMPLETE):
+            return None
+        return self._pick(self.reading.turns)
 
     def _pick(self, turns: tuple[tuple[Move, ...], ...]) -> tuple[Move, ...]:
         """One of the candidate turns for the record: the one whose first move
@@ -488,6 +535,9 @@ class Session:
             return  # the result stays on the screen (the LEDs still show what differs)
         if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
             self.message = hints.guidance_message(self.board, self.occupancy, self._reference())
+            must = self._must_capture()
+            if must:
+                self.message += f"; a capture is compulsory ({', '.join(must)})"
         elif kind is Kind.COMPLETE and self.warning is not None:
             self.message = self._warning_text()
         elif kind is Kind.HALF_TURN:
@@ -525,7 +575,22 @@ class Session:
             else:
                 self._refuse(reading.missing | reading.extra, "finish your move first")
             return
-        self._refuse(reading.missing | reading.extra, "this is not a legal move")
+        must = self._must_capture()
+        text = f"this is not a legal move: a capture is compulsory ({', '.join(must)})" if must else \
+            "this is not a legal move"
+        self._refuse(reading.missing | reading.extra, text)
+
+    def _must_capture(self) -> list[str]:
+        """The pieces that must capture (names), when every legal move is a capture; else []."""
+        if self.game.is_over or self._computer_moves() is not None:
+            return []
+        index = self.tracker.index(self.game.position)
+        if not index.moves or not all(index.caps):
+            return []
+        starts = 0
+        for bit in index.start:
+            starts |= bit
+        return self.board.names(starts)
 
     def _refuse(self, squares: int, text: str) -> None:
         self._flag = (squares, self.now + self.settings.flag_ms)
@@ -1029,6 +1094,11 @@ class Session:
             return hints.compose(*layers)
         if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
             layers.append(hints.guidance(board, occ, self._reference()))
+        if kind is Kind.UNKNOWN and (self._flag is not None or self.tracker.guidance_due(self.state, self.now)):
+            # RULES: a move that ignores a compulsory capture is refused and the
+            # pieces that must capture are shown.
+            if not self.game.is_over and self._computer_moves() is None:
+                layers.append(hints.must_move(board, self.tracker.index(self.game.position)))
         if self._restore_request:
             layers.append(hints.guidance(board, occ, self._takeback_target()))
         computer = self._computer_moves()
