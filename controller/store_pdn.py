@@ -12,7 +12,6 @@ side's initial for draughts (`w0:04:58`), else `p1=`..`p4=` (multiwarcaby:
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -24,41 +23,8 @@ from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
 
-_CLOCK_RE = re.compile(r"(?:([a-z]+\d*)=?)?(\d+):(\d\d):(\d\d)(?:\.(\d{1,3}))?", re.IGNORECASE)
-
-
-def side_labels(variant: Variant) -> list[str]:
-    initials = [name[0].lower() for name in variant.sides]
-    if variant.family == "draughts" and len(set(initials)) == len(initials):
-        return initials
-    return [f"p{index + 1}=" for index in range(len(variant.sides))]
-
-
-def format_clock(variant: Variant, clock_ms: Sequence[int]) -> str:
-    """`w0:04:58 b0:05:00`: whole seconds when exact, else with milliseconds."""
-    parts = []
-    for label, ms in zip(side_labels(variant), clock_ms):
-        ms = max(0, int(ms))
-        seconds, milli = divmod(ms, 1000)
-        hours, rest = divmod(seconds, 3600)
-        text = f"{hours}:{rest // 60:02d}:{rest % 60:02d}" + (f".{milli:03d}" if milli else "")
-        parts.append(f"{label}{text}")
-    return " ".join(parts)
-
-
-def parse_clock(variant: Variant, text: str) -> tuple[int, ...] | None:
-    """The ms per side of a clock annotation; None when it does not name every side."""
-    labels = side_labels(variant)
-    times: dict[int, int] = {}
-    for index, match in enumerate(_CLOCK_RE.finditer(text)):
-        label, hours, minutes, seconds, milli = match.groups()
-        names = [name.rstrip("=") for name in labels]
-        side = names.index(label.lower()) if label and label.lower() in names else index
-        ms = ((int(hours) * 60 + int(minutes)) * 60 + int(seconds)) * 1000 + int((milli or "0").ljust(3, "0"))
-        times[side] = ms
-    if sorted(times) != list(range(len(labels))):
-        return None
-    return tuple(times[side] for side in range(len(labels)))
+# The `[%clock ...]` text is the one the replay writes: one piece of code for both.
+from damka.controller.timed_game import format_clock, parse_clock, side_labels  # noqa: E402,F401
 
 
 def export_pdn(stored: StoredGame) -> str:
