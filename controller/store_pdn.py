@@ -21,11 +21,8 @@ from damka.controller.store import StoredGame
 from damka.engine import pdn
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
+from damka.controller.timed_game import format_clock, parse_clock, side_labels  # noqa: F401 (re-exported)
 from damka.engine.variant import Result, Variant
-
-# The `[%clock ...]` text is the one the replay writes: one piece of code for both.
-from damka.controller.timed_game import format_clock, parse_clock, side_labels  # noqa: E402,F401
-
 
 def export_pdn(stored: StoredGame) -> str:
     """The stored game as a PDN record (with clock annotations and time control)."""
