@@ -14,12 +14,14 @@ at the first committed move or when a player presses ok.
 from __future__ import annotations
 
 from damka.controller import hints
+from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock
 from damka.controller.clock_errors import ClockError
-from damka.controller.session import CommittedMove, Mode, Session, SessionSettings
+from damka.controller.game_factory import BuiltGame, build_game
+from damka.controller.session import CommittedMove, Mode
+from damka.controller.setup import GameSetup
 from damka.controller.store import StoredGame
 from damka.controller.tracker import BoardMap
-from damka.display.menu import GameSetup
 from damka.engine import levels
 from damka.hardware.interfaces import LedFrame
 
@@ -83,21 +85,29 @@ def stored_hint_limit(stored: StoredGame) -> int | None:
     return int(text) if text.strip().isdigit() else None
 
 
-def resume_session(stored: StoredGame, *, settings: SessionSettings | None = None,
-                   mode: str | None = None) -> tuple[Session, Clock | None, GameSetup]:
-    """A session on the stored game, waiting for the pieces to stand as saved."""
+def stored_setup(stored: StoredGame) -> GameSetup:
+    """The setup the stored game was played with (mode, clock, computer level, hints)."""
+    options = dict(stored.options)
+    sides = int(options.pop("sides", 2))
+    teams = bool(options.pop("teams", False))
+    try:
+        mode = Mode(stored.mode).value
+    except ValueError:
+        mode = Mode.CASUAL.value
+    return GameSetup(variant=stored.variant, sides=sides, teams=teams, mode=mode,
+                     time_control=stored.time_control or "", level=stored_level(stored),
+                     hint_limit=stored_hint_limit(stored), options=tuple(options.items()))
+
+
+def stored_computer_sides(stored: StoredGame) -> frozenset[int]:
+    computer = stored.tags.get(COMPUTER_TAG, "")
+    return frozenset(int(side) for side in computer.split(",") if side.strip().isdigit())
+
+
+def stored_record(stored: StoredGame) -> list[CommittedMove]:
+    """The committed-move record of the stored game (the turns as played, players out included)."""
     game = stored.game
     variant = game.variant
-    chosen = mode or stored.mode
-    try:
-        session_mode = Mode(chosen)
-    except ValueError:
-        session_mode = Mode.CASUAL
-    if settings is None:
-        computer = stored.tags.get(COMPUTER_TAG, "")
-        sides = frozenset(int(side) for side in computer.split(",") if side.strip().isdigit())
-        settings = SessionSettings(mode=session_mode, computer_sides=sides or frozenset({1}))
-    session = Session(variant, settings, position=game.position)
     committed: list[CommittedMove] = []
     turn = 0
     previous_turn_side = None
@@ -109,17 +119,31 @@ def resume_session(stored: StoredGame, *, settings: SessionSettings | None = Non
         committed.append(CommittedMove(
             stored_move.ply, turn, stored_move.side, variant.sides[stored_move.side], stored_move.move,
             stored_move.text, tuple(variant.geometry.name(sq) for sq in sorted(stored_move.move.captures)), 0))
+    return committed
+
+
+def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int | None = None) -> BuiltGame:
+    """The stored game built as the board builds any game (`game_factory`),
+    waiting for the pieces to stand as saved; its clock as last saved, paused."""
+    setup = stored_setup(stored)
+    game = stored.game
+    computer = stored_computer_sides(stored) or frozenset({1})
+    built = build_game(setup, variant=game.variant, position=game.position, clock=restore_clock(stored),
+                       chooser=chooser, seed=seed, computer_sides=computer)
     # No take-back to before a player went out (the drop is part of the record).
     floor = max((drop.ply for drop in stored.drops if drop.ply <= game.ply), default=0)
-    session.resume(game, committed, floor_ply=floor)
-    options = stored.options
-    setup = GameSetup(
-        variant=stored.variant,
-        sides=int(options.get("sides", 2)),
-        teams=bool(options.get("teams", False)),
-        mode=session_mode.value,
-        time_control=stored.time_control or "",
-        level=stored_level(stored),
-        hint_limit=stored_hint_limit(stored),
-    )
-    return session, restore_clock(stored), setup
+    built.session.resume(game, stored_record(stored), floor_ply=floor)
+    return built
+
+
+def record_tags(built: BuiltGame) -> dict[str, str]:
+    """What a resume needs beyond the game: which sides the computer plays
+    and at which level, the hints allowed in learning mode."""
+    setup = built.setup
+    if setup.mode == Mode.COMPUTER.value:
+        return {COMPUTER_TAG: ",".join(str(side) for side in sorted(built.computer_sides)),
+                LEVEL_TAG: setup.level}
+    if setup.mode == Mode.LEARNING.value:
+        limit = setup.hint_limit
+        return {HINTS_TAG: "" if limit is None else str(limit)}
+    return {}

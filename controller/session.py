@@ -2,10 +2,11 @@
 
 Input: `handle(event)` for every snapshot, clock press and button press, and
 `tick(now_ms)` when time passes (the main loop asks `next_deadline()` when it
-next has to call). Output, read at any time: `frame` (the LED frame),
-`message` (one line for the screen), `committed` (the moves with their PDN
-text), `result`, `scores`, `events` (for the game store) and `sensor_log`
-(every sensor event with its time, in the `eventlog` format).
+next has to call). Output: `frame` (the LED frame, `controller/frame.py`),
+`message` (one line for the screen, `controller/wording.py`), `committed`
+(the moves with their PDN text), `result`, `scores`, `sensor_log`, and the
+typed events of `controller/events.py` on `bus`, to which the store, the
+screen and the tools subscribe.
 
 Modes:
 - casual: a complete move that cannot be extended is committed once the board
@@ -18,137 +19,62 @@ Modes:
 - tournament: no hints, no take-back; a move is committed only by the mover's
   clock press, refused (FLAG on the squares concerned and a message) while the
   board does not show a complete legal move with every captured piece removed;
-- computer: the computer's sides' moves are chosen by an `Opponent` thinking
-  off the loop (polled in `handle`/`tick`; no move of that side is accepted
-  while it thinks; a take-back cancels it) or, without one, at once by a
-  `Chooser`; shown with COMPUTER_FROM/TO, and only that move is accepted
-  (committed once settled, no press needed); the other sides play as in casual.
+- computer: the computer's sides' moves come from the assistants
+  (`controller/assistants.py`): no move of that side is accepted while it
+  thinks; its move is lit with COMPUTER_FROM/TO and only that move is
+  accepted (committed once settled, no press needed).
 Multiwarcaby: the side's button (clock or 'done') ends the turn in every mode:
 accepted when the board is two legal moves from the turn start (the record
 shows one such pair); a press after one move asks for the second.
 
-A clock is optional: anything with the `TurnClock.press` signature plugs in
-(`damka.controller.clock.Clock` does). A clock that also has `update(now)` and
-`next_deadline(now)` (the real `Clock`) is polled by the session: flags are
-found at their exact millisecond (the session asks to be ticked then), and
-- a flag in an earlier stage is shown and play goes on;
-- a flag in the last stage with two sides is a loss on time (the game gets
-  `declare(Result(..., "on time"))`);
-- with three or four multiwarcaby players the flagged player is out of play
-  (`variant.drop_side`): they keep their points, the board is guided back to
-  the start of their turn, and the next player moves.
-The session then drains the clock's events itself: its owner should not also
-call `update`, and reads the flags from `events` (`flag`, `side_out`,
-`result`). An owner that drains the clock itself passes the events on with
-`clock_events(events)`. When the game ends on the board the session stops a
-clock that has `stop`. Starting the clock stays its owner's business.
+The clock (`controller/session_clock.py`): a flag in an earlier stage is shown
+and play goes on; in the last stage with two sides it is a loss on time;
+with three or four multiwarcaby players the flagged player is out of play
+(`variant.drop_side`): they keep their points, the board is guided back to
+the start of their turn, and the next player moves. When the game ends on
+the board the session stops the clock. Starting the clock stays its owner's
+business.
 """
 
 from __future__ import annotations
 
-import enum
 import time as _time
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Protocol
+from dataclasses import replace
+from typing import Any, Callable
 
-from damka.controller import hints
-from damka.controller.chooser import Chooser, GreedyChooser
+from damka.controller import events as ev
+from damka.controller import hints, wording
+from damka.controller.assistants import Assistants, moves_text
+from damka.controller.chooser import Chooser
 from damka.controller.clock import Flag, GameOver, SideOut
 from damka.controller.eventlog import LogEvent, occupancy_events, side_token
-from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerSettings, TrackerState, bits_of
+from damka.controller.frame import FrameFacts, compose_frame, remaining
+from damka.controller.session_clock import ClockBinding
+from damka.controller.session_types import (POLL_MS, CommittedMove, Mode, Opponent, Phase, SessionSettings,
+                                            TurnClock)
+from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerState, bits_of
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.notation import format_move, square_name
 from damka.engine.variant import Position, Result, Variant
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
-
-class Mode(enum.Enum):
-    CASUAL = "casual"
-    LEARNING = "learning"
-    TOURNAMENT = "tournament"
-    COMPUTER = "computer"
-
-
-class Phase(enum.Enum):
-    SETUP = "setup"      # waiting for the board to show the start position
-    PLAYING = "playing"
-    OVER = "over"
-
-
-# While the computer (or the coach) thinks off the loop, the session asks to be
-# ticked this often to pick up the answer.
-POLL_MS = 20
-
-
-class Opponent(Protocol):
-    """What the session needs of a computer opponent thinking off the loop
-    (`controller/opponent.py`'s `ComputerOpponent` fits)."""
-
-    def start(self, game: Game, *, whole_turn: bool = False) -> None: ...
-
-    def poll(self) -> Any: ...
-
-    def cancel(self) -> None: ...
-
-
-class TurnClock(Protocol):
-    """What the session needs of a clock (`controller/clock.py`'s `Clock` fits).
-
-    The session calls `press` when a side's turn is accepted (`board_ok=True`,
-    `moves` = the moves of the turn: the clock switches) and when it refuses a
-    press (`board_ok=False` with the reason, so the clock records it). Starting,
-    pausing and reading the clock are its owner's business."""
-
-    def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
-              moves: int = 1) -> Any: ...
-
-
-def format_moves(variant: Variant, position: Position, move: Move) -> str:
-    """PDN text of a move (`engine/notation.py`)."""
-    return format_move(variant, position, move)
-
-
-@dataclass(frozen=True)
-class SessionSettings:
-    mode: Mode = Mode.CASUAL
-    tracker: TrackerSettings = field(default_factory=TrackerSettings)
-    computer_sides: frozenset[int] = frozenset({1})
-    flag_ms: int = 2000            # how long a refused press shows FLAG
-    hints: bool | None = None      # LEDs for beginners; default: on in learning mode only
-    warn_ms: int = 8000            # learning: a move the coach warned about is committed after this quiet
-
-
-@dataclass(frozen=True)
-class CommittedMove:
-    ply: int                 # 1-based ply of this move in the game
-    turn: int                # 1-based turn number (a multiwarcaby turn has two plies)
-    side: int
-    side_name: str
-    move: Move
-    text: str                # PDN text
-    captures: tuple[str, ...]
-    time_ms: int
-    clock_ms: tuple[int, ...] | None = None
-    """Main time left per side just after the press that ended the turn (the
-    turn's last move only; None without a countdown clock)."""
+__all__ = ["CommittedMove", "Mode", "Phase", "Session", "SessionSettings", "POLL_MS"]
 
 
 class Session:
-    """One game on one board. Feed it events; read its frame and messages."""
+    """One game on one board. Feed it events; read its frame and messages; subscribe to `bus`."""
 
     def __init__(self, variant: Variant, settings: SessionSettings | None = None, *,
                  position: Position | None = None, clock: TurnClock | None = None,
                  chooser: Chooser | None = None, opponent: Opponent | None = None,
-                 coach: Any = None) -> None:
+                 coach: Any = None, bus: ev.EventBus | None = None) -> None:
         self.variant = variant
         self.settings = settings or SessionSettings()
         self.mode = self.settings.mode
-        self.clock = clock
-        self.chooser: Chooser = chooser or GreedyChooser()
-        self.opponent = opponent   # thinks off the loop; without one the chooser answers at once
-        self.coach = coach         # learning mode: hints (limited) and blunder warnings
+        self.bus = bus or ev.EventBus()
+        self._clock = ClockBinding(clock)
+        self.assistants = Assistants(variant, chooser=chooser, opponent=opponent, coach=coach)
         self.tracker = Tracker(variant, self.settings.tracker)
         self.board = BoardMap(variant)
         self.game = Game(variant, position)
@@ -159,17 +85,13 @@ class Session:
         self.sensed: frozenset[str] | None = None
         self.occupancy = 0
         self.committed: list[CommittedMove] = []
-        self.events: list[dict[str, Any]] = []
         self.sensor_log: list[LogEvent] = []
         self.initial_occupied: frozenset[str] = frozenset()
-        self.messages: list[tuple[int, str]] = []
         self.message = "set up the pieces"
         self._turn_number = 0
         self._last: tuple[Move, ...] = ()
         self._flag: tuple[int, int] | None = None           # (squares, until_ms)
-        self._hint: tuple[Move, ...] | None = None
-        self._computer: tuple[Move, ...] | None = None
-        self._computer_key: Any = None
+        self._hint_text = ""
         self._restore_request = False
         self._first_moves: dict[Move, int] = {}  # first moves seen complete this turn, in order
         self._pending: tuple[int, tuple[Move, ...]] | None = None  # (ply, move): complete, not yet settled
@@ -178,13 +100,10 @@ class Session:
         self._out_message = ""
         self._notice = ""            # a flag or a player out, shown with the turn prompt until the next move
         self._floor_ply = 0          # no take-back to before this ply (a player went out there)
-        self._frame: dict = {}
-        self._jobs: ThreadPoolExecutor | None = None   # the coach's searches, off the loop
-        self._hint_job: tuple[Any, Future] | None = None      # (game key, future)
-        self._hint_text = ""
-        self._check_key: Any = None                           # (ply, occupancy) the blunder check is for
-        self._check_job: Future | None = None
-        self.warning: Any = None                              # the coach's BlunderWarning for the board now
+        self._unknown_reported = False
+        self._resumed = False
+        self._started_ms: int | None = None
+        self._frame: LedFrame = {}
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_press, ButtonPress: self._on_button,
         }
@@ -213,38 +132,104 @@ class Session:
             return self.settings.hints
         return self.mode is Mode.LEARNING
 
+    @property
+    def clock(self) -> TurnClock | None:
+        return self._clock.clock
+
+    @clock.setter
+    def clock(self, clock: TurnClock | None) -> None:
+        self._clock = ClockBinding(clock)
+
+    @property
+    def opponent(self) -> Opponent | None:
+        return self.assistants.opponent
+
+    @opponent.setter
+    def opponent(self, opponent: Opponent | None) -> None:
+        self.assistants.opponent = opponent
+
+    @property
+    def coach(self) -> Any:
+        return self.assistants.coach
+
+    @coach.setter
+    def coach(self, coach: Any) -> None:
+        self.assistants.coach = coach
+
+    @property
+    def chooser(self) -> Chooser:
+        return self.assistants.chooser
+
+    @chooser.setter
+    def chooser(self, chooser: Chooser) -> None:
+        self.assistants.chooser = chooser
+
+    @property
+    def warning(self) -> Any:
+        """The coach's BlunderWarning for the move the board shows (None: no warning)."""
+        return self.assistants.warning
+
+    @property
+    def planned(self) -> tuple[Move, ...] | None:
+        """The computer's planned turn (None: not its turn; (): still thinking)."""
+        return self.assistants.planned
+
+    @property
+    def hint(self) -> tuple[Move, ...] | None:
+        return self.assistants.hint
+
+    @property
+    def restorable(self) -> tuple[Move, ...]:
+        """Moves taken back that the board may still put back (until a new move is made)."""
+        return tuple(self._redo)
+
+    @property
+    def started_ms(self) -> int | None:
+        """When the board first showed the game's position (None: still being set up)."""
+        return self._started_ms
+
+    @property
+    def hints_left(self) -> int | None:
+        """Hints left in this game (None: no limit or no coach)."""
+        return self.assistants.hints_left
+
+    @property
+    def thinking(self) -> bool:
+        """The computer is searching for its move (the board stays live meanwhile)."""
+        return self.assistants.searching() and self._is_computer_turn()
+
+    @property
+    def busy(self) -> bool:
+        """Something runs off the loop: the computer's search, a hint or a blunder check."""
+        return self.thinking or self.assistants.coach_busy
+
+    def clock_ms(self) -> tuple[int, ...] | None:
+        """Main time left per side now (None: no clock that reports it, or an untimed one)."""
+        return self._clock.remaining_ms(self.now)
+
     def resume(self, game: Game, committed: list[CommittedMove] | None = None, *, floor_ply: int = 0) -> None:
         """Carry on a saved game: its moves, and their record (rebuilt from the
         game when not given). The board is then set up to the game's position
         (setup LEDs) before play goes on. `floor_ply`: no take-back before it
         (the last ply where a player went out)."""
-        if committed is None:
-            committed = []
-            replay = Game(self.variant, game.start)
-            turn = 0
-            for move in game.moves:
-                position = replay.position
-                mover = self.variant.side_to_move(position)
-                if self.variant.move_in_turn(position) == 0:
-                    turn += 1
-                text = format_move(self.variant, position, move)
-                replay.push_unchecked(move)
-                captures = tuple(square_name(self.variant, sq) for sq in sorted(move.captures))
-                committed.append(CommittedMove(replay.ply, turn, mover, self.variant.sides[mover], move, text,
-                                               captures, 0))
         self.game = game
-        self.committed = list(committed)
-        self._turn_number = max((c.turn for c in committed), default=0)
+        self.committed = list(committed) if committed is not None else rebuild_record(self.variant, game)
+        self._turn_number = max((c.turn for c in self.committed), default=0)
         self._last = game.moves[-1:]
         self._redo = []
         self._first_moves = {}
-        self._hint = None
-        self._cancel_search()
+        self.assistants.forget_hint()
+        self.assistants.cancel_search()
         self._restore_board = False
         self._notice = ""
         self._floor_ply = floor_ply
         self.phase = Phase.SETUP
+        self._resumed = True
         self._update()
+
+    def close(self) -> None:
+        """Stop what runs off the loop (the computer's search, the coach's)."""
+        self.assistants.close()
 
     # -- input ----------------------------------------------------------------
 
@@ -261,12 +246,6 @@ class Session:
         self._poll_thinking()
         self._update()
 
-    @property
-    def thinking(self) -> bool:
-        """The computer is searching for its move (the board stays live meanwhile)."""
-        return (self.opponent is not None and self._computer_key is not None and self._computer == ()
-                and self._is_computer_turn())
-
     def settle(self, timeout: float = 60.0) -> None:
         """Block until the work off the loop (the computer's search, a hint, a
         blunder check) is done and acted on, at the session's current time.
@@ -276,11 +255,6 @@ class Session:
         while self.busy and _time.monotonic() < end:
             _time.sleep(0.002)
             self.tick(self.now)
-
-    @property
-    def busy(self) -> bool:
-        """Something runs off the loop: the computer's search, a hint or a blunder check."""
-        return self.thinking or self._hint_job is not None or self._check_job is not None
 
     def next_deadline(self) -> int | None:
         """When the session next needs a `tick` (None: nothing pending)."""
@@ -302,10 +276,9 @@ class Session:
                 due.append(state.unknown_since + settings.grace_ms)
             if kind is Kind.IN_PROGRESS and not self.hints_on:
                 due.append(state.changed_at + settings.grace_ms)
-        if self._polls_clock():
-            deadline = self.clock.next_deadline(self.now)  # type: ignore[union-attr]
-            if deadline is not None:
-                due.append(deadline)
+        deadline = self._clock.next_deadline(self.now)
+        if deadline is not None:
+            due.append(deadline)
         if self.busy:
             due.append(self.now + POLL_MS)
         if self.warning is not None and kind is Kind.COMPLETE:
@@ -319,7 +292,8 @@ class Session:
         if self.sensed is None:
             self.initial_occupied = occupied
         else:
-            self.sensor_log.extend(occupancy_events(self.sensed, occupied, self.now))
+            for entry in occupancy_events(self.sensed, occupied, self.now):
+                self._log(entry)
         self.sensed = occupied
         self.occupancy = self.board.bits(occupied)
         if self.occupancy != self.state.occupancy:
@@ -333,6 +307,39 @@ class Session:
         elif self.reading.kind is Kind.UNCHANGED:
             self._first_moves = {}
         self._update()
+
+    def _log(self, entry: LogEvent) -> None:
+        self.sensor_log.append(entry)
+        self.bus.publish(ev.SensorChanged(entry.time_ms, self.game.ply, str(entry)))
+
+    def _on_press(self, press: ClockPress) -> None:
+        self.now = max(self.now, press.time_ms)
+        self._log(LogEvent(self.now, "press", side_token(self.variant.sides, press.side, self.variant.family)))
+        if self.phase is not Phase.PLAYING:
+            return
+        if press.side != self.game.turn:
+            self._say(f"it is {self.variant.sides[self.game.turn]}'s turn")
+            return
+        if self._is_computer_turn():
+            self._say("carry out the computer's move")
+            return
+        if self._restore_board:
+            self._refuse(self.occupancy ^ self._reference(),
+                         "put the pieces back as they were at the start of the turn")
+            return
+        self._press_commit(press.side)
+        self._refresh_frame()
+
+    def _on_button(self, press: ButtonPress) -> None:
+        self.now = max(self.now, press.time_ms)
+        self._log(LogEvent(self.now, "button", press.button.value))
+        if self.phase is not Phase.PLAYING and press.button is not Button.TAKE_BACK:
+            return
+        if press.button is Button.HINT:
+            self._ask_hint()
+        elif press.button is Button.TAKE_BACK:
+            self._ask_takeback()
+        self._refresh_frame()
 
     def _fast_answer(self) -> None:
         """A fast answer: the board showed a complete move and, before it settled,
@@ -384,49 +391,22 @@ class Session:
         seen = [turn for turn in turns if turn[0] in self._first_moves]
         return min(seen, key=lambda turn: self._first_moves[turn[0]]) if seen else turns[0]
 
-    def _on_press(self, press: ClockPress) -> None:
-        self.now = max(self.now, press.time_ms)
-        self.sensor_log.append(LogEvent(self.now, "press", side_token(self.variant.sides, press.side,
-                                                                         self.variant.family)))
-        if self.phase is not Phase.PLAYING:
-            return
-        if press.side != self.game.turn:
-            self._say(f"it is {self.variant.sides[self.game.turn]}'s turn")
-            return
-        if self._is_computer_turn():
-            self._say("carry out the computer's move")
-            return
-        if self._restore_board:
-            reference = self._reference()
-            self._refuse(self.occupancy ^ reference, "put the pieces back as they were at the start of the turn")
-            return
-        self._press_commit(press.side)
-        self._refresh_frame()
-
-    def _on_button(self, press: ButtonPress) -> None:
-        self.now = max(self.now, press.time_ms)
-        self.sensor_log.append(LogEvent(self.now, "button", press.button.value))
-        if self.phase is not Phase.PLAYING and press.button is not Button.TAKE_BACK:
-            return
-        if press.button is Button.HINT:
-            self._ask_hint()
-        elif press.button is Button.TAKE_BACK:
-            self._ask_takeback()
-        self._refresh_frame()
-
     # -- the core -------------------------------------------------------------
 
+    def _allowed(self) -> tuple[Move, ...] | None:
+        return self._computer_moves() if self.phase is Phase.PLAYING else None
+
+    def _takebacks(self) -> bool:
+        return self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
+
     def _observe(self) -> None:
-        allowed = self._computer_moves() if self.phase is Phase.PLAYING else None
-        takebacks = self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
         self.state, self.reading = self.tracker.observe(self.game, self.state, self.occupancy, self.now,
-                                                        allowed, takebacks, tuple(self._first_moves))
+                                                        self._allowed(), self._takebacks(), tuple(self._first_moves))
 
     def _reread(self) -> None:
         """Read the same occupancy again after the game changed (commit, take-back)."""
-        allowed = self._computer_moves() if self.phase is Phase.PLAYING else None
-        takebacks = self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
-        self.reading = self.tracker.read(self.game, self.occupancy, allowed, takebacks, tuple(self._first_moves))
+        self.reading = self.tracker.read(self.game, self.occupancy, self._allowed(), self._takebacks(),
+                                         tuple(self._first_moves))
         unknown = self.state.unknown_since
         if self.reading.kind is Kind.UNKNOWN:
             unknown = self.now if unknown is None else unknown
@@ -450,12 +430,14 @@ class Session:
             if self.tracker.settled(self.state, self.now) or len(self.sensor_log) == 0:
                 self._begin()
             return
-        self.message = hints.guidance_message(self.board, self.occupancy, target)
+        self._show(hints.guidance_message(self.board, self.occupancy, target))
 
     def _begin(self) -> None:
         self.phase = Phase.PLAYING
+        if self._started_ms is None:
+            self._started_ms = self.now
         self._turn_number = max((c.turn for c in self.committed), default=0)
-        self._event("start", position=self.variant.format_position(self.game.position))
+        self.bus.publish(ev.GameStarted(self.now, self.game.ply, self._position_text(), resumed=self._resumed))
         self._reread()
         self._say(self._turn_prompt())
 
@@ -472,15 +454,13 @@ class Session:
             return self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
         return False
 
-    def _extend_wait(self) -> bool:
-        return self.reading.extendable and not self._is_computer_turn()
-
     def _wait_for(self, kind: Kind) -> int:
         settings = self.tracker.settings
         if kind is Kind.COMPLETE:
             if self.warning is not None:
                 return self.settings.warn_ms
-            return settings.extend_ms if self._extend_wait() else settings.settle_ms
+            extend = self.reading.extendable and not self._is_computer_turn()
+            return settings.extend_ms if extend else settings.settle_ms
         return settings.takeback_ms
 
     def _redo_match(self) -> int:
@@ -502,48 +482,76 @@ class Session:
         return found
 
     def _update_playing(self) -> None:
-        if self._restore_board:
-            if self.occupancy != self._reference():
-                target = hints.guidance_message(self.board, self.occupancy, self._reference())
-                self.message = f"{self._out_message}: {target}" if self._out_message else target
-                return
-            self._restore_board = False
-            self._first_moves = {}
-            self._say(self._prompt())
+        if self._restore_board and not self._board_restored():
+            return
         reading = self.reading
         kind = reading.kind
+        self._report_unknown(kind)
         if self._redo and self.mode is not Mode.TOURNAMENT:
             redo = self._redo_match()
             if redo and self.tracker.settled(self.state, self.now, wait=self.tracker.settings.takeback_ms):
                 self._redo_moves(redo)
                 return
-        if kind is not Kind.COMPLETE and self._check_key is not None:
-            self._clear_check()  # the move was taken back on the board (or changed): the warning goes
-        if kind is Kind.COMPLETE and self._coach_checks():
-            if not self._check_move(reading):
-                return  # the coach is still looking at the move: no commit before its verdict
-        if kind in (Kind.COMPLETE, Kind.TAKEBACK, Kind.START) and self._auto_commit_kind(kind):
-            if self.tracker.settled(self.state, self.now, wait=self._wait_for(kind)):
-                if kind is Kind.COMPLETE:
-                    self._commit(self._pick(reading.turns), pressed=None)
-                elif kind is Kind.TAKEBACK:
-                    self._take_back(reading.plies_back)
-                else:
-                    self._new_game()
-                return
-        if self.game.is_over:
-            return  # the result stays on the screen (the LEDs still show what differs)
+        if kind is not Kind.COMPLETE and self.assistants.check_key is not None:
+            self.assistants.clear_check()  # the move was taken back on the board (or changed): the warning goes
+        if kind is Kind.COMPLETE and self._coach_checks() and not self._check_move(reading):
+            return  # the coach is still looking at the move: no commit before its verdict
+        if self._settled_action(kind):
+            return
+        if not self.game.is_over:
+            self._show(self._playing_message(kind))
+
+    def _board_restored(self) -> bool:
+        """A player went out mid-turn: False while the board is not back at the turn start."""
+        if self.occupancy != self._reference():
+            target = hints.guidance_message(self.board, self.occupancy, self._reference())
+            self._show(f"{self._out_message}: {target}" if self._out_message else target)
+            return False
+        self._restore_board = False
+        self._first_moves = {}
+        self._say(self._prompt())
+        return True
+
+    def _settled_action(self, kind: Kind) -> bool:
+        """Commit the move, take back or start a new game once the board settled; whether it did."""
+        if kind not in (Kind.COMPLETE, Kind.TAKEBACK, Kind.START) or not self._auto_commit_kind(kind):
+            return False
+        if not self.tracker.settled(self.state, self.now, wait=self._wait_for(kind)):
+            return False
+        if kind is Kind.COMPLETE:
+            self._commit(self._pick(self.reading.turns), pressed=None)
+        elif kind is Kind.TAKEBACK:
+            self._take_back(self.reading.plies_back)
+        else:
+            self._new_game()
+        return True
+
+    def _playing_message(self, kind: Kind) -> str:
         if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
-            self.message = hints.guidance_message(self.board, self.occupancy, self._reference())
+            text = hints.guidance_message(self.board, self.occupancy, self._reference())
             must = self._must_capture()
-            if must:
-                self.message += f"; a capture is compulsory ({', '.join(must)})"
-        elif kind is Kind.COMPLETE and self.warning is not None:
-            self.message = self._warning_text()
-        elif kind is Kind.HALF_TURN:
-            self.message = "make the second move, then press"
-        elif kind is Kind.UNCHANGED and not self.game.is_over:
-            self.message = self._hint_text if self._hint and self._hint_text else self._prompt()
+            return f"{text}; a capture is compulsory ({', '.join(must)})" if must else text
+        if kind is Kind.COMPLETE and self.warning is not None:
+            return wording.warning_text(self.warning)
+        if kind is Kind.HALF_TURN:
+            return "make the second move, then press"
+        if kind is Kind.UNCHANGED:
+            hint = self.assistants.hint
+            return self._hint_text if hint and self._hint_text else self._prompt()
+        return self.message
+
+    def _report_unknown(self, kind: Kind) -> None:
+        """Publish when the board stops (or starts again) making sense, once each way."""
+        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
+        if due and not self._unknown_reported:
+            self._unknown_reported = True
+            reference = self._reference()
+            self.bus.publish(ev.PositionUnknown(self.now, self.game.ply,
+                                                tuple(self.board.names(reference & ~self.occupancy)),
+                                                tuple(self.board.names(self.occupancy & ~reference))))
+        elif kind is not Kind.UNKNOWN and self._unknown_reported:
+            self._unknown_reported = False
+            self.bus.publish(ev.PositionRecovered(self.now, self.game.ply))
 
     def _reference(self) -> int:
         return self.tracker.occupancy_of(self.game.position)
@@ -553,32 +561,33 @@ class Session:
         kind = reading.kind
         if kind is Kind.COMPLETE:
             self._commit(self._pick(reading.turns), pressed=side)
-            return
-        if kind is Kind.HALF_TURN:
+        elif kind is Kind.HALF_TURN:
             self._say("one move made: make the second move of your turn")
-            return
-        if kind is Kind.UNCHANGED:
+        elif kind is Kind.UNCHANGED:
             self._say("make your move before pressing the clock")
-            return
-        if kind is Kind.IN_PROGRESS and self.tracker.two_moves:
+        elif kind is Kind.IN_PROGRESS:
+            self._press_in_progress(side)
+        else:
+            must = self._must_capture()
+            text = f"this is not a legal move: a capture is compulsory ({', '.join(must)})" if must else \
+                "this is not a legal move"
+            self._refuse(reading.missing | reading.extra, text)
+
+    def _press_in_progress(self, side: int) -> None:
+        reading = self.reading
+        if self.tracker.two_moves:
             pairs = self.tracker.complete_pairs(self.game, self.occupancy, self._computer_moves(),
                                                 tuple(self._first_moves))
             if pairs:
                 self._commit(self._pick(pairs), pressed=side)
                 return
-        if kind is Kind.IN_PROGRESS:
-            squares = 0
-            for progress in reading.progress:
-                squares |= self.occupancy & bits_of(progress.move.captures)
-            if squares:
-                self._refuse(squares, "take the captured pieces off the board first")
-            else:
-                self._refuse(reading.missing | reading.extra, "finish your move first")
-            return
-        must = self._must_capture()
-        text = f"this is not a legal move: a capture is compulsory ({', '.join(must)})" if must else \
-            "this is not a legal move"
-        self._refuse(reading.missing | reading.extra, text)
+        squares = 0
+        for progress in reading.progress:
+            squares |= self.occupancy & bits_of(progress.move.captures)
+        if squares:
+            self._refuse(squares, "take the captured pieces off the board first")
+        else:
+            self._refuse(reading.missing | reading.extra, "finish your move first")
 
     def _must_capture(self) -> list[str]:
         """The pieces that must capture (names), when every legal move is a capture; else []."""
@@ -594,14 +603,11 @@ class Session:
 
     def _refuse(self, squares: int, text: str) -> None:
         self._flag = (squares, self.now + self.settings.flag_ms)
-        self._event("refused", reason=text, squares=self.board.names(squares))
-        refused = self.events[-1]
         self._say(f"press refused: {text}")
-        if self.clock is not None:
-            self._clock_result(self.clock.press(self.game.turn, self.now, board_ok=False, reason=text))
-            clock_ms = self.clock_ms()
-            if clock_ms is not None:
-                refused["clock_ms"] = list(clock_ms)  # the mover's time runs on
+        found = self._clock.press(self.game.turn, self.now, board_ok=False, reason=text)
+        self.bus.publish(ev.MoveRefused(self.now, self.game.ply, self.game.turn, text,
+                                        tuple(self.board.names(squares)), self.clock_ms()))
+        self.clock_events(found)
 
     def _commit(self, moves: tuple[Move, ...], pressed: int | None) -> None:
         side = self.game.turn
@@ -609,40 +615,47 @@ class Session:
             del self._redo[:len(moves)]
         else:
             self._redo = []
-        for move in moves:
-            self._record(move, pressed)
+        records = [self._record(move) for move in moves]
         self._last = moves
         self._first_moves = {}
-        self._hint = None
-        self._hint_job = None
-        self._clear_check()
-        self._restore_request = False
+        self._forget_turn()
         self._flag = None
         self._notice = ""
-        if self.clock is not None:
-            # The press comes before a result the move makes is acted on: the
-            # mover's time (and increment) is booked, then the clock is stopped.
-            self._clock_result(self.clock.press(side, self.now, board_ok=True, moves=len(moves)))
-            self._stamp_clock()
+        # The press comes before a result the move makes is acted on: the
+        # mover's time (and increment) is booked, then the clock is stopped.
+        found = self._clock.press(side, self.now, board_ok=True, moves=len(moves))
+        clock_ms = self.clock_ms()
+        if clock_ms is not None:
+            self.committed[-1] = replace(self.committed[-1], clock_ms=clock_ms)
+        for index, record in enumerate(records):
+            last = index == len(records) - 1
+            self._publish_move(*record, pressed=pressed is not None, clock_ms=clock_ms if last else None)
+        if self._clock.clock is not None:
+            self.bus.publish(ev.ClockPressed(self.now, self.game.ply, side, clock_ms))
         if self.game.result is None:
             self._say(f"{' '.join(c.text for c in self.committed[-len(moves):])}; {self._turn_prompt()}")
         else:
+            self._finish()
             self._stop_clock()
+        self.clock_events(found)
         self._reread()
 
     def _redo_moves(self, count: int) -> None:
         moves, self._redo = self._redo[:count], self._redo[count:]
         for move in moves:
-            self._record(move, pressed=None, redo=True)
+            self._publish_move(*self._record(move), pressed=False, redo=True)
         self._last = (moves[-1],)
-        self._event("redo", plies=count, position=self.variant.format_position(self.game.position))
+        if self.game.result is not None:
+            self._finish()
+        self.bus.publish(ev.Redone(self.now, self.game.ply, count, self._position_text()))
         self._say(f"moves restored; {self._turn_prompt()}")
         if self.game.result is not None:
             self._stop_clock()
         self._reread()
 
-    def _record(self, move: Move, pressed: int | None, redo: bool = False) -> None:
-        """Push one move onto the game and into the record."""
+    def _record(self, move: Move) -> tuple[CommittedMove, str, tuple[int, ...]]:
+        """Push one move onto the game and into the record; the record, and the
+        position and scores after it."""
         position = self.game.position
         # The legal moves are indexed already (speed: notation would generate them again).
         text = format_move(self.variant, position, move, self.tracker.index(position).moves)
@@ -654,11 +667,19 @@ class Session:
         record = CommittedMove(self.game.ply, self._turn_number, mover, self.variant.sides[mover], move, text,
                                captures, self.now)
         self.committed.append(record)
-        self._event("move", ply=record.ply, side=mover, text=text, captures=list(record.captures),
-                    position=self.variant.format_position(self.game.position), pressed=pressed is not None,
-                    redo=redo, scores=list(self.game.scores))
-        if self.game.result is not None:
-            self._finish()
+        return record, self._position_text(), tuple(self.game.scores)
+
+    def _publish_move(self, record: CommittedMove, position: str, scores: tuple[int, ...], *, pressed: bool,
+                      redo: bool = False, clock_ms: tuple[int, ...] | None = None) -> None:
+        self.bus.publish(ev.MoveCommitted(
+            record.time_ms, record.ply, record.turn, record.side, record.side_name, record.move, record.text,
+            record.captures, position, pressed, redo, scores, clock_ms))
+
+    def _forget_turn(self) -> None:
+        """What belonged to the turn just ended: the hint, the coach's check, a take-back request."""
+        self.assistants.forget_hint()
+        self.assistants.clear_check()
+        self._restore_request = False
 
     def _take_back(self, plies: int) -> None:
         if self.game.ply - plies < self._floor_ply:
@@ -670,23 +691,20 @@ class Session:
         self._turn_number = len({c.turn for c in self.committed}) if self.committed else 0
         self._last = ()
         self._first_moves = {}
-        self._hint = None
-        self._hint_job = None
-        self._clear_check()
-        self._cancel_search()
-        self._restore_request = False
+        self._forget_turn()
+        self._hint_text = ""
+        self.assistants.cancel_search()
         if self.phase is Phase.OVER and self.game.result is None:
             self.phase = Phase.PLAYING
-        self._event("takeback", plies=len(undone), position=self.variant.format_position(self.game.position))
+        self.bus.publish(ev.TakenBack(self.now, self.game.ply, len(undone), self._position_text()))
         self._say(f"took back {len(undone)} move{'s' if len(undone) != 1 else ''}; {self._turn_prompt()}")
         self._reread()
 
     def _finish(self, at_ms: int | None = None) -> None:
         result = self.game.result
         self.phase = Phase.OVER
-        self._event("result", time_ms=self.now if at_ms is None else at_ms, points=list(result.points),
-                    places=list(result.places), reason=result.reason, winner=result.winner,
-                    scores=list(self.game.scores))
+        self.bus.publish(ev.GameOver(self.now if at_ms is None else at_ms, self.game.ply, result,
+                                     tuple(self.game.scores)))
         self._say(f"game over: {self._result_text(result)}")
 
     def _new_game(self) -> None:
@@ -698,38 +716,31 @@ class Session:
         self._notice = ""
         self._turn_number = 0
         self._last = ()
-        self._hint = None
-        self._hint_job = None
-        self._clear_check()
-        self._cancel_search()
+        self._forget_turn()
+        self._hint_text = ""
+        self.assistants.cancel_search()
         if self.coach is not None:
             self.coach.new_game()
-        self._restore_request = False
         self.phase = Phase.PLAYING
-        self._event("new_game", position=self.variant.format_position(self.game.position))
+        self.bus.publish(ev.NewGame(self.now, 0, self._position_text()))
         self._say(f"new game; {self._turn_prompt()}")
         self._reread()
 
+    def _position_text(self) -> str:
+        return self.variant.format_position(self.game.position)
+
     # -- the clock ------------------------------------------------------------
 
-    def _polls_clock(self) -> bool:
-        """Whether the session drains the clock itself (a real `Clock`, not a bare press target)."""
-        return self.clock is not None and hasattr(self.clock, "update") and hasattr(self.clock, "next_deadline")
-
     def _poll_clock(self, now: int) -> None:
-        if self._polls_clock():
+        if self._clock.polled:
             self.now = max(self.now, now)
-            self.clock_events(self.clock.update(self.now))  # type: ignore[union-attr]
-
-    def _clock_result(self, result: Any) -> None:
-        """Act on the events a press result carries (a flag found by the press itself)."""
-        self.clock_events(getattr(result, "events", ()) or ())
+            self.clock_events(self._clock.update(self.now))
 
     def clock_events(self, events: Any) -> None:
         """Act on clock events (`Flag`, `SideOut`, `GameOver`; others are ignored).
 
         The session calls this itself for a clock it polls; an owner that
-        drains the clock (`clock.update()`) passes the events here."""
+        drains a press-only clock (`clock.update()`) passes the events here."""
         for event in events:
             if isinstance(event, Flag):
                 self._on_flag(event)
@@ -740,15 +751,11 @@ class Session:
                 self._on_game_over(event)
         self._refresh_frame()
 
-    def _side_name(self, side: int) -> str:
-        name = self.variant.sides[side]
-        return f"player {name}" if name.isdigit() else name
-
     def _on_flag(self, flag: Flag) -> None:
-        self._event("flag", time_ms=flag.at_ms, side=flag.side, stage=flag.stage + 1, final=flag.final,
-                    ply=self.game.ply)
+        self.bus.publish(ev.FlagFell(flag.at_ms, self.game.ply, flag.side, flag.stage + 1, flag.final))
         if not flag.final and self.phase is not Phase.OVER:
-            self._notice = f"{self._side_name(flag.side)}'s flag fell in stage {flag.stage + 1}: play goes on"
+            name = wording.side_name(self.variant, flag.side)
+            self._notice = f"{name}'s flag fell in stage {flag.stage + 1}: play goes on"
             self._say(self._prompt())
 
     def _on_game_over(self, over: GameOver) -> None:
@@ -762,6 +769,12 @@ class Session:
             self.drop_side(over.loser, over.reason, at_ms=over.at_ms)  # type: ignore[arg-type]
             return
         self.declare_loss(over.loser, reason, at_ms=over.at_ms)  # type: ignore[arg-type]
+
+    def _stop_clock(self) -> None:
+        result = self.game.result
+        self._clock.stop(self.now, result.reason if result is not None else "game over")
+
+    # -- ends from outside the rules ----------------------------------------------
 
     def declare_loss(self, loser: int, reason: str = "on time", *, at_ms: int | None = None) -> None:
         """End a two-side game as a loss for `loser` (on time, resignation)."""
@@ -778,7 +791,7 @@ class Session:
             return
         self.game.declare(result)
         self._restore_board = False
-        self._cancel_search()
+        self.assistants.cancel_search()
         self._finish(at_ms)
         self._stop_clock()
         self._reread()
@@ -791,8 +804,7 @@ class Session:
         board is guided back to the start of its turn (LEDs and message, and
         presses are refused until it is), then the next player moves."""
         variant = self.variant
-        position = self.game.position
-        active = getattr(position, "active", None)
+        active = getattr(self.game.position, "active", None)
         if self.game.result is not None or active is None or not active[side] or len(variant.sides) < 3:
             return
         # The session commits whole turns; a game resumed in mid-turn has its
@@ -806,14 +818,12 @@ class Session:
         self._floor_ply = self.game.ply
         self._redo = []
         self._first_moves = {}
-        self._hint = None
-        self._restore_request = False
-        self._cancel_search()
+        self._forget_turn()
+        self.assistants.cancel_search()
         why = "on time" if reason == "time" else reason
-        self._out_message = self._notice = f"{self._side_name(side)} is out ({why})"
-        self._event("side_out", time_ms=self.now if at_ms is None else at_ms, side=side, reason=why,
-                    ply=self.game.ply, position=variant.format_position(self.game.position),
-                    scores=list(self.game.scores))
+        self._out_message = self._notice = f"{wording.side_name(variant, side)} is out ({why})"
+        self.bus.publish(ev.SideOut(self.now if at_ms is None else at_ms, self.game.ply, side, why,
+                                    self._position_text(), tuple(self.game.scores)))
         if self.game.result is not None:
             self._finish(at_ms)
             self._stop_clock()
@@ -824,33 +834,6 @@ class Session:
             self._say(self._prompt())
         self._reread()
 
-    def _stamp_clock(self) -> None:
-        """Put the clock's times after the press on the turn's last move (record and event)."""
-        clock_ms = self.clock_ms()
-        if clock_ms is None or not self.committed:
-            return
-        self.committed[-1] = replace(self.committed[-1], clock_ms=clock_ms)
-        for event in reversed(self.events):
-            if event["type"] == "move":
-                event["clock_ms"] = list(clock_ms)
-                break
-
-    def clock_ms(self) -> tuple[int, ...] | None:
-        """Main time left per side now (None: no clock that reports it, or an untimed one)."""
-        view = getattr(self.clock, "view", None)
-        if view is None:
-            return None
-        sides = view(self.now).sides
-        if all(side.untimed for side in sides):
-            return None
-        return tuple(side.remaining_ms for side in sides)
-
-    def _stop_clock(self) -> None:
-        stop = getattr(self.clock, "stop", None)
-        result = self.game.result
-        if stop is not None:
-            stop(self.now, result.reason if result is not None else "game over")
-
     # -- computer, hints, take-back requests ----------------------------------
 
     def _is_computer_turn(self) -> bool:
@@ -858,125 +841,50 @@ class Session:
                 and self.game.turn in self.settings.computer_sides)
 
     def _computer_moves(self) -> tuple[Move, ...] | None:
-        """The computer's planned turn: None when it is not the computer's
-        turn (any legal move is read), () while it still thinks (no move is
-        accepted), else its move (both moves of a multiwarcaby turn)."""
-        if not self._is_computer_turn():
-            if self._computer_key is not None:
-                self._cancel_search()
-            return None
-        key = (self.game.ply, self.game.position)
-        if self._computer_key != key:
-            self._computer_key = key
-            if self.opponent is None:
-                self._computer = self._plan(self.game.position)
-            else:
-                self._computer = ()
-                self.opponent.start(self.game, whole_turn=True)
-        return self._computer
-
-    def _cancel_search(self) -> None:
-        """Forget the computer's move (a take-back, a new game, a player out):
-        a search still running is abandoned."""
-        if self.opponent is not None and self._computer_key is not None and self._computer == ():
-            self.opponent.cancel()
-        self._computer_key = None
-        self._computer = None
+        return self.assistants.computer_moves(self.game, self._is_computer_turn())
 
     def _poll_thinking(self) -> None:
         """Pick up what was worked out off the loop: the computer's move, a hint, a blunder check."""
         if self.thinking:
-            self._poll_opponent()
-        if self._hint_job is not None and self._hint_job[1].done():
-            self._hint_ready()
-        if self._check_job is not None and self._check_job.done():
-            self._check_ready()
-
-    def _poll_opponent(self) -> None:
-        answer = self.opponent.poll()  # type: ignore[union-attr]
-        if answer is None:
-            self._computer_key = None  # cancelled under us: ask again at the next look
-            self._computer = None
-            return
-        if not isinstance(answer, (tuple, Move)):
-            return  # still thinking
-        moves = answer if isinstance(answer, tuple) else (answer,)
-        if not moves or moves[0] not in self.variant.legal_moves(self.game.position):
-            moves = self._plan(self.game.position)  # never stuck on a stale answer
-        self._computer = moves
-        self._event("computer", moves=[format_moves(self.variant, p, m) for p, m in self._planned(moves)])
-        self._reread()
-        self._say(self._turn_prompt())
-
-    def _plan(self, position: Position) -> tuple[Move, ...]:
-        """The chooser's move, or both moves of a multiwarcaby turn."""
-        variant = self.variant
-        moves = []
-        for _ in range(variant.moves_per_turn):
-            if not variant.legal_moves(position):
-                break
-            move = self.chooser.choose(variant, position)
-            moves.append(move)
-            position = variant.play(position, move)
-            if variant.move_in_turn(position) == 0:
-                break
-        return tuple(moves)
+            moves = self.assistants.poll_computer(self.game)
+            if moves:
+                self.bus.publish(ev.ComputerPlanned(self.now, self.game.ply,
+                                                    moves_text(self.variant, self.game.position, moves)))
+                self._reread()
+                self._say(self._turn_prompt())
+        answer = self.assistants.poll_hint(self.game)
+        if answer is not None:
+            self._hint_ready(*answer)
+        warning = self.assistants.poll_check((self.game.ply, self.occupancy))
+        if warning is not None:
+            legal = warning.move in self.variant.legal_moves(self.game.position)
+            text = format_move(self.variant, self.game.position, warning.move) if legal else ""
+            self.bus.publish(ev.BlunderWarned(self.now, self.game.ply, text, warning.loss))
+            self._say(wording.warning_text(warning))
 
     def _ask_hint(self) -> None:
         if self.mode is Mode.TOURNAMENT or self.game.is_over or self._is_computer_turn():
             self._say("no hints now")
             return
-        if self.coach is None:
-            self._hint = self._plan(self.game.position)
-            if self._hint:
-                self._hint_text = "hint: " + " ".join(format_moves(self.variant, p, m)
-                                                      for p, m in self._hint_positions())
-                self._say(self._hint_text)
-            return
-        if self.coach.hints_left == 0:
-            self._say("no hints left in this game")
-            return
-        if self._hint_job is not None:
-            return  # already thinking of one
-        game = self.game.copy()
-        self._hint_job = ((self.game.ply, self.game.position), self._submit(self.coach.hint, game))
-        self._say("thinking of a hint...")
+        text = self.assistants.ask_hint(self.game)
+        if self.coach is None and self.assistants.hint:
+            self._show_hint()
+        elif text:
+            self._say(text)
 
-    def _hint_ready(self) -> None:
-        assert self._hint_job is not None
-        key, job = self._hint_job
-        self._hint_job = None
-        if key != (self.game.ply, self.game.position):
-            return  # the game moved on meanwhile
-        try:
-            move = job.result()
-        except Exception as error:  # noqa: BLE001 - no hint is better than a crashed board
-            self._say(f"no hint: {error}")
+    def _hint_ready(self, move: Move | None, error: str) -> None:
+        if move is None:
+            self._say(error)
             return
-        self._hint = (move,)
-        self._event("hint", move=format_moves(self.variant, self.game.position, move),
-                    hints_left=self.coach.hints_left)
-        self._hint_text = f"hint: {format_moves(self.variant, self.game.position, move)}{self._hints_left_text()}"
-        self._say(self._hint_text)
+        self._show_hint()
         self._refresh_frame()
 
-    def _hints_left_text(self) -> str:
-        left = None if self.coach is None else self.coach.hints_left
-        if left is None:
-            return ""
-        return " (no hints left)" if left == 0 else f" ({left} hint{'s' if left != 1 else ''} left)"
-
-    @property
-    def hints_left(self) -> int | None:
-        """Hints left in this game (None: no limit or no coach)."""
-        return None if self.coach is None else self.coach.hints_left
-
-    def _submit(self, work: Callable[..., Any], *args: Any) -> Future:
-        if self._jobs is None:
-            self._jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="damka-coach")
-        return self._jobs.submit(work, *args)
-
-    # -- the coach's blunder check (learning mode) ------------------------------
+    def _show_hint(self) -> None:
+        moves = moves_text(self.variant, self.game.position, self.assistants.hint or ())
+        left = self.hints_left
+        self.bus.publish(ev.HintShown(self.now, self.game.ply, moves, left))
+        self._hint_text = "hint: " + " ".join(moves) + (wording.hints_left_text(left) if self.coach else "")
+        self._say(self._hint_text)
 
     def _coach_checks(self) -> bool:
         return (self.coach is not None and self.mode is Mode.LEARNING and self.phase is Phase.PLAYING
@@ -984,64 +892,12 @@ class Session:
 
     def _check_move(self, reading: Reading) -> bool:
         """Start (or read) the coach's verdict on the complete move the board
-        shows; True once there is a verdict (`self.warning` then holds the
-        warning, or None)."""
-        key = (self.game.ply, self.occupancy)
-        if self._check_key != key:
-            self._clear_check()
-            self._check_key = key
-            turn = self._pick(reading.turns)
-            before = self.game.copy()
-            for move in turn[:-1]:
-                before.push_unchecked(move)
-            self._check_job = self._submit(self.coach.check_blunder, before, turn[-1])  # type: ignore[union-attr]
-            return False
-        return self._check_job is None
-
-    def _check_ready(self) -> None:
-        job, self._check_job = self._check_job, None
-        assert job is not None
-        try:
-            warning = job.result()
-        except Exception:  # noqa: BLE001 - a failed check warns of nothing
-            warning = None
-        if warning is None or self._check_key != (self.game.ply, self.occupancy):
-            return
-        self.warning = warning
-        self._event("warning", move=format_moves(self.variant, self.game.position, warning.move)
-                    if warning.move in self.variant.legal_moves(self.game.position) else "", loss=warning.loss)
-        self._say(self._warning_text())
-
-    def _warning_text(self) -> str:
-        warning = self.warning
-        men = max(1, round(warning.men)) if warning is not None else 1
-        pieces = "a piece" if men == 1 else f"{men} pieces"
-        return f"this loses {pieces}: take it back? (or press to play it)"
-
-    def _clear_check(self) -> None:
-        if self._check_job is not None:
-            self._check_job.cancel()  # not started yet: never runs (a running one is left to finish)
-        self._check_key = None
-        self._check_job = None
-        self.warning = None
-
-    def _hint_positions(self) -> list[tuple[Position, Move]]:
-        return self._planned(self._hint or ())
-
-    def _planned(self, moves: tuple[Move, ...]) -> list[tuple[Position, Move]]:
-        position = self.game.position
-        out = []
-        for move in moves:
-            out.append((position, move))
-            position = self.variant.play(position, move)
-        return out
-
-    def close(self) -> None:
-        """Stop what runs off the loop (the computer's search, the coach's)."""
-        self._cancel_search()
-        if self._jobs is not None:
-            self._jobs.shutdown(wait=False, cancel_futures=True)
-            self._jobs = None
+        shows; True once there is a verdict (`warning` then holds it, or None)."""
+        turn = self._pick(reading.turns)
+        before = self.game.copy()
+        for move in turn[:-1]:
+            before.push_unchecked(move)
+        return self.assistants.check((self.game.ply, self.occupancy), before, turn[-1])
 
     def _ask_takeback(self) -> None:
         if self.mode is Mode.TOURNAMENT and self.phase is not Phase.OVER:
@@ -1076,54 +932,32 @@ class Session:
     # -- output ---------------------------------------------------------------
 
     def _refresh_frame(self) -> None:
-        self._frame = self._compose()
+        self._frame = compose_frame(self._frame_facts())
 
-    def _compose(self) -> dict:
-        board = self.board
-        occ = self.occupancy
-        layers: list = []
-        if self._flag is not None:
-            layers.append(hints.flag(board, self._flag[0]))
+    def _frame_facts(self) -> FrameFacts:
+        flag = self._flag[0] if self._flag is not None else None
+        base = FrameFacts(self.board, self.occupancy, self.reading, flag=flag)
         if self.phase is Phase.SETUP:
-            layers.append(hints.guidance(board, occ, self.tracker.occupancy_of(self.game.position)))
-            return hints.compose(*layers)
-        reading = self.reading
-        kind = reading.kind
+            return replace(base, guide_to=self.tracker.occupancy_of(self.game.position))
         if self._restore_board:
-            layers.append(hints.guidance(board, occ, self._reference()))
-            return hints.compose(*layers)
-        if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
-            layers.append(hints.guidance(board, occ, self._reference()))
-        if kind is Kind.UNKNOWN and (self._flag is not None or self.tracker.guidance_due(self.state, self.now)):
-            # RULES: a move that ignores a compulsory capture is refused and the
-            # pieces that must capture are shown.
+            return replace(base, guide_to=self._reference())
+        kind = self.reading.kind
+        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
+        must = None
+        if kind is Kind.UNKNOWN and (flag is not None or due):
             if not self.game.is_over and self._computer_moves() is None:
-                layers.append(hints.must_move(board, self.tracker.index(self.game.position)))
-        if self._restore_request:
-            layers.append(hints.guidance(board, occ, self._takeback_target()))
+                must = self.tracker.index(self.game.position)
         computer = self._computer_moves()
-        if computer:
-            layers.append(hints.planned(board, self._remaining(computer), occ, computer=True))
+        learning = None
         if not self.game.is_over and self.mode is not Mode.TOURNAMENT:
             stalled = kind is Kind.IN_PROGRESS and self.now - self.state.changed_at >= self.tracker.settings.grace_ms
             if self.hints_on or stalled:
-                index = self.tracker.index(self.game.position, computer[:1] if computer is not None else None)
-                layers.append(hints.learning(board, index, reading))
-        if self._hint and kind in (Kind.UNCHANGED, Kind.IN_PROGRESS, Kind.HALF_TURN):
-            layers.append(hints.planned(board, self._remaining(self._hint), occ, computer=False))
-        if kind is Kind.UNCHANGED and self._last:
-            layers.append(hints.last_move(board, self._last))
-        return hints.compose(*layers)
-
-    def _remaining(self, moves: tuple[Move, ...]) -> tuple[Move, ...]:
-        """The planned move to make now: in multiwarcaby the first, then (once it
-        is on the board) the second."""
-        if len(moves) > 1:
-            reading = self.reading
-            if reading.kind is Kind.HALF_TURN or any(p.before for p in reading.progress):
-                return moves[1:]
-            return moves[:1]
-        return moves
+                learning = self.tracker.index(self.game.position, computer[:1] if computer is not None else None)
+        hint = self.assistants.hint
+        return replace(base, guidance_due=due, reference=self._reference(), must_move=must,
+                       takeback_to=self._takeback_target() if self._restore_request else None,
+                       computer=remaining(computer, self.reading) if computer else (), learning=learning,
+                       hint=remaining(hint, self.reading) if hint else (), last=self._last)
 
     def _prompt(self) -> str:
         """The turn prompt, after a notice (a flag, a player out) until the next move."""
@@ -1131,35 +965,36 @@ class Session:
         return f"{self._notice}; {prompt}" if self._notice and not self.game.is_over else prompt
 
     def _turn_prompt(self) -> str:
-        if self.game.is_over:
-            result = self.game.result
-            return f"game over: {self._result_text(result)}" if result else "game over"
-        side = self.variant.sides[self.game.turn]
-        if self._is_computer_turn():
-            if self.opponent is not None and self._computer == ():
-                return f"{side} (computer) is thinking"
-            return f"{side} (computer) to move: carry out the lit move"
-        if self.tracker.two_moves:
-            return f"{side} to move: two moves, then press"
-        return f"{side} to move"
+        computer = self._is_computer_turn()
+        return wording.turn_prompt(self.variant, self.game, two_moves=self.tracker.two_moves, computer_turn=computer,
+                                   thinking=computer and self.opponent is not None and self.planned == ())
 
     def _result_text(self, result: Result) -> str:
-        sides = self.variant.sides
-        if result.winner is not None:
-            text = f"{sides[result.winner]} wins ({result.reason})"
-        elif result.is_draw:
-            text = f"draw ({result.reason})"
-        else:
-            places = ", ".join(f"{sides[i]} {place}" for i, place in enumerate(result.places))
-            text = f"places {places} ({result.reason})"
-        if self.tracker.two_moves:
-            text += "; scores " + " ".join(str(s) for s in self.game.scores)
-        return text
+        return wording.result_text(self.variant, result, self.game.scores, self.tracker.two_moves)
 
     def _say(self, text: str) -> None:
+        """Show `text` (published even when it repeats: something new was said)."""
         self.message = text
-        self.messages.append((self.now, text))
+        self.bus.publish(ev.MessageShown(self.now, self.game.ply, text))
 
-    def _event(self, kind: str, **data: Any) -> None:
-        self.events.append({"type": kind, "time_ms": self.now, **data})
+    def _show(self, text: str) -> None:
+        """Show `text` if it differs from the line on the screen."""
+        if text != self.message:
+            self._say(text)
 
+
+def rebuild_record(variant: Variant, game: Game) -> list[CommittedMove]:
+    """The committed-move record of a game without one (times 0)."""
+    committed = []
+    replay = Game(variant, game.start)
+    turn = 0
+    for move in game.moves:
+        position = replay.position
+        mover = variant.side_to_move(position)
+        if variant.move_in_turn(position) == 0:
+            turn += 1
+        text = format_move(variant, position, move)
+        replay.push_unchecked(move)
+        captures = tuple(square_name(variant, sq) for sq in sorted(move.captures))
+        committed.append(CommittedMove(replay.ply, turn, mover, variant.sides[mover], move, text, captures, 0))
+    return committed

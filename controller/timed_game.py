@@ -27,6 +27,7 @@ from typing import Any, Mapping, Sequence
 from damka.controller import timecontrol
 from damka.controller.clock import Clock, State, TimeSource
 from damka.controller.clock_errors import TimeControlError
+from damka.controller.events import FlagFell, GameEvent, SideOut
 from damka.controller.timecontrol import TimeControl
 from damka.engine import pdn
 from damka.engine.variant import Variant
@@ -71,7 +72,7 @@ def start_clock(session: Any, clock: Clock) -> bool:
     Whether it started it now."""
     if clock.state is not State.READY:
         return False
-    began = next((event["time_ms"] for event in session.events if event["type"] == "start"), None)
+    began = session.started_ms
     if began is None:
         return False
     clock.start(began, first=session.game.turn)
@@ -124,10 +125,11 @@ def time_control_tags(controls: Sequence[TimeControl]) -> dict[str, str]:
 
 
 def game_pdn(session: Any, controls: Sequence[TimeControl] | None = None,
-             tags: Mapping[str, str] | None = None) -> str:
+             tags: Mapping[str, str] | None = None, events: Sequence[GameEvent] = ()) -> str:
     """The session's game as PDN: `[%clock ...]` after the last move of every
     turn, the TimeControl tags, a comment where a flag fell or a player went
-    out, and the result (`*` while the game goes on).
+    out (from `events`, the game's events as a listener kept them), and the
+    result (`*` while the game goes on).
 
     A multiwarcaby player going out is in the comments only: PDN cannot say
     it, so a reader gives the later turns to the sides in the old order."""
@@ -141,11 +143,11 @@ def game_pdn(session: Any, controls: Sequence[TimeControl] | None = None,
     clocks = [format_clock(variant, c.clock_ms) if c.clock_ms else None for c in committed]
     comments: list[str] = [""] * len(moves)
     intro: list[str] = []
-    for event in session.events:
+    for event in events:
         text = _event_comment(variant, event)
         if text is None:
             continue
-        ply = min(event.get("ply", len(moves)), len(moves))
+        ply = min(event.ply, len(moves))
         if ply == 0:
             intro.append(text)
         else:
@@ -154,13 +156,11 @@ def game_pdn(session: Any, controls: Sequence[TimeControl] | None = None,
                           intro="; ".join(intro), result=game.result)
 
 
-def _event_comment(variant: Variant, event: Mapping[str, Any]) -> str | None:
-    kind = event["type"]
-    if kind == "flag":
-        side = _name(variant, event["side"])
-        return f"{side}'s flag fell at {event['time_ms']} ms (stage {event['stage']})"
-    if kind == "side_out":
-        return f"{_name(variant, event['side'])} out ({event['reason']})"
+def _event_comment(variant: Variant, event: GameEvent) -> str | None:
+    if isinstance(event, FlagFell):
+        return f"{_name(variant, event.side)}'s flag fell at {event.time_ms} ms (stage {event.stage})"
+    if isinstance(event, SideOut):
+        return f"{_name(variant, event.side)} out ({event.reason})"
     return None
 
 

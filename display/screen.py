@@ -17,64 +17,12 @@ import pygame
 from damka.controller.clock_view import ClockView, SideView
 from damka.display import widgets
 from damka.display.clock_face import draw_clock_face
-from damka.display.menu import Menu
+from damka.controller.views import GameView, MenuView, ResultView, SideLine, Standing, View  # noqa: F401 (re-exported)
 from damka.display.widgets import ACCENT, ALERT, BACKGROUND, DIM, PANEL, PANEL_ACTIVE, TEXT, Colour
 
 SIZE = (480, 320)
 
 
-@dataclass(frozen=True)
-class SideLine:
-    """One side (player, team or colour) as the screen names it."""
-
-    name: str
-    colour: Colour
-    score: int | None = None  # small points (multiwarcaby); None: not shown
-    to_move: bool = False
-    out: bool = False
-
-
-@dataclass(frozen=True)
-class GameView:
-    title: str                                # "Classic 8x8 - tournament"
-    sides: Sequence[SideLine]
-    clock: ClockView | None = None            # None: no clock in this game
-    status: str = ""                          # "White to move", "Player 2: second move"
-    last_move: str = ""                       # "c3-d4"
-    move_number: int = 1
-    messages: Sequence[str] = ()              # "Put a piece back on d4"
-    alert: bool = False                       # messages shown as a warning
-    hint: str = ""                            # learning mode: "Hint: c3-d4"
-    hints_left: int | None = None             # learning mode: the coach's hints left (None: not shown / no limit)
-    thinking: bool = False                    # the computer is thinking about its move
-
-
-@dataclass(frozen=True)
-class MenuView:
-    menu: Menu
-    subtitle: str = ""
-
-
-@dataclass(frozen=True)
-class Standing:
-    name: str
-    colour: Colour
-    points: float
-    small_points: int
-    games: int
-
-
-@dataclass(frozen=True)
-class ResultView:
-    title: str                                # "White wins", "Draw", "1st: Player 2"
-    reason: str                               # "no legal move", "on time"
-    standings: Sequence[Standing] = ()
-    by_small_points: bool = False             # 3-4 players rank by small points
-    next_first: str = ""                      # "Next game: Black starts"
-    footer: str = "ok: next game   menu: menu"
-
-
-View = GameView | MenuView | ResultView
 
 
 @dataclass

@@ -10,7 +10,7 @@ from typing import Sequence
 
 import pygame
 
-Colour = tuple[int, int, int]
+from damka.controller.views import PLAYER_COLOURS, SIDE_COLOURS, Colour, side_colour  # noqa: F401 (re-exported)
 
 BACKGROUND: Colour = (18, 22, 28)
 PANEL: Colour = (34, 40, 50)
@@ -20,19 +20,6 @@ DIM: Colour = (150, 156, 164)
 ACCENT: Colour = (250, 200, 70)
 ALERT: Colour = (235, 70, 60)
 SELECTED: Colour = (60, 90, 150)
-
-# Player colours for multiwarcaby (pieces are shared; a side is a colour on
-# the screen and a clock button), and the piece colours of draughts.
-SIDE_COLOURS: dict[str, Colour] = {
-    "white": (240, 236, 222), "black": (40, 40, 44), "red": (200, 50, 45),
-}
-PLAYER_COLOURS: tuple[Colour, ...] = ((220, 70, 60), (70, 130, 230), (80, 180, 90), (235, 180, 50))
-
-
-def side_colour(name: str, index: int) -> Colour:
-    """The colour a side is shown in: its piece colour, else a player colour."""
-    return SIDE_COLOURS.get(name.lower(), PLAYER_COLOURS[index % len(PLAYER_COLOURS)])
-
 
 def font(size: int) -> pygame.font.Font:
     """pygame's default font at `size` px, cached (the screen redraws ten times a second)."""

@@ -9,14 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from damka.controller.app import App, AppState
+from damka.controller.events import EventHistory
 from damka.controller.clock import State
 from damka.controller.store import Store
 from damka.controller.tracker import BoardMap
-from damka.display.menu import GameSetup
+from damka.controller.setup import GameSetup
 from damka.display.screen import GameView, ResultView
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, ClockPress, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
+from test_session_rig import events_of
 
 THREE = dict(variant="multiwarcaby", sides=3, mode="tournament")
 
@@ -53,12 +55,19 @@ def turn(board: VirtualBoard, app: App, side: int, first: str, second: str) -> N
 
 
 def events(app: App, kind: str) -> list[dict]:
-    return [event for event in app.session.events if event["type"] == kind]
+    return events_of(app.history, kind)
+
+
+def watched(app: App) -> App:
+    """The app with every event it publishes kept (`app.history`)."""
+    app.history = EventHistory()
+    app.bus.subscribe(app.history)
+    return app
 
 
 def test_a_press_after_the_flag_does_not_commit_the_move(tmp_path: Path) -> None:
     with Store(tmp_path / "g.db") as store:
-        app = App(store=store, setup=GameSetup("classic", mode="tournament", time_control="0.05"), start_game=True)
+        app = watched(App(store=store, setup=GameSetup("classic", mode="tournament", time_control="0.05"), start_game=True))
         board = on_board(app)
         flag_at = app.clock.next_deadline(app.now)
         assert flag_at is not None and flag_at > board.now
@@ -77,7 +86,7 @@ def test_a_press_after_the_flag_does_not_commit_the_move(tmp_path: Path) -> None
 
 
 def test_a_press_one_millisecond_before_the_flag_commits() -> None:
-    app = App(setup=GameSetup("classic", mode="tournament", time_control="0.05"), start_game=True)
+    app = watched(App(setup=GameSetup("classic", mode="tournament", time_control="0.05"), start_game=True))
     board = on_board(app)
     flag_at = app.clock.next_deadline(app.now)
     carry_out(board, "c3", ["d4"], step_ms=20)
@@ -88,8 +97,8 @@ def test_a_press_one_millisecond_before_the_flag_commits() -> None:
 def test_an_earlier_stage_flag_is_shown_and_play_goes_on(tmp_path: Path) -> None:
     # 3 s for the first move, then 5 minutes.
     with Store(tmp_path / "g.db") as store:
-        app = App(store=store, setup=GameSetup("classic", mode="tournament", time_control="1/0.05:5"),
-                  start_game=True)
+        app = watched(App(store=store, setup=GameSetup("classic", mode="tournament", time_control="1/0.05:5"),
+                          start_game=True))
         board = on_board(app)
         board.advance(3500)                       # white's stage-1 time runs out: a flag, not a loss
         assert events(app, "flag") and not events(app, "flag")[0]["final"]
@@ -103,7 +112,7 @@ def test_an_earlier_stage_flag_is_shown_and_play_goes_on(tmp_path: Path) -> None
 def test_three_players_a_flag_takes_the_player_out_and_the_store_keeps_it(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     store = Store(db)
-    app = App(store=store, setup=GameSetup(**THREE, time_control="0.1"), start_game=True)  # 6 s each
+    app = watched(App(store=store, setup=GameSetup(**THREE, time_control="0.1"), start_game=True))  # 6 s each
     board = on_board(app)
     session = app.session
     turn(board, app, 0, "d4-e5", "b1-a1")
@@ -134,7 +143,7 @@ def test_three_players_a_flag_takes_the_player_out_and_the_store_keeps_it(tmp_pa
     store.close()                                      # the power goes
 
     with Store(db) as store:
-        again = App(store=store)
+        again = watched(App(store=store))
         assert again.state is AppState.RESUME
         board = VirtualBoard(pieces)
         board.connect(again)
@@ -152,7 +161,7 @@ def test_three_players_a_flag_takes_the_player_out_and_the_store_keeps_it(tmp_pa
 
 def test_resigning_from_the_menu_with_three_players_takes_the_player_out(tmp_path: Path) -> None:
     with Store(tmp_path / "g.db") as store:
-        app = App(store=store, setup=GameSetup(**THREE, time_control="5+3"), start_game=True)
+        app = watched(App(store=store, setup=GameSetup(**THREE, time_control="5+3"), start_game=True))
         board = on_board(app)
         turn(board, app, 0, "d4-e5", "b1-a1")
         board.button(Button.MENU)
@@ -176,7 +185,7 @@ def test_resigning_from_the_menu_with_three_players_takes_the_player_out(tmp_pat
 
 
 def test_resigning_without_a_clock_with_three_players_takes_the_player_out() -> None:
-    app = App(setup=GameSetup("multiwarcaby", sides=3, mode="casual"), start_game=True)
+    app = watched(App(setup=GameSetup("multiwarcaby", sides=3, mode="casual"), start_game=True))
     board = on_board(app)
     board.button(Button.MENU)
     app.overlay.cursor = [row.key for row in app.overlay.visible_rows()].index("resign")

@@ -16,7 +16,7 @@ from damka.controller.app import App, AppState
 from damka.controller.chooser import GreedyChooser
 from damka.controller.store import Store
 from damka.controller.tracker import BoardMap
-from damka.display.menu import GameSetup
+from damka.controller.setup import GameSetup
 from damka.display.screen import GameView, Screen
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, Role
@@ -95,7 +95,7 @@ def test_the_computers_move_is_lit_with_its_captures_and_only_it_is_accepted() -
         make(board, app, (offer or moves)[0])
         board.advance(2500)
         idle(app, board)
-        planned = session._computer[0]
+        planned = session.planned[0]
         assert lit(board, Role.COMPUTER_FROM) == {name(planned.start)}
         assert name(planned.end) in lit(board, Role.COMPUTER_TO)
         if planned.captures:
@@ -119,7 +119,7 @@ def test_only_the_computers_move_is_accepted() -> None:
     play(board, app, "c3-d4")
     board.advance(2500)
     idle(app, board)
-    planned = session._computer[0]
+    planned = session.planned[0]
     other = next(m for m in session.game.legal_moves() if m != planned and not m.captures)
     make(board, app, other)                            # another legal move of the computer's side
     board.advance(2500)
@@ -148,7 +148,7 @@ def test_multiwarcaby_the_computer_fills_seats_and_plays_both_moves_without_a_pr
     for side in (1, 2):
         assert session.game.turn == side
         idle(app, board)
-        first, second = session._computer
+        first, second = session.planned
         assert lit(board, Role.COMPUTER_FROM) == {name(first.start)}   # one move after the other
         make(board, app, first)
         board.advance(300)

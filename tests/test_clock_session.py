@@ -8,7 +8,7 @@ from damka.controller.clock import Clock, State
 from damka.controller.session import Phase
 from damka.controller.timed_game import make_clock, start_clock
 from damka.hardware.interfaces import Role
-from test_session_rig import Rig
+from test_session_rig import Rig, events_of
 
 
 def timed(variant: str = "classic", control: str = "5+3", mode: str = "tournament", **rig: Any) -> tuple[Rig, Clock]:
@@ -26,7 +26,7 @@ def until(rig: Rig, ms: int) -> None:
 
 
 def events(rig: Rig, kind: str) -> list[dict]:
-    return [event for event in rig.session.events if event["type"] == kind]
+    return events_of(rig.history, kind)
 
 
 # -- the press commits the move and switches the clock -----------------------------

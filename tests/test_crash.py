@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from damka.controller.clock import Clock
-from damka.controller.resume import resume_session
+from damka.controller.resume import resume_game
 from damka.controller.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ CHILD = textwrap.dedent('''
     from damka.controller.app import App
     from damka.controller.store import Store
     from damka.controller.tracker import BoardMap
-    from damka.display.menu import GameSetup
+    from damka.controller.setup import GameSetup
     from damka.sim.virtual_board import VirtualBoard, carry_out
 
     db, seed = sys.argv[1], int(sys.argv[2])
@@ -148,7 +148,8 @@ def check_one(tmp_path: Path, seed: int, kill_after: float) -> dict:
         printed = [move for data in begun for move in data["moves"]][:ply]
         assert [[m.start, list(m.path), sorted(m.captures)] for m in stored.game.moves] == printed
         # The resumed session and clock: same moves, clock paused with the saved times.
-        session, clock, _ = resume_session(stored)
+        built = resume_game(stored)
+        session, clock = built.session, built.clock
         assert session.game.moves == stored.game.moves
         assert isinstance(clock, Clock) and clock.state.value == "paused"  # runs again when play resumes
         # The clock at the kill: the last line that showed it, minus the time since (for the side to move).

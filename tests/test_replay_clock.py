@@ -275,7 +275,7 @@ def test_three_player_pdn_notes_who_went_out(capsys) -> None:
 def test_replay_function_gives_the_record() -> None:
     records: list[str] = []
     events = parse_log(GAME.read_text().splitlines())
-    lines = replay(CLASSIC, events, SessionSettings(mode=Mode.TOURNAMENT), controls=read_controls("5+3", 2),
+    lines = replay(CLASSIC, events, SessionSettings(mode=Mode.TOURNAMENT), controls="5+3",
                    pdn_out=records, tags={"Event": "Club night", "White": "Ann", "Black": "Bob"})
     assert lines[-1]["clock"] == {"white": 272550, "black": 292250}
     game = read_game(records[0], strict=True)

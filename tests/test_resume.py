@@ -13,7 +13,7 @@ from damka.controller.resume import describe, matches, target_squares
 from damka.controller.session import Phase
 from damka.controller.store import Store
 from damka.controller.tracker import BoardMap
-from damka.display.menu import GameSetup
+from damka.controller.setup import GameSetup
 from damka.display.screen import MenuView
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
@@ -154,7 +154,8 @@ def test_a_game_against_the_computer_resumes_against_the_computer(tmp_path: Path
         assert app.session.settings.computer_sides == frozenset({0})
     with Store(db) as store:
         stored = store.last_unfinished()
-        from damka.controller.resume import resume_session
+        from damka.controller.resume import resume_game
 
-        session, clock, setup = resume_session(stored)
+        built = resume_game(stored)
+        session, clock, setup = built.session, built.clock, built.setup
         assert session.settings.computer_sides == frozenset({0}) and setup.mode == "computer" and clock is None

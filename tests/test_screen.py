@@ -17,7 +17,7 @@ def fresh_fonts() -> None:
 
 from damka.controller import timecontrol
 from damka.controller.clock import Clock
-from damka.display.menu import game_menu
+from damka.controller.menus import game_menu
 from damka.display.screen import SIZE, GameView, MenuView, ResultView, Screen, SideLine, Standing
 from damka.display.widgets import ACCENT, ALERT, BACKGROUND, SELECTED
 

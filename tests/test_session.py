@@ -6,7 +6,7 @@ import pytest
 
 from damka.controller.session import Phase
 from damka.hardware.interfaces import Role
-from test_session_rig import Rig
+from test_session_rig import Rig, kinds
 
 
 # -- casual -----------------------------------------------------------------------
@@ -126,7 +126,7 @@ def test_take_back_one_and_several() -> None:
     rig.board.put("e5")
     rig.wait()
     assert rig.texts == ["c3-d4", "f6-e5"]
-    assert any(e["type"] == "takeback" for e in rig.session.events)
+    assert "takeback" in kinds(rig.history)
     # two more plies back at once: the start position
     rig.board.lift("e5")
     rig.board.drop("f6")
@@ -181,7 +181,7 @@ def test_setup_verification_before_the_game() -> None:
     rig.board.lift("e5")
     rig.wait(400)
     assert rig.session.phase is Phase.PLAYING and rig.session.frame == {}
-    assert rig.session.events[0]["type"] == "start"
+    assert kinds(rig.history)[0] == "start"
 
 
 def test_casual_press_commits_at_once() -> None:
@@ -225,7 +225,7 @@ def test_learning_hint_button() -> None:
     rig.board.button("hint")
     assert len(rig.lit(Role.HINT_FROM)) == 1 and len(rig.lit(Role.HINT_TO)) == 1
     assert rig.session.message.startswith("hint:")
-    hint = rig.session._hint[0]
+    hint = rig.session.hint[0]
     rig.play(hint)
     rig.wait()
     assert not rig.lit(Role.HINT_FROM)
@@ -283,7 +283,7 @@ def test_tournament_refuses_a_press_on_an_incomplete_capture() -> None:
     assert rig.lit(Role.FLAG) == {"f6"}
     assert "refused" in rig.session.message
     assert clock.presses[-1][2] is False
-    assert rig.session.events[-1]["type"] == "refused"
+    assert kinds(rig.history)[-1] == "refused"
     rig.board.remove("f6")
     rig.wait(100)
     assert not rig.lit(Role.FLAG)
@@ -313,7 +313,7 @@ def test_tournament_new_game_after_the_end() -> None:
     rig.board.lift("e5")
     rig.wait()
     assert rig.session.phase is Phase.PLAYING and rig.texts == []
-    assert rig.session.events[-1]["type"] == "new_game"
+    assert kinds(rig.history)[-1] == "new_game"
 
 
 # -- computer --------------------------------------------------------------------------
@@ -323,7 +323,7 @@ def test_computer_move_is_shown_and_only_it_is_accepted() -> None:
     rig = Rig("classic", mode="computer", computer_sides=frozenset({1}))
     rig.move("c3-d4")
     rig.wait()
-    planned = rig.session._computer[0]
+    planned = rig.session.planned[0]
     start, end = rig.name(planned.start), rig.name(planned.end)
     assert rig.lit(Role.COMPUTER_FROM) == {start} and end in rig.lit(Role.COMPUTER_TO)
     other = next(m for m in rig.variant.legal_moves(rig.session.game.position) if m != planned)
@@ -342,7 +342,7 @@ def test_computer_move_is_shown_and_only_it_is_accepted() -> None:
 
 def test_computer_prefers_the_largest_capture() -> None:
     rig = Rig("classic", mode="computer", computer_sides=frozenset({0}), fen="W:Wc3,g3:Bd4,f6,h4")
-    planned = rig.session._computer[0]
+    planned = rig.session.planned[0]
     assert len(planned.captures) == 2
 
 
@@ -361,10 +361,10 @@ def test_a_fault_that_looks_like_a_take_back_is_undone_when_it_ends() -> None:
     rig.board.unstick("c5")
     rig.wait(1500)
     assert rig.texts == ["a3-b4", "c5xa3"]
-    assert [e["type"] for e in rig.session.events[-2:]] == ["move", "redo"]
+    assert kinds(rig.history)[-2:] == ["move", "redo"]
     rig.move("h2-g3")
     rig.wait()
-    assert rig.texts == ["a3-b4", "c5xa3", "h2-g3"] and rig.session._redo == []
+    assert rig.texts == ["a3-b4", "c5xa3", "h2-g3"] and rig.session.restorable == ()
 
 
 def test_take_back_waits_longer_than_a_move() -> None:

@@ -8,7 +8,7 @@ from damka.controller.session import Phase
 from damka.controller.tracker import Kind
 from damka.engine import Game
 from damka.hardware.interfaces import Role
-from test_session_rig import Rig
+from test_session_rig import Rig, kinds
 
 
 def scripted_turns(rig: Rig, rng: random.Random):
@@ -55,7 +55,7 @@ def test_four_players_play_a_game_to_its_end() -> None:
     assert len(session.committed) == 2 * turns
     assert [c.side for c in session.committed[:8]] == [0, 0, 1, 1, 2, 2, 3, 3]
     assert sum(session.scores) == sum(len(c.move.captures) for c in session.committed)
-    assert session.events[-1]["type"] == "result"
+    assert kinds(rig.history)[-1] == "result"
     assert "game over" in session.message
 
 
@@ -162,7 +162,7 @@ def test_computer_plays_both_moves_of_its_turn() -> None:
     rig.move("e4-e5")
     rig.move("b2-a1")
     rig.press(0)
-    plan = rig.session._computer
+    plan = rig.session.planned
     assert len(plan) == 2
     assert rig.lit(Role.COMPUTER_FROM) == {rig.name(plan[0].start)}
     rig.play(plan[0])

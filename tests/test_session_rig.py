@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from damka.controller import events as ev
 from damka.controller.chooser import GreedyChooser
 from damka.controller.session import Mode, Session, SessionSettings
 from damka.engine import find_variant
@@ -16,6 +17,32 @@ from damka.engine.move import Move
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
+
+
+# The short names the tests use for the event types.
+EVENT_NAMES: dict[str, type] = {
+    "start": ev.GameStarted, "new_game": ev.NewGame, "move": ev.MoveCommitted, "refused": ev.MoveRefused,
+    "takeback": ev.TakenBack, "redo": ev.Redone, "flag": ev.FlagFell, "side_out": ev.SideOut,
+    "result": ev.GameOver, "computer": ev.ComputerPlanned, "hint": ev.HintShown, "warning": ev.BlunderWarned,
+}
+
+
+def event_dict(event: ev.GameEvent) -> dict[str, Any]:
+    """An event as a plain dict with its short name under "type" (tuples as lists), for comparisons."""
+    name = next(key for key, kind in EVENT_NAMES.items() if type(event) is kind)
+    fields = {key: list(value) if isinstance(value, tuple) else value for key, value in vars(event).items()}
+    return {"type": name, **fields}
+
+
+def events_of(history: ev.EventHistory, kind: str) -> list[dict[str, Any]]:
+    """The events of one short name, as dicts."""
+    return [event_dict(event) for event in history.of(EVENT_NAMES[kind]) if type(event) is EVENT_NAMES[kind]]
+
+
+def kinds(history: ev.EventHistory) -> list[str]:
+    """The short names of the game events seen, in order (sensor lines and messages left out)."""
+    names = {kind: name for name, kind in EVENT_NAMES.items()}
+    return [names[type(event)] for event in history.events if type(event) in names]
 
 
 class Rig:
@@ -29,6 +56,8 @@ class Rig:
         start = position if position is not None else self.variant.start_position()
         occupied = geometry.names_of(self.variant.occupancy(start)) if setup else []
         self.board = VirtualBoard(occupied, files=max(9, geometry.width), ranks=max(9, geometry.height))
+        self.history = ev.EventHistory()
+        self.session.bus.subscribe(self.history)
         self.board.connect(self.session)
         self.turn_position = self.session.game.position
         self._turn_ply = self.session.game.ply

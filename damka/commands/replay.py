@@ -40,11 +40,16 @@ import sys
 from typing import Any, TextIO
 
 from damka.commands.options import add_position_arguments, load_position
+from damka.controller import events as ev
+from damka.controller.chooser import GreedyChooser
 from damka.controller.clock import Clock
 from damka.controller.eventlog import EventLogError, LogEvent, parse_side, read_log
+from damka.controller.events import EventHistory
+from damka.controller.game_factory import build_game
 from damka.controller.session import Mode, Session, SessionSettings
-from damka.controller.timecontrol import TimeControl
-from damka.controller.timed_game import game_pdn, make_clock, read_controls, start_clock
+from damka.controller.setup import GameSetup
+from damka.controller.timed_game import game_pdn, read_controls
+from damka.engine.pdn_tags import variant_options
 from damka.engine.variant import Result, Variant
 from damka.sim.virtual_board import VirtualBoard
 
@@ -84,8 +89,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     else:
         events = read_log(args.log)
     settings = SessionSettings(mode=Mode(args.mode), computer_sides=_sides(args.computer, variant))
-    controls = read_controls(args.time_control, len(variant.sides)) if args.time_control else None
-    if args.until is not None and controls is None:
+    controls = args.time_control
+    if controls:
+        read_controls(controls, len(variant.sides))  # a bad time control: one clear error before anything runs
+    if args.until is not None and not controls:
         raise ValueError("--until needs --time-control (without a clock nothing waits)")
     records: list[str] = []
     lines = replay(variant, events, settings, position=position if args.fen else None, leds=args.leds,
@@ -112,60 +119,66 @@ def _sides(text: str, variant: Variant) -> frozenset[int]:
 
 
 def replay(variant: Variant, events: list[LogEvent], settings: SessionSettings, *, position: Any = None,
-           leds: bool = False, controls: list[TimeControl] | None = None, until: int | None = None,
+           leds: bool = False, controls: str | None = None, until: int | None = None,
            pdn_out: list[str] | None = None, tags: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """Run `events` through a session on a virtual board; the JSON-ready output lines.
+    """Run `events` through a game built as the board builds it (`game_factory`)
+    on a virtual board; the JSON-ready output lines.
 
-    `controls`: one time control per side, for a clock in virtual time;
-    `until`: let the clock run on to that ms after the last event; `pdn_out`:
-    a list that gets the game's PDN record appended (with `tags`)."""
+    `controls`: the time control text, for a clock in virtual time; `until`:
+    let the clock run on to that ms after the last event; `pdn_out`: a list
+    that gets the game's PDN record appended (with `tags`)."""
     geometry = variant.geometry
     start = position if position is not None else variant.start_position()
     board = VirtualBoard(geometry.names_of(variant.occupancy(start)),
                          files=max(9, geometry.width), ranks=max(9, geometry.height))
-    clock = make_clock(variant, controls, time=lambda: board.now) if controls else None
-    session = Session(variant, settings, position=position, clock=clock)
+    setup = GameSetup(variant=variant.name, options=tuple(variant_options(variant).items()),
+                      mode=settings.mode.value, time_control=controls or "")
+    built = build_game(setup, position=position, chooser=GreedyChooser(), time=lambda: board.now,
+                       tracker=settings.tracker, computer_sides=settings.computer_sides, coach=False)
+    session, clock = built.session, built.clock
+    writer = JsonLines(variant)
+    history = EventHistory()
+    session.bus.subscribe(writer)
+    session.bus.subscribe(history)
     board.connect(session)
-    lines: list[dict[str, Any]] = []
-    seen_events = 0
     seen_leds = 0
 
-    def drain() -> None:
-        nonlocal seen_events, seen_leds
-        if clock is not None:
-            start_clock(session, clock)  # at the millisecond the game began
-        for event in session.events[seen_events:]:
-            line = _event_line(variant, event)
-            if line is not None:
-                lines.append(line)
-        seen_events = len(session.events)
+    def drain_leds() -> None:
+        nonlocal seen_leds
         if leds:
             for time, frame in board.led_history[seen_leds:]:
-                lines.append({"time_ms": time, "leds": {sq: role.value for sq, role in sorted(frame.items())}})
+                writer.lines.append({"time_ms": time, "leds": {sq: role.value for sq, role in sorted(frame.items())}})
             seen_leds = len(board.led_history)
 
-    drain()
+    drain_leds()
     for event in events:
         if event.time_ms > board.now:
             board.advance(event.time_ms - board.now)
-            drain()
+            drain_leds()
         try:
             _apply(board, variant, event)
         except ValueError as exc:
             raise EventLogError(f"line {event.line}: {exc}") from None
-        drain()
+        drain_leds()
     if clock is None:
         board.run_until_idle()
     else:
         if until is not None and until > board.now:
             board.advance(until - board.now)
-            drain()
+            drain_leds()
         _run_on(board, session, clock)
-    drain()
-    result = session.result
+    drain_leds()
+    lines = writer.lines
+    lines.append(_final_line(variant, session, clock))
+    if pdn_out is not None:
+        pdn_out.append(game_pdn(session, built.controls, tags, history.events))
+    return lines
+
+
+def _final_line(variant: Variant, session: Session, clock: Clock | None) -> dict[str, Any]:
     final: dict[str, Any] = {
         "final": variant.format_position(session.game.position),
-        "result": _result(variant, result),
+        "result": _result(variant, session.result),
         "scores": list(session.scores),
         "message": session.message,
     }
@@ -173,10 +186,7 @@ def replay(variant: Variant, events: list[LogEvent], settings: SessionSettings, 
         clock_ms = session.clock_ms()
         if clock_ms is not None:
             final["clock"] = _per_side(variant, clock_ms)
-    lines.append(final)
-    if pdn_out is not None:
-        pdn_out.append(game_pdn(session, controls, tags))
-    return lines
+    return final
 
 
 def _run_on(board: VirtualBoard, session: Session, clock: Clock) -> None:
@@ -210,32 +220,51 @@ def _apply(board: VirtualBoard, variant: Variant, event: LogEvent) -> None:
         board.button(event.arg)
 
 
-def _event_line(variant: Variant, event: dict[str, Any]) -> dict[str, Any] | None:
-    kind = event["type"]
-    if kind == "move":
-        line = {"ply": event["ply"], "side": variant.sides[event["side"]], "move": event["text"],
-                "captures": event["captures"], "time_ms": event["time_ms"]}
-        if variant.family == "multiwarcaby":
-            line["scores"] = event["scores"]
-        if event.get("clock_ms") is not None:
-            line["clock"] = _per_side(variant, event["clock_ms"])
+class JsonLines:
+    """The replay's JSON writer: one listener on the game's events, one line per event it prints."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.lines: list[dict[str, Any]] = []
+        self._handlers: dict[type, Any] = {
+            ev.MoveCommitted: self._move, ev.FlagFell: self._flag, ev.SideOut: self._out,
+            ev.TakenBack: self._plies, ev.Redone: self._plies, ev.NewGame: self._plain, ev.MoveRefused: self._refused,
+        }
+
+    def __call__(self, event: ev.GameEvent) -> None:
+        handler = self._handlers.get(type(event))
+        if handler is not None:
+            self.lines.append(handler(event))
+
+    def _move(self, event: ev.MoveCommitted) -> dict[str, Any]:
+        line: dict[str, Any] = {"ply": event.ply, "side": event.side_name, "move": event.text,
+                                "captures": list(event.captures), "time_ms": event.time_ms}
+        if self.variant.family == "multiwarcaby":
+            line["scores"] = list(event.scores)
+        if event.clock_ms is not None:
+            line["clock"] = _per_side(self.variant, event.clock_ms)
         return line
-    if kind == "flag":
-        return {"event": "flag", "side": variant.sides[event["side"]], "time_ms": event["time_ms"],
-                "stage": event["stage"], "final": event["final"]}
-    if kind == "side_out":
-        return {"event": "out", "side": variant.sides[event["side"]], "time_ms": event["time_ms"],
-                "reason": event["reason"]}
-    if kind in ("takeback", "redo"):
-        return {"event": kind, "plies": event["plies"], "time_ms": event["time_ms"]}
-    if kind in ("new_game", "refused"):
-        line = {"event": kind, "time_ms": event["time_ms"]}
-        if kind == "refused":
-            line["reason"] = event["reason"]
-            if event.get("clock_ms") is not None:
-                line["clock"] = _per_side(variant, event["clock_ms"])
+
+    def _flag(self, event: ev.FlagFell) -> dict[str, Any]:
+        return {"event": "flag", "side": self.variant.sides[event.side], "time_ms": event.time_ms,
+                "stage": event.stage, "final": event.final}
+
+    def _out(self, event: ev.SideOut) -> dict[str, Any]:
+        return {"event": "out", "side": self.variant.sides[event.side], "time_ms": event.time_ms,
+                "reason": event.reason}
+
+    def _plies(self, event: ev.TakenBack | ev.Redone) -> dict[str, Any]:
+        kind = "takeback" if isinstance(event, ev.TakenBack) else "redo"
+        return {"event": kind, "plies": event.plies, "time_ms": event.time_ms}
+
+    def _plain(self, event: ev.NewGame) -> dict[str, Any]:
+        return {"event": "new_game", "time_ms": event.time_ms}
+
+    def _refused(self, event: ev.MoveRefused) -> dict[str, Any]:
+        line: dict[str, Any] = {"event": "refused", "time_ms": event.time_ms, "reason": event.reason}
+        if event.clock_ms is not None:
+            line["clock"] = _per_side(self.variant, event.clock_ms)
         return line
-    return None
 
 
 def _result(variant: Variant, result: Result | None) -> dict[str, Any] | None:

@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
     setup = setup_from(args)
-    from damka.controller.app import App, BoardLoop
+    from damka.controller.app import App
+    from damka.controller.board_loop import BoardLoop
     from damka.controller.store import Store
 
     store = Store(args.db)

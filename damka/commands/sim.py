@@ -42,7 +42,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def setup_from(args: argparse.Namespace):
-    from damka.display.menu import GameSetup
+    from damka.controller.setup import GameSetup
 
     sides = str(args.sides)
     if sides != "teams" and not (sides.isdigit() and 2 <= int(sides) <= 4):

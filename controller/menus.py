@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from damka.controller import timecontrol
+from damka.controller.setup import DEFAULT_HINT_LIMIT, GameSetup
 from damka.engine import levels
 from damka.hardware.interfaces import Button
 
@@ -60,7 +61,6 @@ COMPUTERS: tuple[tuple[str, str], ...] = (
 HINTS: tuple[tuple[str, str], ...] = (
     ("3", "3 per game"), ("5", "5 per game"), ("1", "1 per game"), ("0", "None"), ("", "No limit"),
 )
-DEFAULT_HINT_LIMIT = 3
 
 
 @dataclass(frozen=True)
@@ -102,50 +102,6 @@ class Row:
                 self.index = index
                 return
         raise ValueError(f"{self.label}: no choice {value!r}")
-
-
-@dataclass(frozen=True)
-class GameSetup:
-    """A new game as chosen in the menu."""
-
-    variant: str = "classic"
-    sides: int = 2
-    teams: bool = False
-    mode: str = "casual"
-    time_control: str = ""
-    colours: str = "lot"     # lot, first, second: which side the person plays against the computer
-    level: str = levels.DEFAULT_LEVEL
-    computers: int = 0       # 3-4 players against the computer: seats it fills (0: all but one)
-    hint_limit: int | None = DEFAULT_HINT_LIMIT  # learning mode: the coach's hints per game (None: no limit)
-    move_time: float | None = None  # the computer's seconds per move (None: the level's own)
-
-    def computer_seats(self, sides: int, draw: Callable[[Sequence[int], int], list[int]] | None = None
-                       ) -> frozenset[int]:
-        """The sides the computer plays: against one person every side but
-        theirs (`colours`: first, second, or drawn by lot with `draw`, a
-        `random.sample`); with three or four players `computers` seats."""
-        wanted = sides - 1 if sides <= 2 or not self.computers else max(1, min(self.computers, sides - 1))
-        people = sides - wanted
-        if self.colours == "first":
-            humans = list(range(people))
-        elif self.colours == "second":
-            humans = [(1 + i) % sides for i in range(people)]
-        else:
-            import random
-
-            humans = (draw or random.sample)(range(sides), people)
-        return frozenset(side for side in range(sides) if side not in humans)
-
-    def variant_options(self) -> dict[str, object]:
-        """find_variant options for this setup."""
-        if self.variant != "multiwarcaby":
-            return {}
-        options: dict[str, object] = {}
-        if self.teams:
-            options["teams"] = True
-        elif self.sides != 2:
-            options["sides"] = self.sides
-        return options
 
 
 @dataclass

@@ -1,0 +1,144 @@
+"""One way to build a game: variant, clock, session, computer and coach from a `GameSetup`.
+
+The board (`App`), the simulator, a resumed game and `damka replay` all build
+their games here, so a time control the board accepts is one the replay
+accepts, and a replay of a sensor log reproduces what the board ran:
+
+    built = build_game(GameSetup("classic", mode="tournament", time_control="5+3|3+3"))
+    built.session.handle(snapshot)         # ... the clock starts when the game begins
+
+Time controls: "" (no clock), "casual" (the variant's casual preset), a preset
+name, the compact form (`5+3`, `5+3d`, `50/120:25/60`, `5+3|3+3` per side)
+or `pdn:` and the PDN TimeControl form (`pdn:300+3`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from damka.controller import timecontrol
+from damka.controller.chooser import Chooser
+from damka.controller.clock import Clock, State, TimeSource
+from damka.controller.coach import Coach
+from damka.controller.events import EventBus, GameStarted
+from damka.controller.opponent import ComputerOpponent
+from damka.controller.session import Session
+from damka.controller.session_types import Mode, SessionSettings
+from damka.controller.setup import GameSetup
+from damka.controller.timecontrol import TimeControl
+from damka.controller.timed_game import make_clock, read_controls
+from damka.controller.tracker import TrackerSettings
+from damka.engine.variant import Position, Variant
+from damka.engine.variants import find_variant
+
+
+@dataclass
+class BuiltGame:
+    """A game ready to play: the session (with its bus), its clock and what it was built from."""
+
+    setup: GameSetup
+    variant: Variant
+    session: Session
+    clock: Clock | None
+    controls: list[TimeControl] | None
+    computer_sides: frozenset[int]
+
+
+def build_variant(setup: GameSetup) -> Variant:
+    return find_variant(setup.variant, **setup.variant_options())
+
+
+def time_controls(setup: GameSetup, variant: Variant) -> list[TimeControl] | None:
+    """One time control per clock side (None: no clock); TimeControlError if the text is none."""
+    text = setup.time_control.strip()
+    if not text:
+        return None
+    sides = len(variant.sides)
+    if text == "casual":
+        return [timecontrol.casual_preset(variant.name, sides).control] * sides
+    return read_controls(text, sides)
+
+
+class ResumableClock:
+    """The clock as the session sees it: a clock paused after a resume starts
+    again with the first move committed (the players have resumed play).
+    Otherwise it is the real clock, which the session polls."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+
+    @property
+    def state(self) -> State:
+        return self.clock.state
+
+    def update(self, now: int | None = None) -> list:
+        return self.clock.update(now)
+
+    def next_deadline(self, now: int | None = None) -> int | None:
+        return self.clock.next_deadline(now)
+
+    def view(self, now: int | None = None) -> Any:
+        return self.clock.view(now)
+
+    def stop(self, now: int | None = None, reason: str = "game over", loser: int | None = None) -> None:
+        self.clock.stop(now, reason, loser)
+
+    def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
+              moves: int = 1) -> Any:
+        if board_ok and self.clock.state is State.PAUSED:
+            self.clock.resume(now)
+        if self.clock.state is not State.RUNNING:
+            return None
+        return self.clock.press(side, now, board_ok=board_ok, reason=reason, moves=moves)
+
+
+def start_clock_when_play_begins(session: Session, clock: Clock) -> Callable[[], None]:
+    """Start `clock` for the side to move at the millisecond the game begins
+    (the board shows its position). Returns the unsubscribe function."""
+
+    def on_start(event: GameStarted) -> None:
+        if clock.state is State.READY:
+            clock.start(event.time_ms, first=session.game.turn)
+
+    return session.bus.subscribe(on_start, GameStarted)
+
+
+def make_coach(setup: GameSetup, variant: Variant) -> Coach | None:
+    """Learning mode's coach: hints (the game's limit) and blunder warnings."""
+    if setup.mode != "learning":
+        return None
+    return Coach(variant, hint_limit=setup.hint_limit)
+
+
+def build_game(setup: GameSetup, *, variant: Variant | None = None, bus: EventBus | None = None, position: Position | None = None,
+               clock: Clock | None = None, chooser: Chooser | None = None, seed: int | None = None,
+               time: TimeSource | None = None, tracker: TrackerSettings | None = None,
+               computer_sides: frozenset[int] | None = None, coach: bool = True,
+               draw: Callable[[Sequence[int], int], list[int]] | None = None) -> BuiltGame:
+    """The game `setup` describes, waiting for the board to show its position.
+
+    `clock`: a restored clock instead of a new one (a resumed game); `chooser`:
+    the computer's moves from it at once, instead of a search thinking off the
+    loop (replays, tests); `time`: the clock's time source; `computer_sides`:
+    instead of drawing the computer's seats from the setup (`draw`: a
+    `random.sample`); `coach=False`: learning mode without the coach's hints
+    and blunder checks (a replay of a log recorded without them). ValueError / TimeControlError / UnknownVariantError for
+    a setup that names no playable game. `variant`: the setup's variant, when
+    the caller built it already (building one builds its move tables)."""
+    variant = variant or build_variant(setup)
+    controls = time_controls(setup, variant)
+    if clock is None and controls is not None:
+        clock = make_clock(variant, controls, time=time)
+    computer: frozenset[int] = frozenset()
+    if setup.mode == "computer":
+        computer = computer_sides if computer_sides is not None else setup.computer_seats(len(variant.sides), draw)
+    settings = SessionSettings(mode=Mode(setup.mode), computer_sides=computer or frozenset({1}),
+                               tracker=tracker or TrackerSettings())
+    session = Session(variant, settings, position=position, clock=ResumableClock(clock) if clock else None,
+                      chooser=chooser, coach=make_coach(setup, variant) if coach else None, bus=bus)
+    if computer and chooser is None:
+        session.opponent = ComputerOpponent(variant, setup.level, time_per_move=setup.move_time, seed=seed)
+    if clock is not None:
+        start_clock_when_play_begins(session, clock)
+    return BuiltGame(setup, variant, session, clock, controls, computer)

@@ -1,0 +1,51 @@
+"""The session's clock binding: one place that presses, polls and reads the clock.
+
+Any clock with the `TurnClock.press` signature plugs in; one that is also a
+`PolledClock` (the real `controller/clock.py` `Clock`) is polled by the
+session: flags are found at their exact millisecond (the session asks to be
+ticked then), its times are stamped on the record, and it is stopped when
+the game ends on the board. An owner that drains a press-only clock itself
+passes its events on with `Session.clock_events`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from damka.controller.session_types import PolledClock, TurnClock
+
+
+class ClockBinding:
+    def __init__(self, clock: TurnClock | None) -> None:
+        self.clock = clock
+
+    @property
+    def polled(self) -> bool:
+        return isinstance(self.clock, PolledClock)
+
+    def update(self, now: int) -> list:
+        """The clock's events up to `now` (flags, a player out, game over): polled clocks only."""
+        return self.clock.update(now) if self.polled else []  # type: ignore[union-attr]
+
+    def next_deadline(self, now: int) -> int | None:
+        return self.clock.next_deadline(now) if self.polled else None  # type: ignore[union-attr]
+
+    def press(self, side: int, now: int, *, board_ok: bool, reason: str = "", moves: int = 1) -> Iterable[Any]:
+        """Press (or record a refused press); the events the press itself found."""
+        if self.clock is None:
+            return ()
+        result = self.clock.press(side, now, board_ok=board_ok, reason=reason, moves=moves)
+        return getattr(result, "events", ()) or ()  # a bare press target may answer with a bool
+
+    def remaining_ms(self, now: int) -> tuple[int, ...] | None:
+        """Main time left per side (None: no clock that reports it, or an untimed one)."""
+        if not self.polled:
+            return None
+        sides = self.clock.view(now).sides  # type: ignore[union-attr]
+        if all(side.untimed for side in sides):
+            return None
+        return tuple(side.remaining_ms for side in sides)
+
+    def stop(self, now: int, reason: str) -> None:
+        if self.polled:
+            self.clock.stop(now, reason)  # type: ignore[union-attr]

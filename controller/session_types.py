@@ -1,0 +1,93 @@
+"""The session's vocabulary: modes, phases, settings, the committed-move
+record, and what the session needs of a clock and of a computer opponent."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from damka.controller.tracker import TrackerSettings
+from damka.engine.game import Game
+from damka.engine.move import Move
+
+
+class Mode(enum.Enum):
+    CASUAL = "casual"
+    LEARNING = "learning"
+    TOURNAMENT = "tournament"
+    COMPUTER = "computer"
+
+
+class Phase(enum.Enum):
+    SETUP = "setup"      # waiting for the board to show the start position
+    PLAYING = "playing"
+    OVER = "over"
+
+
+# While the computer (or the coach) thinks off the loop, the session asks to be
+# ticked this often to pick up the answer.
+POLL_MS = 20
+
+
+@dataclass(frozen=True)
+class SessionSettings:
+    mode: Mode = Mode.CASUAL
+    tracker: TrackerSettings = field(default_factory=TrackerSettings)
+    computer_sides: frozenset[int] = frozenset({1})
+    flag_ms: int = 2000            # how long a refused press shows FLAG
+    hints: bool | None = None      # LEDs for beginners; default: on in learning mode only
+    warn_ms: int = 8000            # learning: a move the coach warned about is committed after this quiet
+
+
+@dataclass(frozen=True)
+class CommittedMove:
+    ply: int                 # 1-based ply of this move in the game
+    turn: int                # 1-based turn number (a multiwarcaby turn has two plies)
+    side: int
+    side_name: str
+    move: Move
+    text: str                # PDN text
+    captures: tuple[str, ...]
+    time_ms: int
+    clock_ms: tuple[int, ...] | None = None
+    """Main time left per side just after the press that ended the turn (the
+    turn's last move only; None without a countdown clock)."""
+
+
+class Opponent(Protocol):
+    """What the session needs of a computer opponent thinking off the loop
+    (`controller/opponent.py`'s `ComputerOpponent` fits)."""
+
+    def start(self, game: Game, *, whole_turn: bool = False) -> None: ...
+
+    def poll(self) -> Any: ...
+
+    def cancel(self) -> None: ...
+
+
+@runtime_checkable
+class TurnClock(Protocol):
+    """The least the session needs of a clock: `press` when a side's turn is
+    accepted (`board_ok=True`, `moves` = the moves of the turn: the clock
+    switches) and when a press is refused (`board_ok=False` with the reason,
+    so the clock records it). The result may carry `events` (a flag the press
+    itself found). Starting and pausing the clock stay its owner's business."""
+
+    def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
+              moves: int = 1) -> Any: ...
+
+
+@runtime_checkable
+class PolledClock(TurnClock, Protocol):
+    """A clock the session drains itself (`controller/clock.py`'s `Clock`):
+    flags found at their exact millisecond, times read for the record, stopped
+    when the game ends on the board."""
+
+    def update(self, now: int | None = None) -> list: ...
+
+    def next_deadline(self, now: int | None = None) -> int | None: ...
+
+    def view(self, now: int | None = None) -> Any: ...
+
+    def stop(self, now: int | None = None, reason: str = "game over", loser: int | None = None) -> None: ...

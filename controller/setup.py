@@ -1,0 +1,60 @@
+"""A game as chosen: variant, players, mode, clock, computer and coach.
+
+One frozen value that the menu, the command line, a stored game and (later)
+the web page all produce, and that `game_factory.build_game` turns into a
+running game: one path for the board, the simulator and `damka replay`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from damka.engine import levels
+
+# Learning mode: the coach's hints per game by default.
+DEFAULT_HINT_LIMIT = 3
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """A new game as chosen in the menu."""
+
+    variant: str = "classic"
+    sides: int = 2
+    teams: bool = False
+    mode: str = "casual"
+    time_control: str = ""
+    colours: str = "lot"     # lot, first, second: which side the person plays against the computer
+    level: str = levels.DEFAULT_LEVEL
+    computers: int = 0       # 3-4 players against the computer: seats it fills (0: all but one)
+    hint_limit: int | None = DEFAULT_HINT_LIMIT  # learning mode: the coach's hints per game (None: no limit)
+    move_time: float | None = None  # the computer's seconds per move (None: the level's own)
+    options: tuple[tuple[str, Any], ...] = ()  # further variant options (name, value), e.g. (("draw_moves", 25),)
+
+    def computer_seats(self, sides: int, draw: Callable[[Sequence[int], int], list[int]] | None = None
+                       ) -> frozenset[int]:
+        """The sides the computer plays: against one person every side but
+        theirs (`colours`: first, second, or drawn by lot with `draw`, a
+        `random.sample`); with three or four players `computers` seats."""
+        wanted = sides - 1 if sides <= 2 or not self.computers else max(1, min(self.computers, sides - 1))
+        people = sides - wanted
+        if self.colours == "first":
+            humans = list(range(people))
+        elif self.colours == "second":
+            humans = [(1 + i) % sides for i in range(people)]
+        else:
+            humans = (draw or random.sample)(range(sides), people)
+        return frozenset(side for side in range(sides) if side not in humans)
+
+    def variant_options(self) -> dict[str, object]:
+        """find_variant options for this setup."""
+        options: dict[str, object] = dict(self.options)
+        if self.variant != "multiwarcaby":
+            return options
+        if self.teams:
+            options["teams"] = True
+        elif self.sides != 2:
+            options["sides"] = self.sides
+        return options

@@ -1,0 +1,97 @@
+"""Builds the screen's views (`controller/views.py`) from the game as it stands.
+
+Pure functions of the session, the clock and the names: the board's screen,
+the simulator and (later) the web page show the same words.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from damka.controller.clock import Clock, State
+from damka.controller.match import Match
+from damka.controller.session import CommittedMove, Phase, Session
+from damka.controller.views import Colour, GameView, ResultView, SideLine, side_colour
+from damka.engine.variant import Result
+from damka.hardware.interfaces import Role
+
+ALERT_ROLES = {Role.FLAG, Role.PUT_HERE, Role.TAKE_AWAY}
+
+
+def active_sides(session: Session) -> set[int]:
+    """The sides still in play (all of them outside 3-4 player multiwarcaby)."""
+    active = getattr(session.game.position, "active", None)
+    if active is None:
+        return set(range(len(session.variant.sides)))
+    return {side for side, playing in enumerate(active) if playing}
+
+
+def last_turn(committed: Sequence[CommittedMove]) -> str:
+    if not committed:
+        return ""
+    last = committed[-1]
+    return " ".join(c.text for c in committed if c.turn == last.turn)
+
+
+def player_colours(session: Session | None, players: Sequence[str]) -> dict[str, Colour]:
+    sides = session.variant.sides if session is not None else ()
+    return {name: side_colour(sides[i] if i < len(sides) else "", i) for i, name in enumerate(players)}
+
+
+def game_view(session: Session, clock: Clock | None, players: Sequence[str], title: str, now: int) -> GameView:
+    variant = session.variant
+    game = session.game
+    playing = session.phase is Phase.PLAYING and not game.is_over
+    multi = variant.family == "multiwarcaby"
+    scores = game.scores
+    active = active_sides(session)
+    sides = [
+        SideLine(players[i] if i < len(players) else side, side_colour(side, i), scores[i] if multi else None,
+                 to_move=playing and game.turn == i, out=i not in active)
+        for i, side in enumerate(variant.sides)
+    ]
+    status = _status(session, sides, multi)
+    if clock is not None and clock.state is State.PAUSED:
+        status += " (clock paused: ok to start)"
+    alert = bool(set(session.frame.values()) & ALERT_ROLES) or session.warning is not None
+    message = session.message
+    messages = [message] if message and message.lower() != status.lower() else []
+    return GameView(
+        title=title, sides=sides, clock=clock.view(now) if clock is not None else None, status=status,
+        last_move=last_turn(session.committed),
+        move_number=(game.ply // max(1, variant.moves_per_turn)) // max(1, len(variant.sides)) + 1,
+        messages=messages, alert=alert, hints_left=session.hints_left if session.coach is not None else None,
+        thinking=session.thinking,
+    )
+
+
+def _status(session: Session, sides: list[SideLine], multi: bool) -> str:
+    game = session.game
+    if session.phase is Phase.SETUP:
+        return "Set up the pieces"
+    if game.is_over:
+        return "Game over"
+    if session.thinking:
+        return "The computer is thinking..."
+    mover = sides[game.turn].name
+    return f"{mover}: second move" if multi and game.move_in_turn else f"{mover} to move"
+
+
+def result_view(session: Session, result: Result | None, players: Sequence[str], match: Match) -> ResultView:
+    names = players
+    if result is None:
+        title = "Game abandoned"
+    elif result.winner is not None:
+        title = f"{names[result.winner]} wins"
+    elif result.is_draw:
+        title = "Draw"
+    else:
+        firsts = [names[i] for i, place in enumerate(result.places) if place == 1]
+        title = f"1st: {', '.join(firsts)}"
+    reason = result.reason if result is not None else ""
+    if session.variant.family == "multiwarcaby":
+        reason += "  (small points " + " ".join(str(s) for s in session.scores) + ")"
+    upcoming = match.order()
+    return ResultView(title, reason.strip(), match.standings(player_colours(session, players)),
+                      by_small_points=len(match.players) > 2,
+                      next_first=f"Next game: {upcoming[0]} starts" if upcoming else "")
