@@ -101,8 +101,8 @@ def check_link(board: HardwareBoard, out: Out) -> None:
     synced = link.wait_synced(3.0)
     if not synced:
         where = _where(link.port, SerialConfig(vid=link.vid, pid=link.pid))
-        raise LinkError(f"no board answers on {where}: {link.last_problem or 'nothing received'} "
-                        "(check the USB cable, the firmware, and [serial] port in the config)")
+        raise LinkError(f"no board answers on {where}: {link.last_problem or 'nothing received'}; "
+                        "check the USB cable, the firmware, and [serial] port in the config")
     before, t0 = link.stats.frames_ok, time.perf_counter()
     time.sleep(0.5)
     rate = (link.stats.frames_ok - before) / (time.perf_counter() - t0)

@@ -19,7 +19,6 @@ from damka.hardware.errors import ConfigError
 from damka.hardware.interfaces import Button, Role
 from damka.hardware.layout import Layout
 
-BACKENDS = backend_names()
 LED_TYPES = ("ws2812", "mono", "none")
 # Button names in the [buttons] table: clock0..clock3 are the sides' clocks.
 CLOCK_KEYS = ("clock0", "clock1", "clock2", "clock3")
@@ -169,10 +168,11 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     """The config from parsed TOML; `backend` overrides [board] backend (a command-line choice)."""
     top = Section(source, "", data)
     board = Section(source, "board", top.get("board", dict, {}))
-    in_file = board.choice("backend", BACKENDS, "sim")
+    names = backend_names()
+    in_file = board.choice("backend", names, "sim")
     backend = in_file if backend is None else backend
-    if backend not in BACKENDS:
-        raise ConfigError(f"{source}: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend not in names:
+        raise ConfigError(f"{source}: backend must be one of {', '.join(names)}, not {backend!r}")
     rows = board.int_in("rows", 9, 2, 16)
     cols = board.int_in("cols", 9, 2, 16)
     sub_board = board.get("sub_board", str, None)
@@ -213,7 +213,7 @@ def _backend_sections(top: Section, shape: BoardShape) -> dict[str, Any]:
     """Each backend's own table, read by its module: the chosen backend's (it
     may require one) and any other the file has (a typo there is caught too)."""
     sections: dict[str, Any] = {}
-    for name in BACKENDS:
+    for name in backend_names():
         if name != shape.backend and name not in top.table:
             continue
         owner = load_backend(name)
@@ -228,9 +228,9 @@ def _leds(led: Section, chosen: Backend) -> LedConfig:
     led_type = led.choice("type", LED_TYPES, "ws2812")
     driver = led.get("driver", str, chosen.default_led_driver)
     if driver != "none" and driver not in chosen.led_drivers:
-        owners = [name for name in BACKENDS if driver in load_backend(name).led_drivers]
+        owners = [name for name in backend_names() if driver in load_backend(name).led_drivers]
         if not owners:
-            known = sorted({d for name in BACKENDS for d in load_backend(name).led_drivers})
+            known = sorted({d for name in backend_names() for d in load_backend(name).led_drivers})
             raise led.error("driver", f"expected one of {', '.join(known + ['none'])}, got {driver!r}")
         raise led.error("driver", f"the {driver} LED driver needs [board] backend = "
                         + " or ".join(f'"{name}"' for name in owners))

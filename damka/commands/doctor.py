@@ -18,7 +18,7 @@ import math
 import random
 import time
 
-from damka.commands.run import DEFAULT_CONFIGS, find_config
+from damka.commands import run as run_command
 from damka.hardware.backends import backend_names
 from damka.hardware.config import load_config, parse_config
 from damka.hardware.interfaces import Role, Snapshot
@@ -61,13 +61,13 @@ def run(args: argparse.Namespace) -> int:
 
     if not (math.isfinite(args.seconds) and args.seconds >= 0):
         raise ValueError(f"--seconds must be a number of seconds, 0 or more, not {args.seconds:g}")
-    path = find_config(args.config)
+    path = run_command.find_config(args.config)
     if path is not None:
         config = load_config(path, backend=args.backend)
     elif args.mock or args.backend is not None:
         config = parse_config({}, "<built-in board>", backend=args.backend)
     else:
-        where = " or ".join(str(p) for p in DEFAULT_CONFIGS)
+        where = " or ".join(str(p) for p in run_command.DEFAULT_CONFIGS)
         raise ValueError(f"no board to check: no --config FILE and none at {where} "
                          "(--mock checks a simulated board)")
     layout = config.layout()
