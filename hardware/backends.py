@@ -1,7 +1,14 @@
-"""Build the board's devices from a `BoardConfig`: one place that picks the
-backend and imports its library (gpiozero, pyserial) only when chosen.
+"""Board backends by name, and `open_board(config)` that opens the chosen one.
 
-Backends:
+`BACKENDS` maps each backend's name to the module that implements it, the
+way gpiozero finds its pin factories: a module is imported only when its
+backend is chosen (or its config table appears in the file), so a PC without
+gpiozero or pyserial still imports this package. Each module defines one
+`BACKEND = Backend(...)`: how to open it, how to read and check its own
+config table (``[gpio]``, ``[serial]``: the table is named like the backend)
+and which checks `damka doctor` runs on it.
+
+Adding a backend is one module and one line in `BACKENDS`:
 - ``gpio``: reed matrix and buttons on the Pi's GPIO (gpiozero), LEDs as a
   WS2812 chain on SPI (``[leds] driver = "spi"``) or none;
 - ``serial``: everything behind the microcontroller (firmware/), over USB;
@@ -14,13 +21,22 @@ switch matrix for ``gpio``, the firmware on a pty for ``serial``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from damka.hardware.config import BoardConfig
 from damka.hardware.interfaces import BoardSensor, Buttons, LedOutput
-from damka.hardware.leds import LedStyle, RecordingLeds
+
+if TYPE_CHECKING:
+    from damka.hardware.config import BoardConfig, BoardShape, Section
+
+# Backend name -> module defining `BACKEND`; imported on first use only.
+BACKENDS: dict[str, str] = {
+    "sim": "damka.hardware.backend_sim",
+    "gpio": "damka.hardware.backend_gpio",
+    "serial": "damka.hardware.backend_serial",
+}
 
 
 class NullLeds(LedOutput):
@@ -30,10 +46,26 @@ class NullLeds(LedOutput):
         pass
 
 
+class MockHands(Protocol):
+    """Hands on simulated hardware (``mock=True``): the doctor moves pieces with them."""
+
+    def set_closed(self, cells: Iterable[tuple[int, int]]) -> None:
+        """Close exactly these matrix cells (row, col): pieces stand there."""
+
+    def press(self, button: str) -> None:
+        """Press and release a button named as in ``[buttons]`` (``clock0``, ``hint``)."""
+
+
+def _no_ghosts() -> frozenset[str]:
+    return frozenset()
+
+
 @dataclass
 class HardwareBoard:
     """The opened devices. `sim` is the simulated hardware when mocked (a
-    mock_matrix.SwitchMatrix or a pty_device.PtyBoard), else None."""
+    mock_matrix.SwitchMatrix or a pty_device.PtyBoard), else None; `hands`
+    drives it the same way for every backend. `ghosts()` names squares the
+    sensor cannot trust (a matrix without diodes)."""
 
     backend: str
     sensor: BoardSensor
@@ -42,6 +74,8 @@ class HardwareBoard:
     description: str
     sim: Any = None
     closers: list[Callable[[], None]] = field(default_factory=list)
+    hands: MockHands | None = None
+    ghosts: Callable[[], frozenset[str]] = _no_ghosts
 
     def close(self) -> None:
         for closer in reversed(self.closers):
@@ -55,79 +89,58 @@ class HardwareBoard:
         self.close()
 
 
+Out = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One thing `damka doctor` checks on an opened board. `run` prints what
+    it finds through `out`; a fault that leaves nothing to check (no board
+    answers) raises a `HardwareError`, which the doctor turns into exit 2.
+    `after_watch` checks run after the live map (e.g. link statistics)."""
+
+    name: str
+    run: Callable[[HardwareBoard, Out], None]
+    after_watch: bool = False
+
+
+@dataclass(frozen=True)
+class Backend:
+    """What a backend module declares (as ``BACKEND``).
+
+    - `open(config, mock)`: the opened board (close it when done);
+    - `parse(section, shape)`: its own table (named like the backend) into a
+      settings object; `section` is None when the file has no such table
+      (raise ``section``-style errors for anything required). `defaults` is
+      the settings object when there is no table and the backend is not chosen;
+    - `validate(config)`: checks across tables, run when this backend is chosen;
+    - `led_drivers`: ``[leds] driver`` values it can drive besides "none";
+      `default_led_driver`, `default_buttons`: what the file may leave out.
+    """
+
+    name: str
+    open: Callable[["BoardConfig", bool], HardwareBoard]
+    checks: tuple[Check, ...] = ()
+    parse: Callable[["Section | None", "BoardShape"], Any] | None = None
+    defaults: Any = None
+    validate: Callable[["BoardConfig"], None] | None = None
+    led_drivers: tuple[str, ...] = ()
+    default_led_driver: str = "none"
+    default_buttons: Mapping[str, int] = field(default_factory=dict)
+
+
+def backend_names() -> tuple[str, ...]:
+    return tuple(BACKENDS)
+
+
+def load_backend(name: str) -> Backend:
+    """The backend called `name`, its module imported now (KeyError if unknown)."""
+    backend = importlib.import_module(BACKENDS[name]).BACKEND
+    if backend.name != name:
+        raise RuntimeError(f"{BACKENDS[name]} declares backend {backend.name!r}, registered as {name!r}")
+    return backend
+
+
 def open_board(config: BoardConfig, *, mock: bool = False) -> HardwareBoard:
-    backend = config.backend
-    layout = config.layout()
-    style = LedStyle(layout, config.leds.type, config.leds.brightness, config.leds.colours)
-    if backend in ("gpio", "sim"):
-        return _open_gpio(config, layout, style, mock or backend == "sim")
-    return _open_serial(config, layout, style, mock)
-
-
-def _open_gpio(config: BoardConfig, layout, style: LedStyle, mock: bool) -> HardwareBoard:
-    from damka.hardware.gpio_matrix import GpioMatrix, pin_factory
-
-    rows = config.gpio.rows or tuple(range(4, 4 + config.rows))
-    cols = config.gpio.cols or tuple(range(4 + config.rows, 4 + config.rows + config.cols))
-    buttons = config.buttons if config.gpio.rows else {}
-    if mock and not buttons and 4 + config.rows + config.cols + 4 <= 28:
-        free = 4 + config.rows + config.cols  # the next pins after the matrix
-        buttons = {"clock0": free, "clock1": free + 1, "hint": free + 2, "ok": free + 3}
-    sim = None
-    if mock:
-        from damka.hardware.mock_matrix import mock_board
-
-        factory, sim = mock_board(rows, cols, diodes=config.gpio.diodes)
-    else:
-        factory = pin_factory(config.gpio.pin_factory)
-    matrix = GpioMatrix(rows, cols, layout=layout, buttons=buttons, pin_factory=factory,
-                        diodes=config.gpio.diodes, debounce_scans=config.debounce_scans,
-                        debounce_ms=config.debounce_ms, rate_hz=config.scan_hz,
-                        settle_us=0 if mock else config.gpio.settle_us)
-    board = HardwareBoard("sim" if config.backend == "sim" else "gpio", matrix, NullLeds(), matrix,
-                          f"{config.backend} backend{' (mock pins)' if mock else ''}, {config.rows}x{config.cols} matrix",
-                          sim=sim, closers=[matrix.close])
-    try:
-        if mock or config.backend == "sim":
-            board.leds = RecordingLeds()
-        elif config.leds.driver == "spi" and config.leds.type != "none":
-            from damka.hardware.leds import SpiWs2812, open_spi
-
-            leds = SpiWs2812(open_spi(config.leds.spi_bus, config.leds.spi_device), style,
-                             serpentine=config.leds.serpentine, budget_ma=config.leds.budget_ma)
-            leds.start()
-            board.leds = leds
-            board.closers.append(leds.close)
-        matrix.scan_once()  # the first snapshot is real before anyone asks
-        matrix.start()
-    except BaseException:
-        board.close()
-        raise
-    return board
-
-
-def _open_serial(config: BoardConfig, layout, style: LedStyle, mock: bool) -> HardwareBoard:
-    from damka.hardware.serial_link import SerialLink
-
-    closers: list[Callable[[], None]] = []
-    sim = None
-    port = config.serial.port
-    if mock:
-        from damka.hardware.pty_device import PtyBoard
-
-        sim = PtyBoard(config.rows, config.cols)
-        closers.append(sim.close)
-        port = sim.port
-    link = SerialLink(port, layout=layout, style=style, buttons=config.buttons, vid=config.serial.vid,
-                      pid=config.serial.pid, baudrate=config.serial.baudrate)
-    link.start()
-    closers.append(link.close)
-    # Give the device a moment to say HELLO and send its first snapshot, so
-    # the controller does not start from an empty board (it still works, and
-    # re-syncs, when the board is plugged in later).
-    link.wait_synced(2.0)
-    pid = "*" if config.serial.pid is None else f"{config.serial.pid:04x}"
-    where = port or f"the first USB device {config.serial.vid:04x}:{pid}"
-    return HardwareBoard("serial", link, link, link,
-                         f"serial backend on {where}{' (firmware on a pty)' if mock else ''}, "
-                         f"{config.rows}x{config.cols} matrix", sim=sim, closers=closers)
+    """Open the devices of `config.backend` (simulated ones with `mock`)."""
+    return load_backend(config.backend).open(config, mock)

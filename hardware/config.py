@@ -14,38 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from damka.hardware.backends import Backend, backend_names, load_backend
 from damka.hardware.errors import ConfigError
 from damka.hardware.interfaces import Button, Role
 from damka.hardware.layout import Layout
 
-BACKENDS = ("sim", "gpio", "serial")
 LED_TYPES = ("ws2812", "mono", "none")
-LED_DRIVERS = ("serial", "spi", "none")
-PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
-PICO_VID = 0x2E8A
-SPI_PINS = (9, 10, 11)  # SPI0 with dtoverlay=spi0-0cs: MISO, MOSI (LED data), SCLK
 # Button names in the [buttons] table: clock0..clock3 are the sides' clocks.
 CLOCK_KEYS = ("clock0", "clock1", "clock2", "clock3")
 BUTTON_KEYS = CLOCK_KEYS + tuple(b.value for b in Button)
-# The firmware's button order (firmware/main.py BUTTON_PINS).
-DEFAULT_SERIAL_BUTTONS = {"clock0": 0, "clock1": 1, "hint": 2, "takeback": 3, "menu": 4, "ok": 5}
-
-
-@dataclass(frozen=True)
-class GpioConfig:
-    rows: tuple[int, ...] = ()
-    cols: tuple[int, ...] = ()
-    diodes: bool = True
-    pin_factory: str | None = None  # None: gpiozero's own choice (GPIOZERO_PIN_FACTORY)
-    settle_us: int = 5
-
-
-@dataclass(frozen=True)
-class SerialConfig:
-    port: str | None = None         # None: find the board by USB vid/pid
-    vid: int = PICO_VID
-    pid: int | None = None
-    baudrate: int = 115200
 
 
 @dataclass(frozen=True)
@@ -72,17 +49,46 @@ class BoardConfig:
     debounce_scans: int = 3
     debounce_ms: int = 20
     scan_hz: int = 200
-    gpio: GpioConfig = GpioConfig()
-    serial: SerialConfig = SerialConfig()
     leds: LedConfig = LedConfig()
     buttons: dict[str, int] = field(default_factory=dict)
+    sections: dict[str, Any] = field(default_factory=dict)  # backend name -> its parsed table
 
     def layout(self) -> Layout:
         return Layout(self.rows, self.cols, self.rotation, self.mirror, self.sub_board)
 
+    def section(self, backend: str) -> Any:
+        """The settings of `backend`'s table (its defaults when the file has none)."""
+        if backend in self.sections:
+            return self.sections[backend]
+        return load_backend(backend).defaults
 
-class _Section:
-    """Takes settings out of one TOML table, type-checked, then rejects leftovers."""
+    @property
+    def gpio(self):  # -> backend_gpio.GpioConfig
+        return self.section("gpio")
+
+    @property
+    def serial(self):  # -> backend_serial.SerialConfig
+        return self.section("serial")
+
+
+@dataclass(frozen=True)
+class BoardShape:
+    """What a backend's table parser may need from the rest of the file."""
+
+    source: str
+    backend: str   # the chosen backend
+    rows: int
+    cols: int
+
+
+def config_error(source: str, section: str, key: str | None, message: str) -> ConfigError:
+    """``board.toml: [gpio] rows: message`` (or ``[gpio]: message`` without a key)."""
+    return ConfigError(f"{source}: [{section}]" + (f" {key}" if key else "") + f": {message}")
+
+
+class Section:
+    """Takes settings out of one TOML table, type-checked, then rejects leftovers.
+    Backend modules read their own table with it."""
 
     def __init__(self, source: str, name: str, table: Any) -> None:
         self.source, self.name = source, name
@@ -93,8 +99,7 @@ class _Section:
     def error(self, key: str | None, message: str) -> ConfigError:
         if self.name == "":  # the file's top level holds sections
             return ConfigError(f"{self.source}: " + (f"[{key}]: " if key else "") + message)
-        where = f"[{self.name}]" + (f" {key}" if key else "")
-        return ConfigError(f"{self.source}: {where}: {message}")
+        return config_error(self.source, self.name, key, message)
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
         if key not in self.table:
@@ -161,12 +166,13 @@ def load_config(path: str | Path, *, backend: str | None = None) -> BoardConfig:
 
 def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: str | None = None) -> BoardConfig:
     """The config from parsed TOML; `backend` overrides [board] backend (a command-line choice)."""
-    top = _Section(source, "", data)
-    board = _Section(source, "board", top.get("board", dict, {}))
-    in_file = board.choice("backend", BACKENDS, "sim")
+    top = Section(source, "", data)
+    board = Section(source, "board", top.get("board", dict, {}))
+    names = backend_names()
+    in_file = board.choice("backend", names, "sim")
     backend = in_file if backend is None else backend
-    if backend not in BACKENDS:
-        raise ConfigError(f"{source}: backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend not in names:
+        raise ConfigError(f"{source}: backend must be one of {', '.join(names)}, not {backend!r}")
     rows = board.int_in("rows", 9, 2, 16)
     cols = board.int_in("cols", 9, 2, 16)
     sub_board = board.get("sub_board", str, None)
@@ -181,47 +187,55 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
         raise board.error(key, str(exc)) from None
     board.done()
 
-    scan = _Section(source, "scan", top.get("scan", dict, {}))
+    scan = Section(source, "scan", top.get("scan", dict, {}))
     debounce_scans = scan.int_in("debounce_scans", 3, 1, 50)
     debounce_ms = scan.int_in("debounce_ms", 20, 0, 1000)
     scan_hz = scan.int_in("rate_hz", 200, 10, 5000)
     scan.done()
 
-    gpio_table = top.get("gpio", dict, None)
-    if gpio_table is None:
-        if backend == "gpio":
-            raise ConfigError(f"{source}: [gpio]: missing: the gpio backend needs [gpio] rows and cols")
-        gpio = GpioConfig()
-    else:
-        g = _Section(source, "gpio", gpio_table)
-        gpio = GpioConfig(
-            rows=g.pins("rows", rows),
-            cols=g.pins("cols", cols),
-            diodes=g.get("diodes", bool, True),
-            pin_factory=g.choice("pin_factory", PIN_FACTORIES, None),
-            settle_us=g.int_in("settle_us", 5, 0, 1000),
-        )
-        for key, pins in (("rows", gpio.rows), ("cols", gpio.cols)):
-            for pin in pins:
-                if not 0 <= pin <= 27:
-                    raise g.error(key, f"GPIO{pin} is not a BCM pin on the 40-pin header (0-27)")
-        g.done()
-
-    s = _Section(source, "serial", top.get("serial", dict, {}))
-    port = s.get("port", str, None) or None
-    serial = SerialConfig(
-        port=port,
-        vid=s.int_in("vid", PICO_VID, 0, 0xFFFF),
-        pid=s.get("pid", int, None),
-        baudrate=s.int_in("baudrate", 115200, 1200, 12_000_000),
+    chosen = load_backend(backend)
+    shape = BoardShape(source, backend, rows, cols)
+    sections = _backend_sections(top, shape)
+    leds = _leds(Section(source, "leds", top.get("leds", dict, {})), chosen)
+    buttons = _buttons(Section(source, "buttons", top.get("buttons", dict, {})), chosen)
+    top.done()
+    config = BoardConfig(
+        source=source, backend=backend, rows=rows, cols=cols, sub_board=sub_board,
+        rotation=rotation, mirror=mirror, debounce_scans=debounce_scans, debounce_ms=debounce_ms,
+        scan_hz=scan_hz, leds=leds, buttons=buttons, sections=sections,
     )
-    s.done()
+    if chosen.validate is not None:
+        chosen.validate(config)
+    return config
 
-    led = _Section(source, "leds", top.get("leds", dict, {}))
+
+def _backend_sections(top: Section, shape: BoardShape) -> dict[str, Any]:
+    """Each backend's own table, read by its module: the chosen backend's (it
+    may require one) and any other the file has (a typo there is caught too)."""
+    sections: dict[str, Any] = {}
+    for name in backend_names():
+        if name != shape.backend and name not in top.table:
+            continue
+        owner = load_backend(name)
+        if owner.parse is None:
+            continue  # no table of its own: a [name] table stays unknown
+        table = top.get(name, dict, None)
+        sections[name] = owner.parse(None if table is None else Section(shape.source, name, table), shape)
+    return sections
+
+
+def _leds(led: Section, chosen: Backend) -> LedConfig:
     led_type = led.choice("type", LED_TYPES, "ws2812")
-    driver = led.choice("driver", LED_DRIVERS, "serial" if backend == "serial" else "none")
+    driver = led.get("driver", str, chosen.default_led_driver)
+    if driver != "none" and driver not in chosen.led_drivers:
+        owners = [name for name in backend_names() if driver in load_backend(name).led_drivers]
+        if not owners:
+            known = sorted({d for name in backend_names() for d in load_backend(name).led_drivers})
+            raise led.error("driver", f"expected one of {', '.join(known + ['none'])}, got {driver!r}")
+        raise led.error("driver", f"the {driver} LED driver needs [board] backend = "
+                        + " or ".join(f'"{name}"' for name in owners))
     colours: dict[Role, tuple[int, int, int]] = {}
-    col_section = _Section(source, "leds.colours", led.get("colours", dict, {}))
+    col_section = Section(led.source, "leds.colours", led.get("colours", dict, {}))
     for role in Role:
         value = col_section.get(role.value, str, None)
         if value is None:
@@ -240,44 +254,23 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
         spi_device=led.int_in("spi_device", 0, 0, 3),
         colours=colours,
     )
-    if driver == "serial" and backend != "serial":
-        raise led.error("driver", "the serial LED driver needs [board] backend = \"serial\"")
     led.done()
+    return leds
 
-    b = _Section(source, "buttons", top.get("buttons", dict, {}))
-    default_buttons = DEFAULT_SERIAL_BUTTONS if backend == "serial" else {}
+
+def _buttons(b: Section, chosen: Backend) -> dict[str, int]:
+    """[buttons]: pins or button indexes, each used once; the backend's defaults if none."""
     buttons: dict[str, int] = {}
     for key in BUTTON_KEYS:
         value = b.get(key, int, None)
         if value is not None:
             buttons[key] = value
     if not buttons:
-        buttons = dict(default_buttons)
+        buttons = dict(chosen.default_buttons)
     b.done()
     seen: dict[int, str] = {}
     for key, value in buttons.items():
         if value in seen:
             raise b.error(key, f"{value} is already used by {seen[value]}")
         seen[value] = key
-    if backend == "gpio" or gpio_table is not None:
-        used = {p: f"[gpio] rows" for p in gpio.rows}
-        used.update({p: f"[gpio] cols" for p in gpio.cols})
-        if len(used) != len(gpio.rows) + len(gpio.cols):
-            twice = sorted(set(gpio.rows) & set(gpio.cols)) or sorted(p for p in gpio.rows if gpio.rows.count(p) > 1) \
-                or sorted(p for p in gpio.cols if gpio.cols.count(p) > 1)
-            raise ConfigError(f"{source}: [gpio]: GPIO{twice[0]} is used twice in rows/cols")
-        if backend == "gpio":
-            for key, pin in buttons.items():
-                if pin in used:
-                    raise b.error(key, f"GPIO{pin} is already one of {used[pin]}")
-            if leds.driver == "spi":
-                for pin in SPI_PINS:
-                    if pin in used or pin in seen:
-                        what = used.get(pin) or f"[buttons] {seen[pin]}"
-                        raise led.error("driver", f"SPI needs GPIO9-11 (MISO, MOSI, SCLK); GPIO{pin} is in {what}")
-    top.done()
-    return BoardConfig(
-        source=source, backend=backend, rows=rows, cols=cols, sub_board=sub_board,
-        rotation=rotation, mirror=mirror, debounce_scans=debounce_scans, debounce_ms=debounce_ms,
-        scan_hz=scan_hz, gpio=gpio, serial=serial, leds=leds, buttons=buttons,
-    )
+    return buttons

@@ -36,6 +36,7 @@ from damka.display.widgets import DIM, TEXT
 from damka.engine.errors import DamkaError
 from damka.display.widgets import text as draw_text
 from damka.hardware.interfaces import Button, Role
+from damka.hardware.palette import role_colour
 from damka.sim.virtual_board import FILE_LETTERS, VirtualBoard
 
 class WindowError(DamkaError):
@@ -59,22 +60,9 @@ PIECE_COLOURS: dict[str, tuple[int, int, int]] = {
 UNKNOWN_PIECE = (150, 150, 150)
 CROWN = (230, 180, 40)
 
-# LED colours per role (what the board's RGB LEDs show).
-ROLE_COLOURS: dict[Role, tuple[int, int, int]] = {
-    Role.FLAG: (255, 0, 0),
-    Role.TAKE_AWAY: (255, 60, 170),
-    Role.PUT_HERE: (0, 220, 255),
-    Role.LIFTED: (255, 230, 0),
-    Role.TO_CAPTURE: (255, 120, 0),
-    Role.LEGAL_TARGET: (0, 255, 80),
-    Role.ILLEGAL_LIFT: (200, 0, 60),
-    Role.MUST_MOVE: (255, 170, 0),
-    Role.COMPUTER_FROM: (40, 90, 255),
-    Role.COMPUTER_TO: (100, 160, 255),
-    Role.HINT_FROM: (190, 60, 255),
-    Role.HINT_TO: (220, 140, 255),
-    Role.LAST_MOVE: (170, 170, 200),
-}
+# LED colours per role: the board's own palette (hardware/palette.py), so the
+# window and its screenshots show what the board's RGB LEDs show.
+ROLE_COLOURS: dict[Role, tuple[int, int, int]] = {role: role_colour(role) for role in Role}
 
 KEY_BUTTONS = {
     pygame.K_h: Button.HINT, pygame.K_t: Button.TAKE_BACK, pygame.K_m: Button.MENU, pygame.K_ESCAPE: Button.MENU,

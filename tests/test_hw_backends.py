@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 
 import pytest
 
-from damka.hardware.backends import open_board
+from damka.cli import main
+from damka.hardware.backends import BACKENDS, backend_names, load_backend, open_board
 from damka.hardware.config import BoardConfig, parse_config
-from damka.hardware.errors import BackendUnavailableError
+from damka.hardware.errors import BackendUnavailableError, ConfigError
 from damka.hardware.interfaces import ClockPress, Role
 from damka.hardware.leds import RecordingLeds
 
@@ -78,3 +80,89 @@ def test_real_gpio_off_a_pi_is_a_clear_error():
     with pytest.raises(BackendUnavailableError, match="GPIO pin factory 'lgpio' is not usable here"):
         with open_board(config):
             pass
+
+
+# -- the registry ------------------------------------------------------------------
+
+def test_every_registered_backend_declares_itself():
+    for name in backend_names():
+        backend = load_backend(name)
+        assert backend.name == name and callable(backend.open)
+        assert all(check.name and callable(check.run) for check in backend.checks)
+    assert load_backend("serial").default_led_driver == "serial"
+
+
+LAZY = """
+import sys
+from damka.hardware.config import parse_config
+parse_config({})
+print(sorted(m for m in sys.modules if m.startswith('damka.hardware.backend_')))
+parse_config({'board': {'backend': 'serial'}})
+print(sorted(m for m in sys.modules if m.startswith('damka.hardware.backend_')))
+"""
+
+
+def test_a_backend_module_is_imported_only_when_chosen():
+    result = subprocess.run([sys.executable, "-c", LAZY], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    sim_only, then_serial = result.stdout.splitlines()
+    assert "'damka.hardware.backend_sim'" in sim_only and "backend_serial" not in sim_only
+    assert "'damka.hardware.backend_serial'" in then_serial
+
+
+# A whole new backend: one module, one line in BACKENDS. It owns its [fake]
+# table and a doctor check; the pieces live on a virtual board.
+FAKE_BACKEND = '''
+from damka.hardware.backends import Backend, Check, HardwareBoard
+from damka.sim.virtual_board import VirtualBoard
+
+
+def parse(section, shape):
+    if section is None:
+        return {"pieces": []}
+    pieces = section.get("pieces", list, [])
+    section.done()
+    return {"pieces": pieces}
+
+
+def open_fake(config, mock):
+    board = VirtualBoard(config.section("fake")["pieces"])
+    return HardwareBoard("fake", board, board, board, f"fake backend, mock={mock}")
+
+
+def check(board, out):
+    out(f"fake check: {len(board.sensor.snapshot().occupied)} pieces")
+
+
+BACKEND = Backend(name="fake", open=open_fake, parse=parse, defaults={"pieces": []},
+                  checks=(Check("pieces", check),))
+'''
+
+
+@pytest.fixture
+def fake_backend(tmp_path, monkeypatch):
+    (tmp_path / "damka_fake_backend.py").write_text(FAKE_BACKEND)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(BACKENDS, "fake", "damka_fake_backend")
+    yield
+    sys.modules.pop("damka_fake_backend", None)
+
+
+def test_a_new_backend_is_one_module_and_one_line(fake_backend, tmp_path, capsys):
+    config = parse_config({"board": {"backend": "fake"}, "fake": {"pieces": ["a1", "c3"]}})
+    assert config.section("fake") == {"pieces": ["a1", "c3"]}
+    with open_board(config) as board:
+        assert board.description == "fake backend, mock=False"
+        assert board.sensor.snapshot().occupied == {"a1", "c3"}
+    with pytest.raises(ConfigError, match=r"^board.toml: \[fake\]: unknown setting: colour$"):
+        parse_config({"board": {"backend": "fake"}, "fake": {"colour": "red"}}, "board.toml")
+    path = tmp_path / "board.toml"
+    path.write_text('[board]\nbackend = "fake"\n[fake]\npieces = ["e5"]\n')
+    assert main(["doctor", "--config", str(path), "--seconds", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "backend: fake backend, mock=False" in out and "fake check: 1 pieces" in out
+
+
+def test_unknown_backend_names_the_registered_ones():
+    with pytest.raises(ConfigError, match="backend must be one of sim, gpio, serial, not 'usb'"):
+        parse_config({}, "board.toml", backend="usb")

@@ -74,6 +74,13 @@ def test_serial_defaults():
     assert c.buttons["clock0"] == 0 and c.buttons["clock1"] == 1
 
 
+def test_each_backend_table_is_read_by_its_backend():
+    c = parse_config({"board": {"backend": "gpio"}, "gpio": GPIO, "serial": {"port": "/dev/ttyACM1"}})
+    assert c.section("gpio") is c.gpio and c.gpio.rows == tuple(GPIO["rows"])
+    assert c.serial.port == "/dev/ttyACM1"       # kept for a later --backend serial
+    assert parse_config({}).serial.port is None  # no table: the backend's defaults
+
+
 def test_backend_override():
     c = parse_config({"board": {"backend": "gpio"}, "gpio": GPIO}, backend="serial")
     assert c.backend == "serial"
@@ -107,6 +114,10 @@ MISTAKES = [
     ({"leds": {"brightness": 300}}, "[leds] brightness: expected a number from 0 to 255, got 300"),
     ({"leds": {"type": "rgbw"}}, "[leds] type: expected one of ws2812, mono, none, got 'rgbw'"),
     ({"leds": {"driver": "serial"}}, "[leds] driver: the serial LED driver needs [board] backend = \"serial\""),
+    ({"board": {"backend": "serial"}, "leds": {"driver": "spi"}},
+     "[leds] driver: the spi LED driver needs [board] backend = \"sim\" or \"gpio\""),
+    ({"leds": {"driver": "usb"}}, "[leds] driver: expected one of serial, spi, none, got 'usb'"),
+    ({"board": {"backend": "gpio"}, "gpio": GPIO, "serial": {"speed": 9600}}, "[serial]: unknown setting: speed"),
     ({"leds": {"colours": {"legal_target": "green"}}}, "[leds.colours] legal_target: expected a colour like"),
     ({"leds": {"colours": {"shiny": "#ffffff"}}}, "[leds.colours]: unknown setting: shiny"),
     ({"board": {"backend": "gpio"}, "gpio": {**GPIO, "rows": [4, 5, 6, 7, 8, 9, 10, 11, 12]},

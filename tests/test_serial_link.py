@@ -70,15 +70,16 @@ def test_heartbeat_keeps_coming(board, link):
     assert link.stats.snapshots - before >= 2  # every 250 ms without a change
 
 
-def test_latency_of_a_change(board, link):
-    delays = []
+def test_every_change_arrives_as_a_snapshot(board, link):
+    # How fast is measured by benchmarks/hardware_bench.py; here: each change arrives, in order.
+    seen = []
     for i in range(10):
         cells = {(i % 9, (i * 2) % 9)}
         board.matrix.set(cells)
-        t0 = board.matrix.changed_at
         assert wait_for(lambda: link.snapshot().occupied == squares(cells))
-        delays.append(time.perf_counter() - t0)
-    assert max(delays) < 0.25  # 3 debounce scans + the pty: a few ms in practice (benchmarks measure it)
+        seen.append(link.snapshot())
+    assert all(a.time_ms <= b.time_ms for a, b in zip(seen, seen[1:]))
+    assert link.stats.frames_bad == 0
 
 
 def test_led_frames_flow_back(board, link):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -183,21 +182,17 @@ def test_durability_settings(db: Path) -> None:
         assert store.integrity_check() == "ok"
 
 
-def test_commit_latency_is_small(db: Path) -> None:
-    """One transaction (with fsync) per move; reported in the test output."""
+def test_each_move_is_committed_at_once(db: Path) -> None:
+    """One transaction (with fsync) per move: a second reader sees every move as
+    soon as it is recorded. (Commit latency: benchmarks/store_commit.py.)"""
     variant = find_variant("classic")
     game = Game(variant)
-    with Store(db) as store:
+    with Store(db) as store, Store(db) as reader:
         gid = store.new_game(variant)
-        times = []
-        for _ in range(30):
+        for ply in range(1, 31):
             play(game, 1)
-            start = time.perf_counter()
             store.record_move(gid, game, clock_ms=[1, 2])
-            times.append(time.perf_counter() - start)
-    times.sort()
-    print(f"commit latency: median {times[len(times) // 2] * 1000:.2f} ms, max {times[-1] * 1000:.2f} ms")
-    assert times[len(times) // 2] < 0.25
+            assert reader.load_game(gid).game.ply == ply
 
 
 def test_default_path_follows_damka_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

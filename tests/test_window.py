@@ -27,6 +27,8 @@ from damka.controller.store import Store
 from damka.controller.setup import GameSetup
 from damka.display.screen import ResultView
 from damka.hardware.interfaces import Button, Role
+from damka.hardware.layout import Layout
+from damka.hardware.leds import LedStyle
 from damka.sim.window import (
     CROWN,
     PIECE_COLOURS,
@@ -199,6 +201,23 @@ def test_result_and_match_standings(tmp_path: Path) -> None:
         window.board.button(Button.OK)  # next game: colours swap
         assert app.state is AppState.GAME and app.game_players == ["Ola", "Ala"]
         assert store.list_games()[0].result == "0-1"
+
+
+def test_each_led_role_is_drawn_in_the_boards_colour() -> None:
+    """The window shows what the board's RGB LEDs show: for every role, the
+    colour the board's LED output sends for it (one palette for both)."""
+    board_style = LedStyle(Layout())
+    roles = list(Role)
+    empty = [f"{f}{r}" for r in (4, 5) for f in "abcdefghi"][:len(roles)]
+    occupied = [f"{f}{r}" for r in (1, 2) for f in "abcdefghi"][:len(roles)]
+    window = build(App(offer_resume=False), occupied=occupied)
+    frame = {**dict(zip(empty, roles)), **dict(zip(occupied, roles))}
+    window.board.show(frame)
+    surface = window.render()
+    for role, lit_empty, lit_piece in zip(roles, empty, occupied):
+        board_colour = board_style.entry(role)[:3]
+        assert pixel(surface, centre(window, lit_empty)) == board_colour, role    # the LED under an empty square
+        assert pixel(surface, ring(window, lit_piece)) == board_colour, role      # the glow round a piece on it
 
 
 def test_king_is_drawn_turned_over() -> None:

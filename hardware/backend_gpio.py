@@ -1,0 +1,163 @@
+"""The ``gpio`` backend: reed matrix and buttons straight on the Pi's GPIO
+(gpiozero, imported only when opened), LEDs as a WS2812 chain on SPI or none.
+
+Owns the ``[gpio]`` table and the doctor's scan-rate check; the ``sim``
+backend opens the same matrix on mock pins (`open_matrix`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from damka.hardware.backends import Backend, Check, HardwareBoard, NullLeds, Out
+from damka.hardware.config import BoardConfig, BoardShape, Section, config_error
+from damka.hardware.leds import LedStyle, RecordingLeds
+
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
+SPI_PINS = (9, 10, 11)  # SPI0 with dtoverlay=spi0-0cs: MISO, MOSI (LED data), SCLK
+FIRST_PIN = 4           # mock pins without a [gpio] table: rows, then cols, then buttons from here
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    rows: tuple[int, ...] = ()
+    cols: tuple[int, ...] = ()
+    diodes: bool = True
+    pin_factory: str | None = None  # None: gpiozero's own choice (GPIOZERO_PIN_FACTORY)
+    settle_us: int = 5
+
+
+def parse(g: Section | None, shape: BoardShape) -> GpioConfig:
+    """[gpio]: required when chosen; checked whenever present."""
+    if g is None:
+        if shape.backend == "gpio":
+            raise config_error(shape.source, "gpio", None, "missing: the gpio backend needs [gpio] rows and cols")
+        return GpioConfig()
+    gpio = GpioConfig(
+        rows=g.pins("rows", shape.rows),
+        cols=g.pins("cols", shape.cols),
+        diodes=g.get("diodes", bool, True),
+        pin_factory=g.choice("pin_factory", PIN_FACTORIES, None),
+        settle_us=g.int_in("settle_us", 5, 0, 1000),
+    )
+    for key, pins in (("rows", gpio.rows), ("cols", gpio.cols)):
+        for pin in pins:
+            if not 0 <= pin <= 27:
+                raise g.error(key, f"GPIO{pin} is not a BCM pin on the 40-pin header (0-27)")
+    g.done()
+    both = gpio.rows + gpio.cols
+    twice = sorted(p for p in set(both) if both.count(p) > 1)
+    if twice:
+        raise g.error(None, f"GPIO{twice[0]} is used twice in rows/cols")
+    return gpio
+
+
+def validate(config: BoardConfig) -> None:
+    """Buttons and the SPI LED pins must not sit on matrix pins."""
+    gpio: GpioConfig = config.section("gpio")
+    used = {p: "[gpio] rows" for p in gpio.rows}
+    used.update({p: "[gpio] cols" for p in gpio.cols})
+    for key, pin in config.buttons.items():
+        if pin in used:
+            raise config_error(config.source, "buttons", key, f"GPIO{pin} is already one of {used[pin]}")
+    if config.leds.driver == "spi":
+        buttons = {pin: key for key, pin in config.buttons.items()}
+        for pin in SPI_PINS:
+            if pin in used or pin in buttons:
+                what = used.get(pin) or f"[buttons] {buttons[pin]}"
+                raise config_error(config.source, "leds", "driver",
+                                   f"SPI needs GPIO9-11 (MISO, MOSI, SCLK); GPIO{pin} is in {what}")
+
+
+class MockPins:
+    """Hands on a MockFactory matrix: close switches, press buttons by name."""
+
+    def __init__(self, matrix, factory, buttons: dict[str, int]) -> None:
+        self.matrix, self.factory, self.buttons = matrix, factory, buttons
+
+    def set_closed(self, cells: Iterable[tuple[int, int]]) -> None:
+        self.matrix.set_closed(cells)
+
+    def press(self, button: str) -> None:
+        if button not in self.buttons:
+            return  # no such button wired
+        pin = self.factory.pin(self.buttons[button])
+        pin.drive_low()
+        threading.Timer(0.05, pin.drive_high).start()
+
+
+def open_matrix(config: BoardConfig, mock: bool) -> HardwareBoard:
+    """The matrix on the Pi's pins, or on mock pins (`mock`, and always for ``sim``)."""
+    from damka.hardware.gpio_matrix import GpioMatrix, pin_factory
+
+    gpio: GpioConfig = config.section("gpio")
+    layout = config.layout()
+    last = FIRST_PIN + config.rows + config.cols  # the first pin after the matrix
+    rows = gpio.rows or tuple(range(FIRST_PIN, FIRST_PIN + config.rows))
+    cols = gpio.cols or tuple(range(FIRST_PIN + config.rows, last))
+    buttons = config.buttons if gpio.rows else {}
+    if mock and not buttons and last + 4 <= 28:
+        buttons = {"clock0": last, "clock1": last + 1, "hint": last + 2, "ok": last + 3}
+    sim = hands = None
+    if mock:
+        from damka.hardware.mock_matrix import mock_board
+
+        factory, sim = mock_board(rows, cols, diodes=gpio.diodes)
+        hands = MockPins(sim, factory, dict(buttons))
+    else:
+        factory = pin_factory(gpio.pin_factory)
+    matrix = GpioMatrix(rows, cols, layout=layout, buttons=buttons, pin_factory=factory,
+                        diodes=gpio.diodes, debounce_scans=config.debounce_scans,
+                        debounce_ms=config.debounce_ms, rate_hz=config.scan_hz,
+                        settle_us=0 if mock else gpio.settle_us)
+    board = HardwareBoard(config.backend, matrix, NullLeds(), matrix,
+                          f"{config.backend} backend{' (mock pins)' if mock else ''}, {config.rows}x{config.cols} matrix",
+                          sim=sim, closers=[matrix.close], hands=hands, ghosts=lambda: matrix.ghosts)
+    try:
+        if mock:
+            board.leds = RecordingLeds()
+        elif config.leds.driver == "spi" and config.leds.type != "none":
+            from damka.hardware.leds import SpiWs2812, open_spi
+
+            style = LedStyle(layout, config.leds.type, config.leds.brightness, config.leds.colours)
+            leds = SpiWs2812(open_spi(config.leds.spi_bus, config.leds.spi_device), style,
+                             serpentine=config.leds.serpentine, budget_ma=config.leds.budget_ma)
+            leds.start()
+            board.leds = leds
+            board.closers.append(leds.close)
+        matrix.scan_once()  # the first snapshot is real before anyone asks
+        matrix.start()
+    except BaseException:
+        board.close()
+        raise
+    return board
+
+
+def check_scan_rate(board: HardwareBoard, out: Out) -> None:
+    """The matrix scans on its own thread: how often it does, and could."""
+    sensor = board.sensor
+    before, t0 = sensor.scans, time.perf_counter()
+    time.sleep(0.5)
+    rate = (sensor.scans - before) / (time.perf_counter() - t0)
+    out(f"scan rate: {rate:.0f} full scans/s (target {sensor.rate_hz}/s, at least 100)")
+    t0, n = time.perf_counter(), 0
+    while time.perf_counter() - t0 < 0.1:
+        sensor.scan_raw()
+        n += 1
+    out(f"scan capacity: {n / (time.perf_counter() - t0):.0f} scans/s on this machine")
+
+
+SCAN_CHECKS = (Check("scan rate", check_scan_rate),)
+
+BACKEND = Backend(
+    name="gpio",
+    open=open_matrix,
+    checks=SCAN_CHECKS,
+    parse=parse,
+    defaults=GpioConfig(),
+    validate=validate,
+    led_drivers=("spi",),
+)
