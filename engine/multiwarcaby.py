@@ -91,7 +91,8 @@ class MultiwarcabyVariant(Variant):
         self.teams = teams
         self.sides = TEAM_NAMES if teams else PLAYER_NAMES[:sides]
         if not 0 <= first < len(self.sides):
-            raise ValueError(f"first={first!r}: the side to start must be 0-{len(self.sides) - 1}")
+            raise ValueError(f"option first (--first, tag FirstSide) cannot be {first + 1} with "
+                             f"{len(self.sides)} sides; allowed: 1-{len(self.sides)} (the side to start)")
         self.first = first
         self.quiet_rounds = quiet_rounds
         files, ranks = self.region

@@ -57,7 +57,7 @@ class OptionSpec:
             text = f"a whole number, {low} or more"
         else:
             text = "a whole number"
-        return text + (" or off" if self.off else "")
+        return text + (", or off" if self.off else "")
 
     def check(self, value: object, variant: str = "") -> object:
         """`value` if this option allows it, else ValueError naming the option and the allowed values."""

@@ -24,11 +24,16 @@ def _factories() -> dict[str, Any]:
     return table
 
 
-def variant_names() -> list[str]:
-    """Canonical names, in the order RULES.md lists the games."""
+def variant_classes() -> list[type[Variant]]:
+    """Every variant's class, in the order RULES.md lists the games (cheap: nothing is built)."""
     from damka.engine import draughts, multiwarcaby
 
-    return [factory.name for factory in (*multiwarcaby.VARIANTS, *draughts.VARIANTS)]
+    return [*multiwarcaby.VARIANTS, *draughts.VARIANTS]
+
+
+def variant_names() -> list[str]:
+    """Canonical names, in the order RULES.md lists the games."""
+    return [factory.name for factory in variant_classes()]
 
 
 def find_variant(name: str, **options: Any) -> Variant:
@@ -79,10 +84,8 @@ def variant_catalogue() -> list[VariantInfo]:
 
 def all_option_specs() -> dict[str, OptionSpec]:
     """tag -> the first declaration of each PDN option tag over every variant."""
-    from damka.engine import draughts, multiwarcaby
-
     table: dict[str, OptionSpec] = {}
-    for factory in (*multiwarcaby.VARIANTS, *draughts.VARIANTS):
+    for factory in variant_classes():
         for spec in factory.option_specs:
             table.setdefault(spec.tag, spec)
     return table
