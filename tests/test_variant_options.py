@@ -144,3 +144,24 @@ def test_the_catalogue_tells_the_menu_each_game_and_its_board() -> None:
     assert [spec.name for spec in catalogue["classic81"].options] == ["draw_moves", "threefold", "free_capture",
                                                                       "symmetric"]
     assert catalogue["american"].options[0].default == 40 and catalogue["international"].options[0].default == 25
+
+
+@pytest.mark.parametrize(("name", "options", "names", "tokens", "labels", "scores", "preset"), [
+    ("classic", {}, ["White", "Black"], ["white", "black"], ["w", "b"], False, "rapid-64"),
+    ("american", {}, ["White", "Black"], ["white", "black"], ["w", "b"], False, "rapid-64"),
+    ("canadian", {}, ["White", "Black"], ["white", "black"], ["w", "b"], False, "rapid-100"),
+    ("multiwarcaby", {"sides": 3}, ["Player 1", "Player 2", "Player 3"], ["1", "2", "3"], ["p1=", "p2=", "p3="],
+     True, "multiwarcaby-3"),
+    ("multiwarcaby", {"teams": True}, ["Team A", "Team B"], ["1", "2"], ["p1=", "p2="], True, "multiwarcaby-2"),
+    ("multiwarcaby7", {}, ["Player 1", "Player 2"], ["1", "2"], ["p1=", "p2="], True, "multiwarcaby7"),
+])
+def test_the_variant_names_its_sides(name: str, options: dict[str, object], names: list[str], tokens: list[str],
+                                     labels: list[str], scores: bool, preset: str) -> None:
+    """What the screen, the sensor log and the clock annotation call each side come from the variant."""
+    variant = find_variant(name, **options)
+    sides = range(len(variant.sides))
+    assert [variant.player_name(side) for side in sides] == names
+    assert [variant.side_token(side) for side in sides] == tokens
+    assert variant.clock_labels() == labels
+    assert variant.shows_scores is scores
+    assert variant.casual_time_preset() == preset
