@@ -83,7 +83,7 @@ class Coach:
         self.blunder_depth = blunder_depth
         self.blunder_nodes = blunder_nodes
         self.hints_used = 0
-        self._multi = variant.family == "multiwarcaby"
+        self._multi = variant.search_kind == "multi"
         self._material = None if self._multi else Searcher(variant, evaluate=MaterialEvaluator(variant))
 
     # -- hints ------------------------------------------------------------------

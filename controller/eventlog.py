@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 from damka.engine.errors import DamkaError
+from damka.engine.variant import Variant
 from damka.hardware.interfaces import Button
 
 KINDS = ("up", "down", "press", "button")
@@ -47,9 +48,14 @@ class LogEvent:
         return f"{self.time_ms} {self.kind} {self.arg}"
 
 
-def side_token(sides: Sequence[str], side: int, family: str) -> str:
-    """How a side is written in the log: its name for draughts, 1-4 for multiwarcaby."""
-    return str(side + 1) if family == "multiwarcaby" else sides[side]
+def side_token(variant: Variant | Sequence[str], side: int, family: str | None = None) -> str:
+    """How a side is written in the log: `variant.side_token(side)` (its name
+    for draughts, 1-4 for multiwarcaby). The old form `(sides, side, family)`
+    still works until every caller passes the variant."""
+    if isinstance(variant, Variant):
+        return variant.side_token(side)
+    # Transitional (controller/session.py still passes sides and family): remove with it.
+    return variant[side] if family == "draughts" else str(side + 1)
 
 
 def parse_side(token: str, sides: Sequence[str]) -> int | None:

@@ -54,18 +54,9 @@ def _utc_now() -> datetime:
 
 
 def variant_options(variant: Variant) -> dict[str, Any]:
-    """The find_variant options that rebuild `variant`, read off its settings
-    (the variants keep them as attributes: free_capture, symmetric, teams, sides)."""
-    options: dict[str, Any] = {}
-    if getattr(variant, "free_capture", False):
-        options["free_capture"] = True
-    if getattr(variant, "symmetric", False):
-        options["symmetric"] = True
-    if getattr(variant, "teams", False):
-        options["teams"] = True
-    elif variant.family == "multiwarcaby" and len(variant.sides) != 2:
-        options["sides"] = len(variant.sides)
-    return options
+    """The find_variant options that rebuild `variant`: every option it declares
+    that differs from the default (draw count, threefold, free capture, sides...)."""
+    return variant.changed_options()
 
 
 def move_text(variant: Variant, before: Any, move: Move) -> str:

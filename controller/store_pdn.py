@@ -6,8 +6,9 @@ players, date, the time control (`TimeControl` tag in PDN's seconds form, plus
 the mode, and each move's clock times as `{[%clock w0:04:58 b0:05:00]}`.
 
 Clock annotation: one `LABEL H:MM:SS[.mmm]` per side, the label being the
-side's initial for draughts (`w0:04:58`), else `p1=`..`p4=` (multiwarcaby:
-`p1=0:04:58`). Reading takes the sides in order when a label is missing.
+variant's `clock_labels()`: the side's initial for draughts (`w0:04:58`),
+`p1=`..`p4=` for multiwarcaby (`p1=0:04:58`). Reading takes the sides in
+order when a label is missing.
 """
 
 from __future__ import annotations
@@ -30,12 +31,8 @@ def export_pdn(stored: StoredGame) -> str:
     variant = game.variant
     tags: dict[str, str] = {"Event": f"Damka game {stored.id}", "Site": "Damka board",
                             "Date": stored.created[:10].replace("-", ".")}
-    if variant.family == "multiwarcaby":
-        for number, player in enumerate(stored.players, 1):
-            tags[f"Player{number}"] = player
-    else:
-        for side, player in zip(variant.sides, stored.players):
-            tags[side.capitalize()] = player
+    for side, player in enumerate(stored.players[:len(variant.sides)]):
+        tags[variant.player_tag(side)] = player
     if stored.time_control:
         try:
             tags["TimeControl"] = timecontrol.format_pdn(timecontrol.control(stored.time_control))
@@ -106,10 +103,7 @@ def import_records(text: str, *, name: str = "PDN", keep_open: bool = False,
             if drop_ply == len(moves):
                 game.amend(variant.drop_side(game.position, side))  # type: ignore[attr-defined]
         tags = dict(record.tags)
-        if variant.family == "multiwarcaby":
-            players = [tags.pop(f"Player{i}", "?") for i in range(1, len(variant.sides) + 1)]
-        else:
-            players = [tags.pop(side.capitalize(), "?") for side in variant.sides]
+        players = [tags.pop(variant.player_tag(side), "?") for side in range(len(variant.sides))]
         players = [player if player not in ("", "?") else side for player, side in zip(players, variant.sides)]
         time_control = tags.pop("DamkaTimeControl", None)
         pdn_control = tags.pop("TimeControl", None)

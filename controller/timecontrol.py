@@ -52,6 +52,8 @@ from enum import StrEnum
 from typing import Iterable, Sequence
 
 from damka.controller.clock_errors import TimeControlError
+from damka.engine.variant import Variant
+from damka.engine.variants import default_variant, variant_class
 
 MINUTE = 60_000
 SECOND = 1_000
@@ -444,15 +446,17 @@ def find_preset(name: str) -> Preset:
     raise TimeControlError(f"no time control preset {name!r} (presets: {names})")
 
 
-def casual_preset(variant: str, sides: int = 2) -> Preset:
-    """The casual default for a variant name and number of clock sides (teams count as 2)."""
-    if variant == "multiwarcaby7":
-        return find_preset("multiwarcaby7")
-    if variant == "multiwarcaby":
-        if not 2 <= sides <= 4:
-            raise TimeControlError(f"multiwarcaby is played by 2 to 4 sides, not {sides}")
-        return find_preset(f"multiwarcaby-{sides}")
-    return find_preset("rapid-64") if variant != "international" else find_preset("rapid-100")
+def casual_preset(variant: str | Variant, sides: int = 2) -> Preset:
+    """The casual default for a variant (`variant.casual_time_preset()`), given
+    itself or by name and number of clock sides (teams count as 2)."""
+    if isinstance(variant, str):
+        factory = variant_class(variant)
+        takes_sides = any(spec.name == "sides" for spec in factory.option_specs)
+        try:
+            variant = factory.create(sides=sides) if sides != 2 and takes_sides else default_variant(factory.name)
+        except ValueError as exc:
+            raise TimeControlError(f"no casual time control: {exc}") from None
+    return find_preset(variant.casual_time_preset())
 
 
 def control(text_or_name: str) -> TimeControl:

@@ -83,11 +83,8 @@ def start_clock(session: Any, clock: Clock) -> bool:
 
 
 def side_labels(variant: Variant) -> list[str]:
-    """`w`, `b` for draughts; `p1=`.. for multiwarcaby (players and teams)."""
-    initials = [name[0].lower() for name in variant.sides]
-    if variant.family == "draughts" and len(set(initials)) == len(initials):
-        return initials
-    return [f"p{index + 1}=" for index in range(len(variant.sides))]
+    """`w`, `b` for draughts; `p1=`.. for multiwarcaby (players and teams): the variant's `clock_labels()`."""
+    return variant.clock_labels()
 
 
 def format_clock(variant: Variant, clock_ms: Sequence[int]) -> str:

@@ -18,11 +18,13 @@ from damka.engine.errors import (
 from damka.engine.game import Game
 from damka.engine.geometry import Geometry
 from damka.engine.move import Move
+from damka.engine.option_spec import OptionSpec
 from damka.engine.variant import Result, Variant
-from damka.engine.variants import find_variant, variant_names
+from damka.engine.variants import VariantInfo, find_variant, variant_catalogue, variant_class, variant_names
 
 __all__ = [
     "AmbiguousMoveError", "DamkaError", "EngineError", "Game", "Geometry", "IllegalMoveError",
-    "InvalidMoveError", "InvalidSquareError", "Move", "MoveError", "PositionError", "RecordError",
-    "Result", "UnknownVariantError", "Variant", "find_variant", "variant_names",
+    "InvalidMoveError", "InvalidSquareError", "Move", "MoveError", "OptionSpec", "PositionError", "RecordError",
+    "Result", "UnknownVariantError", "Variant", "VariantInfo", "find_variant", "variant_catalogue", "variant_class",
+    "variant_names",
 ]

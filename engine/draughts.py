@@ -12,12 +12,14 @@ machinery is `DraughtsVariant`. Construction builds the board geometry and a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar, Hashable
 
 from damka.engine.draughts_movegen import MoveGenerator
 from damka.engine.draughts_position import DraughtsPosition, format_fen, parse_fen
 from damka.engine.geometry import Geometry, iter_bits
 from damka.engine.move import Move
+from damka.engine.option_spec import OptionSpec, check_options
 from damka.engine.variant import Result, Variant
 
 __all__ = [
@@ -31,8 +33,9 @@ class DraughtsVariant(Variant):
 
     The rules are the class attributes below; subclasses override them and
     the hooks `make_geometry`, `setup` and `promotion_masks`. `create` sets
-    options (`draw_moves`, `threefold` everywhere; `free_capture`, `symmetric`
-    where the variant takes them) on the instance.
+    the options of `option_specs` (`draw_moves`, `threefold` everywhere;
+    `free_capture`, `symmetric` where the variant takes them) on the
+    instance. An option's default is the class attribute of the same name.
     """
 
     family = "draughts"
@@ -48,9 +51,19 @@ class DraughtsVariant(Variant):
     draw_moves: ClassVar[int] = 15  # moves *each* without capture or man move before a draw
     threefold: ClassVar[bool] = True  # threefold repetition is a draw
     free_capture: ClassVar[bool] = False
+    pdn_points_scale = 2  # PDN's draughts results: 2-0, 1-1, 0-2
     # Options `create` accepts: the rule settings every draughts variant takes,
     # plus each variant's own (`free_capture`, `symmetric`).
-    options: ClassVar[tuple[str, ...]] = ("draw_moves", "threefold")
+    option_specs = (
+        OptionSpec("draw_moves", int, 15, "DrawMoves",
+                   "moves each without a capture or a man moved before a draw", minimum=1),
+        OptionSpec("threefold", bool, True, "Threefold", "the same position a third time is a draw"),
+    )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # The defaults are the rules' class attributes (american: 40 moves, international: 25).
+        super().__init_subclass__(**kwargs)
+        cls.option_specs = tuple(replace(spec, default=getattr(cls, spec.name)) for spec in cls.option_specs)
 
     def __init__(self, **options: Any) -> None:
         for key, value in options.items():
@@ -69,17 +82,25 @@ class DraughtsVariant(Variant):
 
     @classmethod
     def create(cls, **options: Any) -> "DraughtsVariant":
-        """The variant with `options` set; ValueError for one it does not take."""
-        for key, value in options.items():
-            if key not in cls.options:
-                takes = ", ".join(cls.options)
-                raise ValueError(f"variant {cls.name!r} takes no option {key!r} (it takes: {takes})")
-            if key == "draw_moves":
-                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                    raise ValueError(f"option draw_moves must be a positive whole number, not {value!r}")
-            elif not isinstance(value, bool):
-                raise ValueError(f"option {key} must be True or False, not {value!r}")
-        return cls(**options)
+        """The variant with `options` set; ValueError for one it does not take or a bad value."""
+        return cls(**check_options(cls.option_specs, options, cls.name))
+
+    # -- naming ---------------------------------------------------------------
+
+    def player_tag(self, side: int) -> str:
+        return self.sides[side].capitalize()
+
+    def side_token(self, side: int) -> str:
+        return self.sides[side]
+
+    def clock_labels(self) -> list[str]:
+        return [name[0].lower() for name in self.sides]
+
+    def starts_move_number(self, position: DraughtsPosition) -> bool:
+        return position.turn == self.first_side  # a round begins with the side that moves first
+
+    def casual_time_preset(self) -> str:
+        return "rapid-100" if self.geometry.width * self.geometry.height >= 100 else "rapid-64"
 
     # -- hooks --------------------------------------------------------------
 
@@ -214,7 +235,9 @@ class ClassicDraughts(DraughtsVariant):
     aliases = ("brazilian", "warcaby", "klasyczne", "warcaby-klasyczne", "brazilian-draughts")
     title = "Classic draughts (Brazilian rules)"
     pdn_gametype = "26"
-    options = DraughtsVariant.options + ("free_capture",)
+    option_specs = DraughtsVariant.option_specs + (
+        OptionSpec("free_capture", bool, False, "FreeCapture", "capturing is optional"),
+    )
 
 
 class Classic81(ClassicDraughts):
@@ -226,7 +249,9 @@ class Classic81(ClassicDraughts):
     width = height = 9
     pdn_gametype = "26,W,9,9,A0,0"
     symmetric: ClassVar[bool] = False  # option: Black on White's setup turned 180 degrees
-    options = ClassicDraughts.options + ("symmetric",)
+    option_specs = ClassicDraughts.option_specs + (
+        OptionSpec("symmetric", bool, False, "Symmetric", "Black's setup is White's turned round"),
+    )
 
     def setup(self) -> tuple[int, int]:
         white = self._ranks(range(3), files=range(8))  # files a-h, ranks 1-3
@@ -255,6 +280,7 @@ class AmericanCheckers(DraughtsVariant):
     aliases = ("checkers", "english", "english-draughts", "american-checkers")
     title = "American checkers (English draughts)"
     pdn_gametype = "21"
+    pdn_points_scale = 1  # English/American records score a win 1-0
     numeric_notation = True
     first_side = 1
     men_capture_backward = False

@@ -73,12 +73,12 @@ def level_names() -> list[str]:
 
 
 def _optional_captures(variant: Any) -> bool:
-    return variant.family == "multiwarcaby" or bool(getattr(variant, "free_capture", False))
+    return variant.search_kind == "multi" or bool(getattr(variant, "free_capture", False))
 
 
 def make_searcher(variant: Any) -> Any:
     """The search object for a variant (reuse it for a whole game: it keeps its tables)."""
-    if variant.family == "multiwarcaby":
+    if variant.search_kind == "multi":
         from damka.engine.multisearch import MultiSearcher
 
         return MultiSearcher(variant)

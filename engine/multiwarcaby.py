@@ -35,6 +35,7 @@ from damka.engine.geometry import Geometry, iter_bits
 from damka.engine.move import Move
 from damka.engine.multiwarcaby_board import Board, capture_routes
 from damka.engine.multiwarcaby_position import MultiwarcabyPosition, PositionFormat, with_side_out
+from damka.engine.option_spec import OptionSpec, check_options
 from damka.engine.variant import Result, Variant
 
 BOARD9 = Board(Geometry.rectangle(9, 9, dark_only=False))
@@ -43,6 +44,15 @@ BOARD7 = Board(Geometry.rectangle(9, 9, dark_only=False, files=(1, 7), ranks=(1,
 PLAYER_NAMES = ("1", "2", "3", "4")
 TEAM_NAMES = ("team A", "team B")
 DEFAULT_QUIET_ROUNDS = 3
+
+
+def _first(sides: int) -> OptionSpec:
+    return OptionSpec("first", int, 0, "FirstSide", "the side that moves first (1 = the first side)",
+                      minimum=0, maximum=sides - 1, one_based=True)
+
+
+QUIET_ROUNDS = OptionSpec("quiet_rounds", int, DEFAULT_QUIET_ROUNDS, "QuietRounds",
+                          "full rounds without a capture that end the game", minimum=1, off=True)
 
 
 _THREAT_CACHES: dict[Board, Callable[[int], bool]] = {}
@@ -61,6 +71,9 @@ class MultiwarcabyVariant(Variant):
 
     family = "multiwarcaby"
     moves_per_turn = 2
+    shows_scores = True
+    search_kind = "multi"
+    uniform_piece = "o"
     board: Board
     tag: str
     region: tuple[tuple[int, int], tuple[int, int]]  # (files, ranks) the position string lists
@@ -78,23 +91,22 @@ class MultiwarcabyVariant(Variant):
         self.teams = teams
         self.sides = TEAM_NAMES if teams else PLAYER_NAMES[:sides]
         if not 0 <= first < len(self.sides):
-            raise ValueError(f"first={first!r}: the side to start must be 0-{len(self.sides) - 1}")
+            raise ValueError(f"option first (--first, tag FirstSide) cannot be {first + 1} with "
+                             f"{len(self.sides)} sides; allowed: 1-{len(self.sides)} (the side to start)")
         self.first = first
         self.quiet_rounds = quiet_rounds
         files, ranks = self.region
         self.position_format = PositionFormat(self.tag, self.geometry, files, ranks, len(self.sides), teams)
         self._can_capture = _threat_cache(self.board)
 
-    @staticmethod
-    def _check_common(first: Any, quiet_rounds: Any) -> None:
-        if not isinstance(first, int) or isinstance(first, bool):
-            raise ValueError(f"first={first!r}: expected the index of the side that starts")
-        if quiet_rounds is not None and (
-            not isinstance(quiet_rounds, int) or isinstance(quiet_rounds, bool) or quiet_rounds < 1
-        ):
-            raise ValueError(
-                f"quiet_rounds={quiet_rounds!r}: expected a whole number of rounds, 1 or more, or None"
-            )
+    # -- naming ---------------------------------------------------------------
+
+    def player_name(self, side: int) -> str:
+        name = self.sides[side]
+        return name[:1].upper() + name[1:] if self.teams else f"Player {name}"
+
+    def record_tags(self) -> dict[str, str]:
+        return {"Sides": str(len(self.sides)), "MovesPerTurn": str(self.moves_per_turn)}
 
     # -- positions ----------------------------------------------------------
 
@@ -261,32 +273,35 @@ class Multiwarcaby(MultiwarcabyVariant):
     region = ((0, 8), (0, 8))
     holes = ("a1", "i1", "a9", "i9", "e5")
 
+    option_specs = (
+        OptionSpec("sides", int, 2, "Sides", "number of players", minimum=2, maximum=4),
+        OptionSpec("teams", bool, False, "Teams", "two teams of two (sides then 2 or 4)"),
+        _first(4),
+        QUIET_ROUNDS,
+    )
+
     @classmethod
     def create(cls, **options: Any) -> "Multiwarcaby":
         """Options: `sides=2..4` (default 2), `teams=True` (two teams of two;
         `sides` then may be left out, or 2 or 4), `first` (index of the side
         that starts, default 0), `quiet_rounds` (the backstop, default 3; None: off)."""
-        unknown = set(options) - {"sides", "teams", "first", "quiet_rounds"}
-        if unknown:
-            raise ValueError(f"multiwarcaby takes no option {', '.join(sorted(unknown))} "
-                             "(options: sides, teams, first, quiet_rounds)")
-        teams = options.get("teams", False)
-        if not isinstance(teams, bool):
-            raise ValueError(f"teams={teams!r}: expected True or False")
-        sides = options.get("sides", 2)
-        if not isinstance(sides, int) or isinstance(sides, bool) or not 2 <= sides <= 4:
-            raise ValueError(f"sides={sides!r}: multiwarcaby is for 2, 3 or 4 players")
+        values = check_options(cls.option_specs, options, cls.name)
+        teams, sides = values["teams"], values["sides"]
         if teams and sides == 3:
             raise ValueError("teams=True is two teams of two: sides must be 2 (the teams) or 4 (the players)")
-        first = options.get("first", 0)
-        quiet_rounds = options.get("quiet_rounds", DEFAULT_QUIET_ROUNDS)
-        cls._check_common(first, quiet_rounds)
-        variant = cls(sides=2 if teams else sides, teams=teams, first=first, quiet_rounds=quiet_rounds)
+        variant = cls(sides=2 if teams else sides, teams=teams, first=values["first"],
+                      quiet_rounds=values["quiet_rounds"])
         if teams:
             variant.title = "Multiwarcaby (two teams)"
         elif sides > 2:
             variant.title = f"Multiwarcaby ({sides} players)"
         return variant
+
+    def option_values(self) -> dict[str, object]:
+        return {"sides": len(self.sides), "teams": self.teams, "first": self.first, "quiet_rounds": self.quiet_rounds}
+
+    def casual_time_preset(self) -> str:
+        return f"multiwarcaby-{len(self.sides)}"
 
 
 class Multiwarcaby7(MultiwarcabyVariant):
@@ -300,22 +315,22 @@ class Multiwarcaby7(MultiwarcabyVariant):
     region = ((1, 7), (1, 7))
     holes = ("b2", "h2", "b8", "h8", "e5")
 
+    option_specs = (_first(2), QUIET_ROUNDS)
+
     @classmethod
     def create(cls, **options: Any) -> "Multiwarcaby7":
         """Options: `first` (0 or 1), `quiet_rounds` (default 3; None: off).
         `sides=2` and `teams=False` are accepted; the small board is for two players."""
-        unknown = set(options) - {"sides", "teams", "first", "quiet_rounds"}
-        if unknown:
-            raise ValueError(f"multiwarcaby7 takes no option {', '.join(sorted(unknown))} "
-                             "(options: first, quiet_rounds)")
         if options.get("sides", 2) != 2:
             raise ValueError(f"sides={options['sides']!r}: the small board is for two players")
         if options.get("teams", False) is not False:
             raise ValueError("teams: the small board is for two players, not teams")
-        first = options.get("first", 0)
-        quiet_rounds = options.get("quiet_rounds", DEFAULT_QUIET_ROUNDS)
-        cls._check_common(first, quiet_rounds)
-        return cls(first=first, quiet_rounds=quiet_rounds)
+        options = {key: value for key, value in options.items() if key not in ("sides", "teams")}
+        values = check_options(cls.option_specs, options, cls.name)
+        return cls(first=values["first"], quiet_rounds=values["quiet_rounds"])
+
+    def casual_time_preset(self) -> str:
+        return "multiwarcaby7"
 
 
 VARIANTS = (Multiwarcaby, Multiwarcaby7)

@@ -541,19 +541,19 @@ def write_game(
         result_token = str(result)
     else:
         result_token = given.get("Result", "*") or "*"
-    multi = variant.family == "multiwarcaby"
+    players = [variant.player_tag(side) for side in range(len(variant.sides))]
 
     out: dict[str, str] = {}
     for name in ROSTER:
-        if multi and name in ("White", "Black"):
-            continue
+        if name in ("White", "Black") and name not in players:
+            continue  # the roster's player tags, where the variant's players are named so
         out[name] = result_token if name == "Result" else given.get(name, ROSTER_DEFAULTS.get(name, "?"))
     out.update(variant_tags(variant))
     for name in (*VARIANT_TAGS, "SetUp"):
         given.pop(name, None)  # the variant decides these
-    if multi:
-        for number in range(1, len(variant.sides) + 1):
-            out[f"Player{number}"] = given.get(f"Player{number}", "?")
+    for name in players:
+        if name not in out:
+            out[name] = given.get(name, "?")
     # FEN when a reader rebuilding the variant from the tags would start elsewhere.
     fen = variant.format_position(start)
     given.pop("FEN", None)
@@ -572,11 +572,7 @@ def write_game(
             raise RecordError(f"move {index + 1} ({move!r}) is not legal in {variant.format_position(position)!r}")
         if move.captures and route_captures(variant, position, (move.start, *move.path)) != move.captures:
             move = legal[legal.index(move)]  # the caller's route is not one: write the engine's
-        if multi:
-            first_of_group = variant.move_in_turn(position) == 0
-        else:
-            # A round begins with the side that moves first (black in american).
-            first_of_group = variant.side_to_move(position) == getattr(variant, "first_side", 0)
+        first_of_group = variant.starts_move_number(position)
         text = format_move(variant, position, move, legal)
         if first_of_group:
             if index:

@@ -10,69 +10,20 @@ what a reader needs to rebuild the same variant; see docs/notation.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 
 from damka.engine.errors import DamkaError, RecordError, UnknownVariantError
 from damka.engine.variant import Result, Variant
-from damka.engine.variants import find_variant, variant_names
+from damka.engine.variants import all_option_specs, default_variant, variant_class, variant_names
 
 VARIANT_TAG = "Variant"
 DEFAULT_VARIANT = "international"  # PDN 3.0: a record without GameType is international draughts
 
-_YES = {"1", "yes", "true", "on", "y"}
-_NO = {"0", "no", "false", "off", "n"}
-
-
-def _read_bool(text: str) -> bool:
-    value = text.strip().lower()
-    if value in _YES:
-        return True
-    if value in _NO:
-        return False
-    raise ValueError("expected yes or no")
-
-
-def _read_count(text: str) -> int:
-    if not text.strip().isdigit():
-        raise ValueError("expected a whole number")
-    return int(text)
-
-
-def _read_count_or_off(text: str) -> int | None:
-    return None if text.strip().lower() == "off" else _read_count(text)
-
-
-def _write(value: object) -> str:
-    if value is None:
-        return "off"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-@dataclass(frozen=True)
-class OptionTag:
-    option: str  # the `find_variant` keyword and the variant attribute
-    tag: str
-    read: Callable[[str], object]
-
-
-# Variant options and their tags (the variants' attributes of the same names
-# hold the values). `sides` is written by `variant_tags` itself.
-OPTIONS = (
-    OptionTag("free_capture", "FreeCapture", _read_bool),
-    OptionTag("symmetric", "Symmetric", _read_bool),
-    OptionTag("draw_moves", "DrawMoves", _read_count),
-    OptionTag("threefold", "Threefold", _read_bool),
-    OptionTag("quiet_rounds", "QuietRounds", _read_count_or_off),
-    OptionTag("teams", "Teams", _read_bool),
-)
-# The names of the option tags, and every tag the writer derives from the
-# variant (never copied from the caller's tags).
-OPTION_TAGS = (*(entry.tag for entry in OPTIONS), "Sides")
+# The names of the option tags (every variant's), and every tag the writer
+# derives from the variant (never copied from the caller's tags).
+OPTION_TAGS = tuple(all_option_specs())
 VARIANT_TAGS = (VARIANT_TAG, "GameType", "MovesPerTurn", *OPTION_TAGS)
 
 
@@ -101,50 +52,38 @@ def gametype_number(gametype: str) -> str:
     return gametype.split(",")[0].strip()
 
 
-@cache  # speed: building a variant builds its move tables; records ask for the defaults often
-def _default_variant(name: str) -> Variant:
-    """The variant with no options (only read, never played on)."""
-    return find_variant(name)
-
-
 def variant_options(variant: Variant) -> dict[str, object]:
     """The options `find_variant` needs to rebuild `variant`: those differing from its default."""
-    default = _default_variant(variant.name)
-    options = {
-        entry.option: getattr(variant, entry.option)
-        for entry in OPTIONS
-        if hasattr(variant, entry.option) and getattr(variant, entry.option) != getattr(default, entry.option, None)
-    }
-    if variant.family == "multiwarcaby" and not options.get("teams") and len(variant.sides) != len(default.sides):
-        options["sides"] = len(variant.sides)
-    return options
+    return variant.changed_options()
 
 
-def options_from_tags(tags: Mapping[str, str]) -> dict[str, object]:
-    """The `find_variant` options the record's tags ask for."""
+def options_from_tags(tags: Mapping[str, str], factory: type[Variant]) -> dict[str, object]:
+    """The options of variant class `factory` that the record's tags ask for
+    (defaults left out). RecordError for a bad value, or for an option tag the
+    variant does not take unless it says that option's default (`[Teams "no"]`)."""
+    declared = {spec.tag: spec for spec in factory.option_specs}
     options: dict[str, object] = {}
-    for entry in OPTIONS:
-        text = tags.get(entry.tag, "").strip()
-        if text:
-            try:
-                options[entry.option] = entry.read(text)
-            except ValueError as exc:
-                raise RecordError(f"tag {entry.tag} {text!r}: {exc}") from None
-    if options.get("teams") is False:
-        del options["teams"]
-    sides = tags.get("Sides", "").strip()
-    if sides and not options.get("teams"):
-        if not sides.isdigit():
-            raise RecordError(f"tag Sides {sides!r}: expected the number of sides")
-        if int(sides) != 2:  # 2 is every game's default (and all the small board takes)
-            options["sides"] = int(sides)
+    for tag, any_spec in all_option_specs().items():
+        text = tags.get(tag, "").strip()
+        if not text:
+            continue
+        spec = declared.get(tag, any_spec)
+        try:
+            value = spec.parse(text)
+        except ValueError as exc:
+            raise RecordError(f"tag {tag} {text!r}: {exc}") from None
+        if tag not in declared:
+            if value != spec.default:
+                raise RecordError(f"tag {tag} {text!r}: variant {factory.name!r} takes no option {spec.name!r}")
+        elif value != spec.default:
+            options[spec.name] = value
     return options
 
 
-@cache  # speed: see _default_variant
+@cache  # speed: building the default variants once
 def _gametype_table() -> dict[str, str]:
     """GameType value (whole, and its number alone) -> variant name; first listed wins."""
-    gametypes = [(name, _default_variant(name).pdn_gametype.replace(" ", "")) for name in variant_names()]
+    gametypes = [(name, default_variant(name).pdn_gametype.replace(" ", "")) for name in variant_names()]
     table: dict[str, str] = {}
     for name, gametype in gametypes:
         if gametype:
@@ -161,10 +100,9 @@ def variant_from_tags(tags: Mapping[str, str], default_variant: str | None = DEF
     UnknownVariantError for a name or GameType Damka does not play (or no tag
     and no default); RecordError or ValueError for bad option tags.
     """
-    options = options_from_tags(tags)
     name = tags.get(VARIANT_TAG, "").strip()
     if name:
-        return find_variant(name, **options)
+        return _build(name, tags)
     gametype = tags.get("GameType", "").strip()
     if gametype:
         table = _gametype_table()
@@ -172,27 +110,30 @@ def variant_from_tags(tags: Mapping[str, str], default_variant: str | None = DEF
         if found is None:
             known = ", ".join(f"{number} {name}" for number, name in table.items() if "," not in number)
             raise UnknownVariantError(f"GameType {gametype!r} is not a game Damka plays (known: {known})")
-        return find_variant(found, **options)
+        return _build(found, tags)
     if default_variant is None:
         raise UnknownVariantError("the record has no GameType or Variant tag, so its game is unknown")
-    return find_variant(default_variant, **options)
+    return _build(default_variant, tags)
+
+
+def _build(name: str, tags: Mapping[str, str]) -> Variant:
+    factory = variant_class(name)
+    return factory.create(**options_from_tags(tags, factory))
 
 
 def variant_tags(variant: Variant) -> dict[str, str]:
     """The tags that name `variant` in a record: GameType and/or Variant, and the options."""
-    options = variant_options(variant)
+    options = variant.changed_options()
     tags: dict[str, str] = {}
     if variant.pdn_gametype:
         tags["GameType"] = variant.pdn_gametype
-    if variant.family == "multiwarcaby":
-        tags["Sides"] = str(len(variant.sides))
-        tags["MovesPerTurn"] = str(variant.moves_per_turn)
-    for entry in OPTIONS:
-        if entry.option in options:
-            tags[entry.tag] = _write(options[entry.option])
+    tags.update(variant.record_tags())
+    for spec in variant.option_specs:
+        if spec.name in options:
+            tags[spec.tag] = spec.format(options[spec.name])
     try:
         rebuilt = variant_from_tags(tags, None)
-        named = rebuilt.name != variant.name or variant_options(rebuilt) != options
+        named = rebuilt.name != variant.name or rebuilt.changed_options() != options
     except (DamkaError, ValueError):
         named = True
     if named:
@@ -202,11 +143,6 @@ def variant_tags(variant: Variant) -> dict[str, str]:
 
 
 # -- results ------------------------------------------------------------------
-
-
-def _one_point_results(variant: Variant) -> bool:
-    """English/American records score a win 1-0 and a draw 1/2-1/2; multiwarcaby its own points."""
-    return variant.family != "draughts" or gametype_number(variant.pdn_gametype) == "21"
 
 
 def _points_text(points: float) -> str:
@@ -220,5 +156,5 @@ def result_text(variant: Variant, result: Result | None) -> str:
     `1-0 0-1 1/2-1/2`, multiwarcaby `1-0`, `0-0`, `22-18-24`; `*` if unfinished."""
     if result is None:
         return "*"
-    scale = 1 if _one_point_results(variant) else 2
+    scale = variant.pdn_points_scale
     return "-".join(_points_text(points * scale) for points in result.points)

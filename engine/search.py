@@ -454,7 +454,7 @@ def search(variant: Any, position: Any, **limits: Any) -> SearchResult:
 
 def think(variant: Any, position: Any, **limits: Any) -> SearchResult:
     """Search with whichever algorithm fits the variant's family."""
-    if variant.family == "multiwarcaby":
+    if variant.search_kind == "multi":
         from damka.engine.multisearch import MultiSearcher
 
         return MultiSearcher(variant).search(position, **limits)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Hashable
+from typing import Any, ClassVar, Hashable
 
 from damka.engine.geometry import Geometry
 from damka.engine.move import Move
+from damka.engine.option_spec import OptionSpec
 
 Position = Any  # each family defines its own immutable position type
 
@@ -51,6 +52,69 @@ class Variant(ABC):
     moves_per_turn: int = 1
     numeric_notation: bool = False  # PDN numbers (american, international, canadian)
     pdn_gametype: str = ""  # the GameType tag value
+    # Every option `create` takes, declared once: checks, PDN tags, the saved
+    # options and the command-line flags are built from these.
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    shows_scores: ClassVar[bool] = False  # small points (captured pieces) are shown per side
+    search_kind: ClassVar[str] = "alphabeta"  # which searcher plays it: "alphabeta" or "multi" (n sides, 2 moves)
+    uniform_piece: ClassVar[str | None] = None  # the code of every piece when all are alike ("o"), else None
+    pdn_points_scale: ClassVar[int] = 1  # PDN writes game points times this (draughts: 2-0, 1-1)
+
+    # -- options and how the sides are named ---------------------------------
+
+    @classmethod
+    def option_spec(cls, name: str) -> OptionSpec:
+        """The declaration of option `name`; KeyError if the variant has none."""
+        for spec in cls.option_specs:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    def option_values(self) -> dict[str, object]:
+        """Every option's value in this variant (the attribute of the same name)."""
+        return {spec.name: getattr(self, spec.name) for spec in self.option_specs}
+
+    def changed_options(self) -> dict[str, object]:
+        """The options that differ from their defaults: what `find_variant` needs
+        to rebuild this variant, and what the store and the PDN record keep."""
+        defaults = {spec.name: spec.default for spec in self.option_specs}
+        return {name: value for name, value in self.option_values().items() if value != defaults[name]}
+
+    @property
+    def board_size(self) -> tuple[int, int]:
+        """(width, height) of the board the game needs."""
+        return self.geometry.width, self.geometry.height
+
+    def player_name(self, side: int) -> str:
+        """The name to show for a side: "White", "Player 1", "Team A"."""
+        name = self.sides[side]
+        return name[:1].upper() + name[1:]
+
+    def player_tag(self, side: int) -> str:
+        """The PDN tag naming the player of a side: "White", "Black" (draughts), "Player1"..."""
+        return f"Player{side + 1}"
+
+    def side_token(self, side: int) -> str:
+        """How a side is written in the sensor log: "white", or "1".."4"."""
+        return str(side + 1)
+
+    def clock_labels(self) -> list[str]:
+        """The labels of the `[%clock ...]` annotation per side: `w`, `b` or `p1=`, `p2=`.."""
+        return [f"p{index + 1}=" for index in range(len(self.sides))]
+
+    def record_tags(self) -> dict[str, str]:
+        """PDN tags every record of this variant carries beside its options
+        (multiwarcaby: Sides and MovesPerTurn, for readers that do not know it)."""
+        return {}
+
+    def starts_move_number(self, position: Position) -> bool:
+        """Whether a record writes a move number before the move played from
+        `position` (multiwarcaby: each turn; draughts: each round)."""
+        return self.move_in_turn(position) == 0
+
+    def casual_time_preset(self) -> str:
+        """The name of the time control preset for a casual game (controller/timecontrol.py)."""
+        return "rapid-64"
 
     # -- positions ----------------------------------------------------------
 

@@ -183,8 +183,8 @@ class SimWindow:
         if game is None:
             return "?"
         variant = game.variant
-        if variant.family == "multiwarcaby":
-            return "o"
+        if variant.uniform_piece is not None:
+            return variant.uniform_piece
         if square is not None:
             try:
                 index = variant.geometry.parse(square)

@@ -1,13 +1,28 @@
 """Arguments shared by the commands that take a variant and a position
-(`damka perft`, `damka moves`, `damka replay`): one parser, one set of errors."""
+(`damka perft`, `damka moves`, `damka replay`): one parser, one set of errors.
+
+The variant's option flags are generated from the variants' declarations
+(`Variant.option_specs`): `--free-capture`, `--teams` (switches), `--draw-moves N`,
+`--threefold yes/no`, `--sides N`, `--first N`, `--quiet-rounds N|off`.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from damka.engine import find_variant
+from damka.engine.option_spec import OptionSpec
 from damka.engine.variant import Position, Variant
+from damka.engine.variants import all_option_specs, variant_class, variant_classes
+
+
+def _option_flags() -> dict[str, tuple[OptionSpec, str]]:
+    """option name -> (its declaration, the variants that take it), over every variant."""
+    flags: dict[str, tuple[OptionSpec, str]] = {}
+    for spec in all_option_specs().values():
+        takers = [cls.name for cls in variant_classes() if any(s.name == spec.name for s in cls.option_specs)]
+        flags[spec.name] = (spec, ", ".join(takers))
+    return flags
 
 
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,24 +31,38 @@ def add_position_arguments(parser: argparse.ArgumentParser) -> None:
                         help="variant name or alias (classic, international, multiwarcaby, ...)")
     parser.add_argument("--fen", metavar="FEN",
                         help="start from this position (PDN FEN; multiwarcaby: its position string)")
-    parser.add_argument("--free-capture", action="store_true", help="classic, classic81: capturing is optional")
-    parser.add_argument("--symmetric", action="store_true", help="classic81: Black's setup is White's turned round")
-    parser.add_argument("--sides", metavar="N", help="multiwarcaby: number of players, 2-4")
-    parser.add_argument("--teams", action="store_true", help="multiwarcaby: two teams of two")
+    for name, (spec, takers) in _option_flags().items():
+        if spec.switch:
+            parser.add_argument(spec.flag, dest=name, action="store_true", default=None,
+                                help=f"{takers}: {spec.help}")
+        else:
+            metavar = "yes/no" if spec.kind is bool else "N|off" if spec.off else "N"
+            parser.add_argument(spec.flag, dest=name, metavar=metavar, default=None,
+                                help=f"{takers}: {spec.help} ({spec.allowed()})")
+
+
+def variant_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The `find_variant` options the flags ask for (ValueError naming the flag if a value is bad)."""
+    factory = variant_class(args.variant)
+    declared = {spec.name: spec for spec in factory.option_specs}
+    options: dict[str, Any] = {}
+    for name, (spec, _) in _option_flags().items():
+        text = getattr(args, name, None)
+        if text is None:
+            continue
+        if text is True:
+            options[name] = True
+            continue
+        try:
+            options[name] = declared.get(name, spec).parse(text)
+        except ValueError:
+            raise ValueError(f"{spec.flag} must be {declared.get(name, spec).allowed()}, not {text!r}") from None
+    return options
 
 
 def load_position(args: argparse.Namespace) -> tuple[Variant, Position]:
     """The variant and position the arguments describe (ValueError / DamkaError if bad)."""
-    options: dict[str, Any] = {}
-    if args.free_capture:
-        options["free_capture"] = True
-    if args.symmetric:
-        options["symmetric"] = True
-    if args.teams:
-        options["teams"] = True
-    if args.sides is not None:
-        options["sides"] = parse_count(args.sides, "--sides", minimum=2)
-    variant = find_variant(args.variant, **options)
+    variant = variant_class(args.variant).create(**variant_options(args))
     position = variant.parse_position(args.fen) if args.fen is not None else variant.start_position()
     return variant, position
 
