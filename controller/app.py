@@ -404,8 +404,5 @@ class App:
 
 
 def _default_players(variant: Variant, computer: frozenset[int]) -> list[str]:
-    names = []
-    for index, side in enumerate(variant.sides):
-        name = side if variant.family == "draughts" else (side if side.startswith("team") else f"player {side}")
-        names.append(f"{name} (computer)" if index in computer else name)
-    return [name[:1].upper() + name[1:] for name in names]
+    return [variant.player_name(index) + (" (computer)" if index in computer else "")
+            for index in range(len(variant.sides))]

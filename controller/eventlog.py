@@ -48,14 +48,9 @@ class LogEvent:
         return f"{self.time_ms} {self.kind} {self.arg}"
 
 
-def side_token(variant: Variant | Sequence[str], side: int, family: str | None = None) -> str:
-    """How a side is written in the log: `variant.side_token(side)` (its name
-    for draughts, 1-4 for multiwarcaby). The old form `(sides, side, family)`
-    still works until every caller passes the variant."""
-    if isinstance(variant, Variant):
-        return variant.side_token(side)
-    # Transitional (controller/session.py still passes sides and family): remove with it.
-    return variant[side] if family == "draughts" else str(side + 1)
+def side_token(variant: Variant, side: int) -> str:
+    """How a side is written in the log: its name for draughts, 1-4 for multiwarcaby."""
+    return variant.side_token(side)
 
 
 def parse_side(token: str, sides: Sequence[str]) -> int | None:

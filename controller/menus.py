@@ -13,25 +13,40 @@ a menu; the app feeds it `Button` presses and acts on what `press` returns.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Callable, Sequence
 
 from damka.controller import timecontrol
 from damka.controller.setup import DEFAULT_HINT_LIMIT, GameSetup
 from damka.engine import levels
+from damka.engine.variants import variant_catalogue, variant_class
 from damka.hardware.interfaces import Button
 
-# Variants offered, in the order of RULES.md (the 9x9 board holds all but the
-# 10x10 and 12x12 ones, which need a larger matrix or the simulator).
-VARIANTS: tuple[tuple[str, str], ...] = (
-    ("multiwarcaby", "Multiwarcaby 9x9"),
-    ("multiwarcaby7", "Multiwarcaby 7x7"),
-    ("classic", "Classic 8x8"),
-    ("classic81", "Warcaby 81"),
-    ("russian", "Russian"),
-    ("american", "American"),
-    ("international", "International 10x10"),
-    ("canadian", "Canadian 12x12"),
-)
+# Short names for the small screen; a variant without one shows its title.
+SHORT_NAMES = {
+    "multiwarcaby": "Multiwarcaby 9x9", "multiwarcaby7": "Multiwarcaby 7x7", "classic": "Classic 8x8",
+    "classic81": "Warcaby 81", "russian": "Russian", "american": "American",
+    "international": "International 10x10", "canadian": "Canadian 12x12",
+}
+# The Damka board has 9x9 squares; a variant on a larger board is offered for
+# the simulator and for boards built larger, and says so.
+BOARD_SIZE = (9, 9)
+
+
+@cache
+def variant_choices() -> tuple[tuple[str, str], ...]:
+    """(name, label) of every variant, in the order of RULES.md (the engine's catalogue)."""
+    choices = []
+    for info in variant_catalogue():
+        label = SHORT_NAMES.get(info.name, info.title)
+        if info.board_size[0] > BOARD_SIZE[0] or info.board_size[1] > BOARD_SIZE[1]:
+            label += " (larger board)"
+        choices.append((info.name, label))
+    return tuple(choices)
+
+
+def takes_option(variant: str, option: str) -> bool:
+    return any(spec.name == option for spec in variant_class(variant).option_specs)
 MODES: tuple[tuple[str, str], ...] = (
     ("casual", "Casual"),
     ("learning", "Learning (hints)"),
@@ -166,12 +181,13 @@ class GameMenu(Menu):
     def _update_visibility(self) -> None:
         variant = self.row("variant").value
         mode = self.row("mode").value
-        self.row("sides").visible = variant == "multiwarcaby"
-        if variant != "multiwarcaby":
+        players = takes_option(variant, "sides")
+        self.row("sides").visible = players
+        if not players:
             self.row("sides").index = 0
-        self.row("colours").visible = mode == "computer" or variant != "multiwarcaby"
+        self.row("colours").visible = mode == "computer" or not players
         self.row("level").visible = mode == "computer"
-        self.row("computers").visible = mode == "computer" and variant == "multiwarcaby" and \
+        self.row("computers").visible = mode == "computer" and players and \
             self.row("sides").value in ("3", "4", "teams")
         self.row("hints").visible = mode == "learning"
 
@@ -196,7 +212,7 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
     menu = GameMenu(
         title="New game",
         rows=[
-            Row("variant", "Game", VARIANTS),
+            Row("variant", "Game", variant_choices()),
             Row("sides", "Sides", SIDES),
             Row("mode", "Mode", MODES),
             Row("time_control", "Clock", TIME_CONTROLS),

@@ -314,7 +314,7 @@ class Session:
 
     def _on_press(self, press: ClockPress) -> None:
         self.now = max(self.now, press.time_ms)
-        self._log(LogEvent(self.now, "press", side_token(self.variant.sides, press.side, self.variant.family)))
+        self._log(LogEvent(self.now, "press", side_token(self.variant, press.side)))
         if self.phase is not Phase.PLAYING:
             return
         if press.side != self.game.turn:

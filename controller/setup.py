@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from damka.engine import levels
+from damka.engine.variants import variant_class
 
 # Learning mode: the coach's hints per game by default.
 DEFAULT_HINT_LIMIT = 3
@@ -51,7 +52,8 @@ class GameSetup:
     def variant_options(self) -> dict[str, object]:
         """find_variant options for this setup."""
         options: dict[str, object] = dict(self.options)
-        if self.variant != "multiwarcaby":
+        specs = {spec.name for spec in variant_class(self.variant).option_specs}
+        if "sides" not in specs:
             return options
         if self.teams:
             options["teams"] = True

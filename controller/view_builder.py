@@ -42,7 +42,7 @@ def game_view(session: Session, clock: Clock | None, players: Sequence[str], tit
     variant = session.variant
     game = session.game
     playing = session.phase is Phase.PLAYING and not game.is_over
-    multi = variant.family == "multiwarcaby"
+    multi = variant.shows_scores
     scores = game.scores
     active = active_sides(session)
     sides = [
@@ -89,7 +89,7 @@ def result_view(session: Session, result: Result | None, players: Sequence[str],
         firsts = [names[i] for i, place in enumerate(result.places) if place == 1]
         title = f"1st: {', '.join(firsts)}"
     reason = result.reason if result is not None else ""
-    if session.variant.family == "multiwarcaby":
+    if session.variant.shows_scores:
         reason += "  (small points " + " ".join(str(s) for s in session.scores) + ")"
     upcoming = match.order()
     return ResultView(title, reason.strip(), match.standings(player_colours(session, players)),

@@ -239,7 +239,7 @@ class JsonLines:
     def _move(self, event: ev.MoveCommitted) -> dict[str, Any]:
         line: dict[str, Any] = {"ply": event.ply, "side": event.side_name, "move": event.text,
                                 "captures": list(event.captures), "time_ms": event.time_ms}
-        if self.variant.family == "multiwarcaby":
+        if self.variant.shows_scores:
             line["scores"] = list(event.scores)
         if event.clock_ms is not None:
             line["clock"] = _per_side(self.variant, event.clock_ms)
