@@ -49,13 +49,14 @@ from damka.controller.chooser import Chooser
 from damka.controller.clock import Flag, GameOver, SideOut
 from damka.controller.eventlog import LogEvent, occupancy_events, side_token
 from damka.controller.frame import FrameFacts, compose_frame, remaining
+from damka.controller.game_record import GameRecord, rebuild_record
 from damka.controller.session_clock import ClockBinding
 from damka.controller.session_types import (POLL_MS, CommittedMove, Mode, Opponent, Phase, SessionSettings,
                                             TurnClock)
 from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerState, bits_of
 from damka.engine.game import Game
 from damka.engine.move import Move
-from damka.engine.notation import format_move, square_name
+from damka.engine.notation import format_move
 from damka.engine.variant import Position, Result, Variant
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
@@ -77,29 +78,24 @@ class Session:
         self.assistants = Assistants(variant, chooser=chooser, opponent=opponent, coach=coach)
         self.tracker = Tracker(variant, self.settings.tracker)
         self.board = BoardMap(variant)
-        self.game = Game(variant, position)
+        self.record = GameRecord(variant, self.tracker, position)
         self.phase = Phase.SETUP
         self.now = 0
         self.state = TrackerState()
         self.reading: Reading = Reading(Kind.UNKNOWN, 0)
         self.sensed: frozenset[str] | None = None
         self.occupancy = 0
-        self.committed: list[CommittedMove] = []
         self.sensor_log: list[LogEvent] = []
         self.initial_occupied: frozenset[str] = frozenset()
         self.message = "set up the pieces"
-        self._turn_number = 0
-        self._last: tuple[Move, ...] = ()
         self._flag: tuple[int, int] | None = None           # (squares, until_ms)
         self._hint_text = ""
         self._restore_request = False
         self._first_moves: dict[Move, int] = {}  # first moves seen complete this turn, in order
         self._pending: tuple[int, tuple[Move, ...]] | None = None  # (ply, move): complete, not yet settled
-        self._redo: list[Move] = []  # moves taken back, in order, until a new move is made
         self._restore_board = False  # a player went out mid-turn: the board goes back to the turn start
         self._out_message = ""
         self._notice = ""            # a flag or a player out, shown with the turn prompt until the next move
-        self._floor_ply = 0          # no take-back to before this ply (a player went out there)
         self._unknown_reported = False
         self._resumed = False
         self._started_ms: int | None = None
@@ -109,6 +105,14 @@ class Session:
         }
 
     # -- the outside view -----------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self.record.game
+
+    @property
+    def committed(self) -> list[CommittedMove]:
+        return self.record.committed
 
     @property
     def frame(self) -> LedFrame:
@@ -181,7 +185,7 @@ class Session:
     @property
     def restorable(self) -> tuple[Move, ...]:
         """Moves taken back that the board may still put back (until a new move is made)."""
-        return tuple(self._redo)
+        return tuple(self.record.redo)
 
     @property
     def started_ms(self) -> int | None:
@@ -212,17 +216,13 @@ class Session:
         game when not given). The board is then set up to the game's position
         (setup LEDs) before play goes on. `floor_ply`: no take-back before it
         (the last ply where a player went out)."""
-        self.game = game
-        self.committed = list(committed) if committed is not None else rebuild_record(self.variant, game)
-        self._turn_number = max((c.turn for c in self.committed), default=0)
-        self._last = game.moves[-1:]
-        self._redo = []
+        record = list(committed) if committed is not None else rebuild_record(self.variant, game)
+        self.record.reset(game, record, floor_ply=floor_ply)
         self._first_moves = {}
         self.assistants.forget_hint()
         self.assistants.cancel_search()
         self._restore_board = False
         self._notice = ""
-        self._floor_ply = floor_ply
         self.phase = Phase.SETUP
         self._resumed = True
         self._update()
@@ -270,7 +270,7 @@ class Session:
         else:
             if kind in (Kind.COMPLETE, Kind.TAKEBACK, Kind.START) and self._auto_commit_kind(kind):
                 due.append(state.changed_at + self._wait_for(kind))
-            if self._redo and self._redo_match():
+            if self.record.redo and self._redo_match():
                 due.append(state.changed_at + settings.takeback_ms)
             if kind is Kind.UNKNOWN and state.unknown_since is not None:
                 due.append(state.unknown_since + settings.grace_ms)
@@ -436,7 +436,6 @@ class Session:
         self.phase = Phase.PLAYING
         if self._started_ms is None:
             self._started_ms = self.now
-        self._turn_number = max((c.turn for c in self.committed), default=0)
         self.bus.publish(ev.GameStarted(self.now, self.game.ply, self._position_text(), resumed=self._resumed))
         self._reread()
         self._say(self._turn_prompt())
@@ -449,7 +448,7 @@ class Session:
                 return False
             return self.phase is Phase.PLAYING
         if kind is Kind.TAKEBACK:
-            return self.mode is not Mode.TOURNAMENT and self.game.ply - self.reading.plies_back >= self._floor_ply
+            return self.mode is not Mode.TOURNAMENT and self.record.can_take_back(self.reading.plies_back)
         if kind is Kind.START:
             return self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
         return False
@@ -464,22 +463,12 @@ class Session:
         return settings.takeback_ms
 
     def _redo_match(self) -> int:
-        """How many taken-back moves the board shows replayed (0: none).
-
-        A take-back is never final until a new move is made: a board put back
-        as it was (or a sensor fault that looked like a take-back and ends)
-        restores the moves."""
+        """How many taken-back moves the board shows replayed (0: none). A
+        board put back as it was (or a sensor fault that looked like a
+        take-back and ends) restores the moves."""
         if self.reading.kind in (Kind.UNCHANGED, Kind.COMPLETE, Kind.HALF_TURN):
             return 0
-        position = self.game.position
-        found = 0
-        for k, move in enumerate(self._redo, 1):
-            position = self.variant.play(position, move)
-            if self.tracker.two_moves and self.variant.move_in_turn(position):
-                continue
-            if self.tracker.occupancy_of(position) == self.occupancy:
-                found = k
-        return found
+        return self.record.restorable(self.occupancy)
 
     def _update_playing(self) -> None:
         if self._restore_board and not self._board_restored():
@@ -487,7 +476,7 @@ class Session:
         reading = self.reading
         kind = reading.kind
         self._report_unknown(kind)
-        if self._redo and self.mode is not Mode.TOURNAMENT:
+        if self.record.redo and self.mode is not Mode.TOURNAMENT:
             redo = self._redo_match()
             if redo and self.tracker.settled(self.state, self.now, wait=self.tracker.settings.takeback_ms):
                 self._redo_moves(redo)
@@ -611,12 +600,7 @@ class Session:
 
     def _commit(self, moves: tuple[Move, ...], pressed: int | None) -> None:
         side = self.game.turn
-        if tuple(self._redo[:len(moves)]) == moves:
-            del self._redo[:len(moves)]
-        else:
-            self._redo = []
-        records = [self._record(move) for move in moves]
-        self._last = moves
+        records = self.record.commit(moves, self.now)
         self._first_moves = {}
         self._forget_turn()
         self._flag = None
@@ -626,7 +610,7 @@ class Session:
         found = self._clock.press(side, self.now, board_ok=True, moves=len(moves))
         clock_ms = self.clock_ms()
         if clock_ms is not None:
-            self.committed[-1] = replace(self.committed[-1], clock_ms=clock_ms)
+            self.record.stamp_clock(clock_ms)
         for index, record in enumerate(records):
             last = index == len(records) - 1
             self._publish_move(*record, pressed=pressed is not None, clock_ms=clock_ms if last else None)
@@ -641,10 +625,8 @@ class Session:
         self._reread()
 
     def _redo_moves(self, count: int) -> None:
-        moves, self._redo = self._redo[:count], self._redo[count:]
-        for move in moves:
-            self._publish_move(*self._record(move), pressed=False, redo=True)
-        self._last = (moves[-1],)
+        for entry in self.record.restore(count, self.now):
+            self._publish_move(*entry, pressed=False, redo=True)
         if self.game.result is not None:
             self._finish()
         self.bus.publish(ev.Redone(self.now, self.game.ply, count, self._position_text()))
@@ -652,22 +634,6 @@ class Session:
         if self.game.result is not None:
             self._stop_clock()
         self._reread()
-
-    def _record(self, move: Move) -> tuple[CommittedMove, str, tuple[int, ...]]:
-        """Push one move onto the game and into the record; the record, and the
-        position and scores after it."""
-        position = self.game.position
-        # The legal moves are indexed already (speed: notation would generate them again).
-        text = format_move(self.variant, position, move, self.tracker.index(position).moves)
-        mover = self.variant.side_to_move(position)
-        if self.variant.move_in_turn(position) == 0:
-            self._turn_number += 1
-        self.game.push_unchecked(move)
-        captures = tuple(square_name(self.variant, sq) for sq in sorted(move.captures))
-        record = CommittedMove(self.game.ply, self._turn_number, mover, self.variant.sides[mover], move, text,
-                               captures, self.now)
-        self.committed.append(record)
-        return record, self._position_text(), tuple(self.game.scores)
 
     def _publish_move(self, record: CommittedMove, position: str, scores: tuple[int, ...], *, pressed: bool,
                       redo: bool = False, clock_ms: tuple[int, ...] | None = None) -> None:
@@ -682,22 +648,18 @@ class Session:
         self._restore_request = False
 
     def _take_back(self, plies: int) -> None:
-        if self.game.ply - plies < self._floor_ply:
+        if not self.record.can_take_back(plies):
             self._say("no take-back past a player going out")
             return
-        undone = [self.game.pop() for _ in range(plies)]
-        self._redo = undone[::-1] + self._redo
-        del self.committed[len(self.committed) - plies:]
-        self._turn_number = len({c.turn for c in self.committed}) if self.committed else 0
-        self._last = ()
+        undone = self.record.take_back(plies)
         self._first_moves = {}
         self._forget_turn()
         self._hint_text = ""
         self.assistants.cancel_search()
         if self.phase is Phase.OVER and self.game.result is None:
             self.phase = Phase.PLAYING
-        self.bus.publish(ev.TakenBack(self.now, self.game.ply, len(undone), self._position_text()))
-        self._say(f"took back {len(undone)} move{'s' if len(undone) != 1 else ''}; {self._turn_prompt()}")
+        self.bus.publish(ev.TakenBack(self.now, self.game.ply, undone, self._position_text()))
+        self._say(f"took back {undone} move{'s' if undone != 1 else ''}; {self._turn_prompt()}")
         self._reread()
 
     def _finish(self, at_ms: int | None = None) -> None:
@@ -708,14 +670,9 @@ class Session:
         self._say(f"game over: {self._result_text(result)}")
 
     def _new_game(self) -> None:
-        self._redo = []
-        self.game = Game(self.variant)
-        self.committed.clear()
+        self.record.reset(Game(self.variant), [])
         self._restore_board = False
-        self._floor_ply = 0
         self._notice = ""
-        self._turn_number = 0
-        self._last = ()
         self._forget_turn()
         self._hint_text = ""
         self.assistants.cancel_search()
@@ -809,14 +766,9 @@ class Session:
             return
         # The session commits whole turns; a game resumed in mid-turn has its
         # first move taken back so that the turn is void.
-        while self.game.turn == side and self.game.move_in_turn and self.game.ply > self._floor_ply:
-            self.game.pop()
-            if self.committed:
-                self.committed.pop()
+        self.record.void_turn_of(side)
         mid_turn = self.game.turn == side and self.occupancy != self._reference()
-        self.game.amend(variant.drop_side(self.game.position, side))  # type: ignore[attr-defined]
-        self._floor_ply = self.game.ply
-        self._redo = []
+        self.record.amend(variant.drop_side(self.game.position, side))  # type: ignore[attr-defined]
         self._first_moves = {}
         self._forget_turn()
         self.assistants.cancel_search()
@@ -918,16 +870,8 @@ class Session:
     def _takeback_target(self) -> int:
         """The occupancy a TAKE_BACK request guides to: the last turn start
         (against the computer, the one before your own last move)."""
-        positions = self.game.positions
-        wanted = 2 if self.mode is Mode.COMPUTER and not self._is_computer_turn() else 1
-        count = 0
-        for k in range(len(positions) - 2, -1, -1):
-            if self.tracker.two_moves and self.variant.move_in_turn(positions[k]):
-                continue
-            count += 1
-            if count == wanted or k == 0:
-                return self.tracker.occupancy_of(positions[k])
-        return self.tracker.occupancy_of(positions[0])
+        turns_back = 2 if self.mode is Mode.COMPUTER and not self._is_computer_turn() else 1
+        return self.tracker.occupancy_of(self.record.turn_start(turns_back))
 
     # -- output ---------------------------------------------------------------
 
@@ -957,7 +901,7 @@ class Session:
         return replace(base, guidance_due=due, reference=self._reference(), must_move=must,
                        takeback_to=self._takeback_target() if self._restore_request else None,
                        computer=remaining(computer, self.reading) if computer else (), learning=learning,
-                       hint=remaining(hint, self.reading) if hint else (), last=self._last)
+                       hint=remaining(hint, self.reading) if hint else (), last=self.record.last)
 
     def _prompt(self) -> str:
         """The turn prompt, after a notice (a flag, a player out) until the next move."""
@@ -982,19 +926,3 @@ class Session:
         if text != self.message:
             self._say(text)
 
-
-def rebuild_record(variant: Variant, game: Game) -> list[CommittedMove]:
-    """The committed-move record of a game without one (times 0)."""
-    committed = []
-    replay = Game(variant, game.start)
-    turn = 0
-    for move in game.moves:
-        position = replay.position
-        mover = variant.side_to_move(position)
-        if variant.move_in_turn(position) == 0:
-            turn += 1
-        text = format_move(variant, position, move)
-        replay.push_unchecked(move)
-        captures = tuple(square_name(variant, sq) for sq in sorted(move.captures))
-        committed.append(CommittedMove(replay.ply, turn, mover, variant.sides[mover], move, text, captures, 0))
-    return committed

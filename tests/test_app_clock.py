@@ -154,7 +154,7 @@ def test_three_players_a_flag_takes_the_player_out_and_the_store_keeps_it(tmp_pa
         assert list(resumed.game.position.active) == [True, True, False]
         assert again.clock.in_game == [0, 1]
         # No take-back past the player going out; play goes on between players 1 and 2.
-        assert resumed._floor_ply == 4
+        assert resumed.record.floor_ply == 4
         turn(board, again, 1, "f5-e4", "a3xa5")
         assert resumed.game.turn == 0 and store.load_game(again.game_id).game.ply == 8
 
