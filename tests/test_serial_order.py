@@ -120,10 +120,10 @@ def test_late_repeated_and_dropped_frames_change_nothing_a_user_sees():
         link = SerialLink(board.port, buttons=BUTTONS, on_snapshot=received.append).start()
         try:
             assert link.wait_synced(2.0)
-            faults = FrameFaults(random.Random(11), drop=0.05, repeat=0.05, delay=0.05)
+            faults = FrameFaults(random.Random(11), drop=0.08, repeat=0.08, delay=0.08)
             board.transport.faults = faults
             occupied: set[tuple[int, int]] = set()
-            for step, cell in enumerate(CELLS[:45]):  # one more piece each step: every state new
+            for step, cell in enumerate(CELLS):  # one more piece each step: every state new
                 occupied.add(cell)
                 board.matrix.set(occupied)
                 if step % 3 == 0:
@@ -136,8 +136,8 @@ def test_late_repeated_and_dropped_frames_change_nothing_a_user_sees():
             time.sleep(0.6)  # heartbeats after the last fault: a trailing lost frame is counted
         finally:
             link.close()
-    assert faults.dropped > 5 and faults.late > 10  # the faults were real
-    assert len(presses) == real == 15 and all(isinstance(p, ClockPress) for p in presses)
+    assert faults.dropped >= 2 and faults.late >= 5  # the faults were real (about 12 and 24)
+    assert len(presses) == real == 27 and all(isinstance(p, ClockPress) for p in presses)
     order = {LAYOUT.occupied(state): i for i, state in enumerate(board.truth)}
     shown = [order[s.occupied] for s in received]
     stale = sum(1 for i, k in enumerate(shown) if k < max(shown[:i], default=-1))
@@ -154,7 +154,9 @@ def test_a_counter_jump_that_cannot_be_real_is_discarded(board, link, caplog):
     board._halt()  # the firmware stops; a frame in order but with counters gone back comes
     dev = board.device
     body = P.pack_snapshot(dev.now + 1, dev.debouncer.stable, 9, 0, [0, 0, 0, 0, 0, 0])
+    before = link.stats.frames_ok
     board.transport.write(P.encode_frame(P.SNAPSHOT, dev.seq, body))
-    assert wait_for(lambda: link.stats.jumps == 1)
-    assert link.presses() == []
+    assert wait_for(lambda: link.stats.frames_ok > before)  # in order: acted on
+    assert link.presses() == []  # not 253 presses of clock 0
+    assert link.stats.jumps == 1
     assert "cannot be real" in caplog.text
