@@ -160,3 +160,17 @@ def test_a_counter_jump_that_cannot_be_real_is_discarded(board, link, caplog):
     assert link.presses() == []  # not 253 presses of clock 0
     assert link.stats.jumps == 1
     assert "cannot be real" in caplog.text
+
+
+def test_the_device_clock_wrapping_after_49_days_is_still_in_order():
+    from damka.hardware.rx_order import RxOrder
+    from damka.hardware.serial_link import LinkStats
+
+    stats = LinkStats()
+    order = RxOrder(stats)
+    assert order.admit(P.SNAPSHOT, 7, 0xFFFF_FFF0) == 0
+    assert order.admit(P.BUTTON, 8, 0xFFFF_FFFA) == 1
+    assert order.admit(P.SNAPSHOT, 10, 4) == 2     # past the wrap of the u32 ms: newer, one lost
+    assert order.admit(P.SNAPSHOT, 9, 1) is None   # the lost one, late
+    assert order.admit(P.SNAPSHOT, 8, 0xFFFF_FFFA) is None  # a copy
+    assert (stats.lost, stats.stale, stats.restarts) == (0, 2, 0)
