@@ -144,6 +144,7 @@ class _PtyTransport:
         self.fd, self.corrupt, self.rng = fd, corrupt, rng
         self.dropped = 0
         self.faults: FrameFaults | None = None
+        self._lock = threading.Lock()  # the firmware's thread and flush_faults() write whole frames
 
     def _mangle(self, data: bytes) -> bytes:
         if not self.corrupt or not data:
@@ -165,18 +166,16 @@ class _PtyTransport:
             raise
 
     def write(self, data: bytes) -> None:
-        faults = self.faults
-        if faults is not None:
-            for chunk in faults.apply(data):
+        with self._lock:
+            faults = self.faults
+            for chunk in faults.apply(data) if faults is not None else (data,):
                 self._write(chunk)
-        else:
-            self._write(data)
 
     def flush_faults(self) -> None:
         """Turn the frame faults off and send the frames they still hold."""
-        faults = self.faults
-        if faults is not None:
-            for chunk in faults.flush():
+        with self._lock:
+            faults = self.faults
+            for chunk in faults.flush() if faults is not None else ():
                 self._write(chunk)
 
     def _write(self, data: bytes) -> None:
