@@ -55,6 +55,9 @@ class Device:
         self.cells = bytes(rows * cols)
         self.shown = None            # the colours last written to the chain
         self.frame_id = 0            # +1 per LEDS frame applied
+        self.leds_seq = None         # the host's seq of the LEDS frame applied last
+        self.refused = None          # (seq, how many in a row) of LEDS frames refused as old
+        self.stale = 0               # LEDS frames refused as copies or late
         self.render_key = None
         self.scans = 0
 
@@ -129,14 +132,18 @@ class Device:
                 version = -1
             if version != P.PROTOCOL_VERSION:
                 self.send(P.ERROR, P.pack_error(P.E_VERSION, "protocol " + str(P.PROTOCOL_VERSION)))
+            self.leds_seq = None  # a host (re)connected: its numbering may start anywhere
             self.send_hello()
             self.send_snapshot()
         elif msg_type == P.REQUEST:
             self.send_snapshot()
         elif msg_type == P.LEDS:
+            if not self.leds_in_order(seq):
+                return
             try:
                 self.brightness, self.palette, self.cells = P.unpack_leds(body, self.rows * self.cols)
                 self.frame_id += 1
+                self.leds_seq = seq
             except ValueError as exc:
                 self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
                 return
@@ -144,6 +151,23 @@ class Device:
             self.render()
         else:
             self.send(P.ERROR, P.pack_error(P.E_UNKNOWN_TYPE, str(msg_type)))
+
+    def leds_in_order(self, seq):
+        """A LEDS frame not newer than the one applied last is a copy or came late:
+        applying it would bring an old picture back, so it is dropped (no ACK).
+        Three refused in a row, each newer than the one before, mean the host
+        numbers afresh (a restarted host whose HELLO was lost): the third is taken."""
+        if self.leds_seq is None or P.seq_delta(seq, self.leds_seq) > 0:
+            self.refused = None
+            return True
+        run = self.refused
+        count = run[1] + 1 if run is not None and P.seq_delta(seq, run[0]) > 0 else 1
+        if count >= 3:
+            self.refused = None
+            return True
+        self.refused = (seq, count)
+        self.stale += 1
+        return False
 
     # -- LEDs --------------------------------------------------------------
     def colours(self):

@@ -44,6 +44,14 @@ MAX_FRAME = 512    # decoded bytes; anything longer is garbage
 HEARTBEAT_MS = 250
 
 
+def seq_delta(seq, last):
+    """How far the wrapping u8 sequence number `seq` is past `last`: 1..127 is
+    newer, 0 the same frame, -128..-1 older (half the circle each way). Both
+    ends order frames by it (docs/protocol.md, "Order and restarts")."""
+    d = (seq - last) & 0xFF
+    return d - 256 if d >= 128 else d
+
+
 def _make_table():
     table = []
     for byte in range(256):

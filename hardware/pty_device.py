@@ -6,6 +6,10 @@ The host opens `port`, a symlink to the pty's slave side, the way udev's
 /dev/serial/by-id links point at a ttyACM device: `unplug()` closes the pty
 (the host's reads fail, the link disappears) and `replug()` makes a fresh pty
 and points the link at it, with the firmware restarted as after a reset.
+`reset()` restarts the firmware on the same open pty (a watchdog reset behind
+a UART bridge: the port stays, the device starts over). `FrameFaults` drops,
+repeats or delays whole frames from the device, as a flaky bridge or relay
+would, and keeps the truth of what it did for the tests.
 """
 
 from __future__ import annotations
@@ -71,13 +75,76 @@ class RecordingPixels:
         self.writes += 1
 
 
+class FrameFaults:
+    """Whole-frame faults on the device -> host direction. Each frame the device
+    writes is, by chance, dropped, repeated later (sent now and again after 1 to
+    `late_by` later frames) or delayed (sent only after them); `flush()` turns
+    the faults off and gives what is still held. The counts are the truth a
+    test compares the host's statistics with: `dropped` frames never go out,
+    `late` ones go out after a newer frame did (a copy, or a delayed frame)."""
+
+    def __init__(self, rng: random.Random, drop: float = 0.0, repeat: float = 0.0,
+                 delay: float = 0.0, late_by: int = 6) -> None:
+        self.rng, self.drop, self.repeat, self.delay, self.late_by = rng, drop, repeat, delay, late_by
+        self.active = True
+        self.frames = self.dropped = self.repeated = self.delayed = self.late = 0
+        self._newest = -1                  # the index of the newest frame sent
+        self._held: list[list] = []        # [frames still to wait, index, frame]
+        self._lock = threading.Lock()
+
+    def apply(self, data: bytes) -> list[bytes]:
+        """What goes on the wire now, in order, for one write of the device."""
+        with self._lock:
+            if not data.strip(b"\x00"):  # a lone delimiter is not a frame
+                return self._release(self._due()) + [data]
+            index, self.frames = self.frames, self.frames + 1
+            roll = self.rng.random() if self.active else 1.0
+            held = [self.rng.randint(1, self.late_by), index, data]
+            now = [(index, data)]
+            if roll < self.drop:
+                self.dropped += 1
+                now = []
+            elif roll < self.drop + self.repeat:
+                self.repeated += 1
+                self._held.append(held)
+            elif roll < self.drop + self.repeat + self.delay:
+                self.delayed += 1
+                self._held.append(held)
+                now = []
+            return self._release(now + self._due())
+
+    def _due(self) -> list[tuple[int, bytes]]:
+        for held in self._held:
+            held[0] -= 1
+        due = [(index, frame) for wait, index, frame in self._held if wait < 0]
+        self._held = [held for held in self._held if held[0] >= 0]
+        return due
+
+    def _release(self, frames: list[tuple[int, bytes]]) -> list[bytes]:
+        for index, _ in frames:
+            if index <= self._newest:  # a copy, or a frame older than one already sent
+                self.late += 1
+            self._newest = max(self._newest, index)
+        return [frame for _, frame in frames]
+
+    def flush(self) -> list[bytes]:
+        """Faults off; the frames still held, to send now."""
+        with self._lock:
+            self.active = False
+            held, self._held = [(index, frame) for _, index, frame in self._held], []
+            return self._release(held)
+
+
 class _PtyTransport:
     """The master side, non-blocking; `corrupt` is the chance per byte (both
-    ways) of the byte being replaced by a random one."""
+    ways) of the byte being replaced by a random one; `faults` (FrameFaults or
+    None) acts on whole frames the device writes."""
 
     def __init__(self, fd: int, corrupt: float, rng: random.Random) -> None:
         self.fd, self.corrupt, self.rng = fd, corrupt, rng
         self.dropped = 0
+        self.faults: FrameFaults | None = None
+        self._lock = threading.Lock()  # the firmware's thread and flush_faults() write whole frames
 
     def _mangle(self, data: bytes) -> bytes:
         if not self.corrupt or not data:
@@ -99,6 +166,19 @@ class _PtyTransport:
             raise
 
     def write(self, data: bytes) -> None:
+        with self._lock:
+            faults = self.faults
+            for chunk in faults.apply(data) if faults is not None else (data,):
+                self._write(chunk)
+
+    def flush_faults(self) -> None:
+        """Turn the frame faults off and send the frames they still hold."""
+        with self._lock:
+            faults = self.faults
+            for chunk in faults.flush() if faults is not None else ():
+                self._write(chunk)
+
+    def _write(self, data: bytes) -> None:
         data = self._mangle(data)
         try:
             os.write(self.fd, data)
@@ -127,12 +207,11 @@ class PtyBoard:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._fds: tuple[int, int] | None = None
+        self.transport: _PtyTransport | None = None
         self.replug()
 
     def replug(self) -> None:
         """Plug in (again): a fresh pty, the link pointed at it, firmware started."""
-        from damka.firmware import scan
-
         master, slave = os.openpty()
         tty.setraw(slave)  # until the host opens it: no echo, no line editing
         os.set_blocking(master, False)
@@ -140,14 +219,25 @@ class PtyBoard:
         tmp = self.port + ".new"
         os.symlink(os.ttyname(slave), tmp)
         os.replace(tmp, self.port)
-        transport = _PtyTransport(master, self.corrupt, self.rng)
-        self.device = Device(self.matrix, transport, self.pixels,
+        self.transport = _PtyTransport(master, self.corrupt, self.rng)
+        self._boot()
+
+    def _boot(self) -> None:
+        """A fresh firmware (sequence numbers, press counters, clock from zero) on the transport."""
+        from damka.firmware import scan
+
+        self.device = Device(self.matrix, self.transport, self.pixels,
                              lambda: time.monotonic_ns() // 1_000_000,
                              buttons=scan.ButtonBank(self.buttons.pins),
                              rows=self.rows, cols=self.cols)
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="damka-fake-pico", daemon=True)
         self._thread.start()
+
+    def reset(self) -> None:
+        """Restart the firmware on the same open pty (the host keeps its port)."""
+        self._halt()
+        self._boot()
 
     def _run(self) -> None:
         device = self.device
@@ -162,12 +252,15 @@ class PtyBoard:
             if self.poll_s:
                 time.sleep(self.poll_s)
 
-    def unplug(self) -> None:
-        """Pull the cable: the firmware stops, the link goes away, the pty closes."""
+    def _halt(self) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(2)
             self._thread = None
+
+    def unplug(self) -> None:
+        """Pull the cable: the firmware stops, the link goes away, the pty closes."""
+        self._halt()
         # The link first: the host reconnects as soon as its read fails, and must not
         # find the link still pointing at a closed pts (whose number another pty may get).
         try:

@@ -7,7 +7,9 @@ frames (the codec is the firmware's own `damka.firmware.protocol`), keeps the
 latest snapshot, counts presses from the device's press counters, re-sends
 the LED frame until the device ACKs it, and reconnects with backoff after an
 unplug (open fails, read raises, or the heartbeat stops), re-synchronising
-from the device's next snapshot.
+from the device's next snapshot. Frames repeated, late or from before a device
+restart are dropped by their sequence numbers (`rx_order.RxOrder`), so no old
+snapshot is shown and no counter going back counts as presses.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from damka.hardware.gpio_matrix import make_press, monotonic_ms
 from damka.hardware.interfaces import BoardSensor, Buttons, ButtonPress, ClockPress, LedFrame, LedOutput, Snapshot
 from damka.hardware.layout import Layout
 from damka.hardware.leds import LedStyle
+from damka.hardware.rx_order import RxOrder
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +33,8 @@ PICO_VID = 0x2E8A
 SYNC_RETRY_MS = 50    # after a (re)connect, ask for a snapshot again this often until one arrives,
 SYNC_RETRIES = 10     # at most this many times (a lost HELLO or answer costs 50 ms, not a heartbeat)
 NOISY_STALE = 3       # while bytes keep arriving (line noise), wait this many times stale_ms
+UNPACK = {P.SNAPSHOT: P.unpack_snapshot, P.BUTTON: P.unpack_button, P.ACK: P.unpack_ack,
+          P.HELLO: P.unpack_hello, P.ERROR: P.unpack_error}  # the frames a device sends
 
 
 def _serial():
@@ -59,7 +64,10 @@ def find_port(vid: int = PICO_VID, pid: int | None = None) -> str:
 class LinkStats:
     frames_ok: int = 0
     frames_bad: int = 0        # CRC/COBS failures and impossible bodies
-    lost: int = 0              # gaps in the device's sequence numbers
+    lost: int = 0              # frames of the device never received (gaps not filled by a late frame)
+    stale: int = 0             # frames received twice or after a newer one: dropped
+    restarts: int = 0          # the device started over with the port open (press counters re-baselined)
+    jumps: int = 0             # press-counter changes that cannot be real: discarded
     reconnects: int = 0
     snapshots: int = 0
     led_frames_sent: int = 0
@@ -93,10 +101,11 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
         self._write_lock = threading.Lock()
         self._ser = None
         self._seq = 0
-        self._rx_seq: int | None = None
+        self._order = RxOrder(self.stats)
         self._snapshot = Snapshot(frozenset(), clock())
         self._synced = threading.Event()
-        self._counts: dict[int, int] | None = None
+        self._counts: dict[int, int] | None = None  # the device's press counters (None: no baseline)
+        self._since_counts = 0        # frames from the device since the counters were last read
         self._presses: list[ClockPress | ButtonPress] = []
         self._led_body: bytes | None = None
         self._led_pending: tuple[int, int] | None = None  # (seq, sent at ms)
@@ -165,7 +174,7 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
             pass
         with self._lock:
             self._decoder.reset()
-            self._rx_seq = None
+            self._order.reset()
             self._counts = None
             self._synced.clear()
             self._ser = ser
@@ -236,71 +245,96 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
     # -- frames from the device -------------------------------------------------
     def _handle(self, msg_type: int, seq: int, body: bytes) -> None:
         self._last_rx = self.clock()
-        if self._rx_seq is not None and seq != (self._rx_seq + 1) & 0xFF:
-            self.stats.lost += (seq - self._rx_seq - 1) & 0xFF
-        self._rx_seq = seq
+        unpack = UNPACK.get(msg_type)
         try:
-            if msg_type == P.SNAPSHOT:
-                self._on_snapshot(*P.unpack_snapshot(body))
-            elif msg_type == P.BUTTON:
-                index, count, _ = P.unpack_button(body)
-                with self._lock:
-                    self._count_presses({index: count})
-            elif msg_type == P.ACK:
-                acked, kind = P.unpack_ack(body)
-                with self._lock:
-                    if kind == P.LEDS and self._led_pending and self._led_pending[0] == acked:
-                        self._led_pending = None
-                        self.stats.led_acks += 1
-            elif msg_type == P.HELLO:
-                hello = P.unpack_hello(body)
-                self.device = hello
-                if hello[0] != P.PROTOCOL_VERSION:
-                    self.error = ProtocolError(f"device speaks protocol {hello[0]}, we speak {P.PROTOCOL_VERSION}")
-                elif (hello[1], hello[2]) != (self.layout.rows, self.layout.cols):
-                    self.error = ProtocolError(f"device has a {hello[1]}x{hello[2]} matrix, the config says "
-                                               f"{self.layout.rows}x{self.layout.cols}")
-                if self.error:
-                    log.error("%s", self.error)
-            elif msg_type == P.ERROR:
-                code, text = P.unpack_error(body)
-                self.stats.device_errors.append(f"{code}: {text}")
-                del self.stats.device_errors[:-20]
-            else:
-                self.stats.frames_bad += 1
-                return
+            if unpack is None:
+                raise ValueError(f"unknown message type {msg_type}")
+            message = unpack(body)
         except ValueError:
             self.stats.frames_bad += 1  # a good CRC around an impossible body
             return
+        device_ms = message[0] if msg_type == P.SNAPSHOT else message[2] if msg_type == P.BUTTON else None
+        frames = self._order.admit(msg_type, seq, device_ms)
+        if frames is None:
+            return  # a copy, or older than a frame already acted on
+        with self._lock:
+            if frames == 0:
+                self._counts = None  # a new start: the next counters are a baseline
+            self._since_counts += frames
+        try:
+            self._act(msg_type, message)
+        except ValueError:
+            self.stats.frames_bad += 1
+            return
         self.stats.frames_ok += 1
+
+    def _act(self, msg_type: int, message: tuple) -> None:
+        if msg_type == P.SNAPSHOT:
+            self._on_snapshot(*message)
+        elif msg_type == P.BUTTON:
+            index, count, _ = message
+            with self._lock:
+                self._count_presses({index: count})
+        elif msg_type == P.ACK:
+            acked, kind = message
+            with self._lock:
+                if kind == P.LEDS and self._led_pending and self._led_pending[0] == acked:
+                    self._led_pending = None
+                    self.stats.led_acks += 1
+        elif msg_type == P.HELLO:
+            self._on_hello(message)
+        else:
+            code, text = message
+            self.stats.device_errors.append(f"{code}: {text}")
+            del self.stats.device_errors[:-20]
+
+    def _on_hello(self, hello: tuple[int, int, int, int, str]) -> None:
+        self.device = hello
+        if hello[0] != P.PROTOCOL_VERSION:
+            self.error = ProtocolError(f"device speaks protocol {hello[0]}, we speak {P.PROTOCOL_VERSION}")
+        elif (hello[1], hello[2]) != (self.layout.rows, self.layout.cols):
+            self.error = ProtocolError(f"device has a {hello[1]}x{hello[2]} matrix, the config says "
+                                       f"{self.layout.rows}x{self.layout.cols}")
+        if self.error:
+            log.error("%s", self.error)
 
     def _on_snapshot(self, _device_ms: int, masks: list[int], cols: int, _state: int, counts: list[int]) -> None:
         if (len(masks), cols) != (self.layout.rows, self.layout.cols):
             raise ValueError("snapshot of another matrix size")
         snap = Snapshot(self.layout.occupied(masks), self.clock())
         with self._lock:
-            self._count_presses(dict(enumerate(counts)))
+            self._count_presses(dict(enumerate(counts)), baseline=True)
             self._snapshot = snap
             self.stats.snapshots += 1
         self._synced.set()
         if self.on_snapshot is not None:
             self.on_snapshot(snap)
 
-    def _count_presses(self, counts: dict[int, int]) -> None:
+    def _count_presses(self, counts: dict[int, int], baseline: bool = False) -> None:
         """Presses from the device's wrapping counters (BUTTON and SNAPSHOT carry
         the same counters, so neither a lost nor a repeated frame miscounts).
-        The first counters after a connect are a baseline, not presses."""
-        now = self.clock()
+        After a (re)connect or a device restart, the first SNAPSHOT's counters
+        are a baseline, not presses. Every press is announced by its own BUTTON
+        frame, so counters that went back, or moved by more presses than frames
+        came since they were last read, cannot be real: they are discarded (and
+        logged) and become the new baseline."""
+        since, self._since_counts = self._since_counts, 0
         if self._counts is None:
-            self._counts = dict(counts)
+            if baseline:  # only a SNAPSHOT has every counter
+                self._counts = dict(counts)
             return
-        for index, count in counts.items():
-            before = self._counts.get(index, count)
-            for _ in range((count - before) & 0xFF):
-                name = self.button_names.get(index)
-                if name is not None:
-                    self._presses.append(make_press(name, now))
-            self._counts[index] = count
+        moved = {index: (count - self._counts.get(index, count)) & 0xFF for index, count in counts.items()}
+        self._counts.update(counts)
+        if any(n >= 128 for n in moved.values()) or sum(moved.values()) > since:
+            self.stats.jumps += 1
+            log.warning("press counters %s cannot be real (%s moves, %d frames since the last counters): "
+                        "discarded, a new baseline", counts, moved, since)
+            return
+        now = self.clock()
+        for index, n in moved.items():
+            name = self.button_names.get(index)
+            if name is not None:
+                self._presses.extend(make_press(name, now) for _ in range(n))
 
     # -- the interfaces ------------------------------------------------------------
     def snapshot(self) -> Snapshot:

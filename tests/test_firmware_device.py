@@ -148,6 +148,42 @@ def test_led_frame_is_acked_rendered_serpentine_and_blinks(dev):
     assert dev.pixels.writes == writes + 1  # nothing changed: the chain is not rewritten
 
 
+def send_leds(dev, seq, colour):
+    """One LEDS frame from the host lighting cell 0; the ACKed seqs that came back."""
+    cells = bytearray(81)
+    cells[0] = 1
+    dev.transport.inbox += P.encode_frame(P.LEDS, seq, P.pack_leds(255, [colour + (P.STEADY,)], bytes(cells)))
+    dev.clock.t += 1
+    dev.poll()
+    return [P.unpack_ack(b)[0] for t, _, b in dev.transport.frames() if t == P.ACK]
+
+
+def test_a_late_or_repeated_led_frame_never_brings_an_old_picture_back(dev):
+    dev.start()
+    dev.transport.frames()
+    red, green, blue = (255, 0, 0), (0, 255, 0), (0, 0, 255)
+    assert send_leds(dev, 250, red) == [250]
+    assert send_leds(dev, 3, green) == [3]           # newer across the wrap of the u8
+    assert send_leds(dev, 250, red) == []            # late: dropped, not acknowledged
+    assert send_leds(dev, 3, green) == []            # repeated: not applied again
+    assert dev.pixels.buf[0] == green and dev.frame_id == 2 and dev.stale == 2
+    # A host that connects again says HELLO first: its numbering may start anywhere.
+    dev.transport.inbox += P.encode_frame(P.HELLO, 0, P.pack_hello(9, 9, 0, "host"))
+    assert send_leds(dev, 1, blue) == [1]
+    assert dev.pixels.buf[0] == blue
+
+
+def test_a_host_numbering_afresh_without_hello_is_followed_after_three_frames(dev):
+    dev.start()
+    dev.transport.frames()
+    assert send_leds(dev, 100, (255, 0, 0)) == [100]
+    # The host restarted and its HELLO was lost: it re-sends its frame with seq 5, 6, 7.
+    assert send_leds(dev, 5, (0, 255, 0)) == []
+    assert send_leds(dev, 6, (0, 255, 0)) == []
+    assert send_leds(dev, 7, (0, 255, 0)) == [7]
+    assert dev.pixels.buf[0] == (0, 255, 0)
+
+
 def test_bad_input_gets_errors_not_crashes(dev):
     dev.start()
     dev.transport.frames()

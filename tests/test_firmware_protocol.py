@@ -164,3 +164,9 @@ def test_small_bodies_round_trip():
     for unpack in (P.unpack_hello, P.unpack_ack, P.unpack_button, P.unpack_error, P.unpack_snapshot):
         with pytest.raises(ValueError):
             unpack(b"")
+
+
+@pytest.mark.parametrize("seq, last, delta", [(5, 4, 1), (4, 4, 0), (3, 4, -1), (2, 250, 8), (250, 2, -8),
+                                              (131, 4, 127), (132, 4, -128)])
+def test_seq_delta_is_half_the_circle_each_way(seq, last, delta):
+    assert P.seq_delta(seq, last) == delta
