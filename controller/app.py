@@ -29,7 +29,7 @@ from damka.controller.game_factory import BuiltGame, build_game, build_variant
 from damka.controller.match import Match
 from damka.controller.menus import GameMenu, Menu, MenuAction, Row, game_actions_menu, game_menu, resume_menu
 from damka.controller.recorder import CHECKPOINT_MS, Recorder
-from damka.controller.session import Mode, Phase, Session
+from damka.controller.session import Phase, Session
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store, StoredGame
 from damka.controller.view_builder import active_sides, game_view, player_colours, result_view

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Callable, Sequence
+from typing import Sequence
 
 from damka.controller import timecontrol
-from damka.controller.setup import DEFAULT_HINT_LIMIT, GameSetup
+from damka.controller.setup import GameSetup
 from damka.engine import levels
 from damka.engine.variants import variant_catalogue, variant_class
 from damka.hardware.interfaces import Button

@@ -39,31 +39,30 @@ business.
 from __future__ import annotations
 
 import time as _time
-from dataclasses import replace
 from typing import Any, Callable
 
 from damka.controller import events as ev
 from damka.controller import hints, wording
-from damka.controller.assistants import Assistants, moves_text
+from damka.controller.assistants import Assistants
 from damka.controller.chooser import Chooser
-from damka.controller.clock import Flag, GameOver, SideOut
 from damka.controller.eventlog import LogEvent, occupancy_events, side_token
-from damka.controller.frame import FrameFacts, compose_frame, remaining
 from damka.controller.game_record import GameRecord, rebuild_record
+from damka.controller.session_assist import SessionAssist
 from damka.controller.session_clock import ClockBinding
+from damka.controller.session_ends import SessionEnds
+from damka.controller.session_output import SessionOutput
 from damka.controller.session_types import (POLL_MS, CommittedMove, Mode, Opponent, Phase, SessionSettings,
                                             TurnClock)
 from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerState, bits_of
 from damka.engine.game import Game
 from damka.engine.move import Move
-from damka.engine.notation import format_move
 from damka.engine.variant import Position, Result, Variant
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
 __all__ = ["CommittedMove", "Mode", "Phase", "Session", "SessionSettings", "POLL_MS"]
 
 
-class Session:
+class Session(SessionAssist, SessionEnds, SessionOutput):
     """One game on one board. Feed it events; read its frame and messages; subscribe to `bus`."""
 
     def __init__(self, variant: Variant, settings: SessionSettings | None = None, *,
@@ -685,244 +684,3 @@ class Session:
 
     def _position_text(self) -> str:
         return self.variant.format_position(self.game.position)
-
-    # -- the clock ------------------------------------------------------------
-
-    def _poll_clock(self, now: int) -> None:
-        if self._clock.polled:
-            self.now = max(self.now, now)
-            self.clock_events(self._clock.update(self.now))
-
-    def clock_events(self, events: Any) -> None:
-        """Act on clock events (`Flag`, `SideOut`, `GameOver`; others are ignored).
-
-        The session calls this itself for a clock it polls; an owner that
-        drains a press-only clock (`clock.update()`) passes the events here."""
-        for event in events:
-            if isinstance(event, Flag):
-                self._on_flag(event)
-            elif isinstance(event, SideOut):
-                if event.side < len(self.variant.sides):
-                    self.drop_side(event.side, event.reason, at_ms=event.at_ms)
-            elif isinstance(event, GameOver) and event.loser is not None:
-                self._on_game_over(event)
-        self._refresh_frame()
-
-    def _on_flag(self, flag: Flag) -> None:
-        self.bus.publish(ev.FlagFell(flag.at_ms, self.game.ply, flag.side, flag.stage + 1, flag.final))
-        if not flag.final and self.phase is not Phase.OVER:
-            name = wording.side_name(self.variant, flag.side)
-            self._notice = f"{name}'s flag fell in stage {flag.stage + 1}: play goes on"
-            self._say(self._prompt())
-
-    def _on_game_over(self, over: GameOver) -> None:
-        """The clock ended the game: a loss on time with two sides; with three or
-        four players the last flag takes its player out and the engine's rules
-        (one side left in play) give the result."""
-        if self.game.result is not None:
-            return
-        reason = "on time" if over.reason == "time" else over.reason
-        if len(self.variant.sides) > 2:
-            self.drop_side(over.loser, over.reason, at_ms=over.at_ms)  # type: ignore[arg-type]
-            return
-        self.declare_loss(over.loser, reason, at_ms=over.at_ms)  # type: ignore[arg-type]
-
-    def _stop_clock(self) -> None:
-        result = self.game.result
-        self._clock.stop(self.now, result.reason if result is not None else "game over")
-
-    # -- ends from outside the rules ----------------------------------------------
-
-    def declare_loss(self, loser: int, reason: str = "on time", *, at_ms: int | None = None) -> None:
-        """End a two-side game as a loss for `loser` (on time, resignation)."""
-        if self.game.result is not None or len(self.variant.sides) != 2:
-            return
-        winner = 1 - loser
-        points = tuple(1.0 if side == winner else 0.0 for side in range(2))
-        places = tuple(1 if side == winner else 2 for side in range(2))
-        self.declare(Result(points, places, reason, winner), at_ms=at_ms)
-
-    def declare(self, result: Result, *, at_ms: int | None = None) -> None:
-        """End the game from outside the rules (time, agreement, resignation)."""
-        if self.game.result is not None:
-            return
-        self.game.declare(result)
-        self._restore_board = False
-        self.assistants.cancel_search()
-        self._finish(at_ms)
-        self._stop_clock()
-        self._reread()
-
-    def drop_side(self, side: int, reason: str = "time", *, at_ms: int | None = None) -> None:
-        """Take `side` out of a 3-4 player multiwarcaby game (its flag fell).
-
-        It keeps its small points and is skipped from now on. If it was to
-        move, what it had done on the board this turn does not count: the
-        board is guided back to the start of its turn (LEDs and message, and
-        presses are refused until it is), then the next player moves."""
-        variant = self.variant
-        active = getattr(self.game.position, "active", None)
-        if self.game.result is not None or active is None or not active[side] or len(variant.sides) < 3:
-            return
-        # The session commits whole turns; a game resumed in mid-turn has its
-        # first move taken back so that the turn is void.
-        self.record.void_turn_of(side)
-        mid_turn = self.game.turn == side and self.occupancy != self._reference()
-        self.record.amend(variant.drop_side(self.game.position, side))  # type: ignore[attr-defined]
-        self._first_moves = {}
-        self._forget_turn()
-        self.assistants.cancel_search()
-        why = "on time" if reason == "time" else reason
-        self._out_message = self._notice = f"{wording.side_name(variant, side)} is out ({why})"
-        self.bus.publish(ev.SideOut(self.now if at_ms is None else at_ms, self.game.ply, side, why,
-                                    self._position_text(), tuple(self.game.scores)))
-        if self.game.result is not None:
-            self._finish(at_ms)
-            self._stop_clock()
-        elif mid_turn and self.phase is Phase.PLAYING:
-            self._restore_board = True
-            self._say(f"{self._out_message}: put the pieces back as they were at the start of the turn")
-        else:
-            self._say(self._prompt())
-        self._reread()
-
-    # -- computer, hints, take-back requests ----------------------------------
-
-    def _is_computer_turn(self) -> bool:
-        return (self.mode is Mode.COMPUTER and self.phase is Phase.PLAYING and not self.game.is_over
-                and self.game.turn in self.settings.computer_sides)
-
-    def _computer_moves(self) -> tuple[Move, ...] | None:
-        return self.assistants.computer_moves(self.game, self._is_computer_turn())
-
-    def _poll_thinking(self) -> None:
-        """Pick up what was worked out off the loop: the computer's move, a hint, a blunder check."""
-        if self.thinking:
-            moves = self.assistants.poll_computer(self.game)
-            if moves:
-                self.bus.publish(ev.ComputerPlanned(self.now, self.game.ply,
-                                                    moves_text(self.variant, self.game.position, moves)))
-                self._reread()
-                self._say(self._turn_prompt())
-        answer = self.assistants.poll_hint(self.game)
-        if answer is not None:
-            self._hint_ready(*answer)
-        warning = self.assistants.poll_check((self.game.ply, self.occupancy))
-        if warning is not None:
-            legal = warning.move in self.variant.legal_moves(self.game.position)
-            text = format_move(self.variant, self.game.position, warning.move) if legal else ""
-            self.bus.publish(ev.BlunderWarned(self.now, self.game.ply, text, warning.loss))
-            self._say(wording.warning_text(warning))
-
-    def _ask_hint(self) -> None:
-        if self.mode is Mode.TOURNAMENT or self.game.is_over or self._is_computer_turn():
-            self._say("no hints now")
-            return
-        text = self.assistants.ask_hint(self.game)
-        if self.coach is None and self.assistants.hint:
-            self._show_hint()
-        elif text:
-            self._say(text)
-
-    def _hint_ready(self, move: Move | None, error: str) -> None:
-        if move is None:
-            self._say(error)
-            return
-        self._show_hint()
-        self._refresh_frame()
-
-    def _show_hint(self) -> None:
-        moves = moves_text(self.variant, self.game.position, self.assistants.hint or ())
-        left = self.hints_left
-        self.bus.publish(ev.HintShown(self.now, self.game.ply, moves, left))
-        self._hint_text = "hint: " + " ".join(moves) + (wording.hints_left_text(left) if self.coach else "")
-        self._say(self._hint_text)
-
-    def _coach_checks(self) -> bool:
-        return (self.coach is not None and self.mode is Mode.LEARNING and self.phase is Phase.PLAYING
-                and not self.game.is_over and not self._is_computer_turn())
-
-    def _check_move(self, reading: Reading) -> bool:
-        """Start (or read) the coach's verdict on the complete move the board
-        shows; True once there is a verdict (`warning` then holds it, or None)."""
-        turn = self._pick(reading.turns)
-        before = self.game.copy()
-        for move in turn[:-1]:
-            before.push_unchecked(move)
-        return self.assistants.check((self.game.ply, self.occupancy), before, turn[-1])
-
-    def _ask_takeback(self) -> None:
-        if self.mode is Mode.TOURNAMENT and self.phase is not Phase.OVER:
-            self._say("no take-back in tournament play")
-            return
-        if not self.game.ply:
-            self._say("there is no move to take back")
-            return
-        # The button says what the board means: in multiwarcaby the earlier
-        # position is often also a legal turn of the next side.
-        plies = self.tracker.takeback_plies(self.game, self.occupancy)
-        if plies:
-            self._take_back(plies)
-            return
-        self._restore_request = True
-        self._say("to take back, put the pieces back as they were before the last move")
-
-    def _takeback_target(self) -> int:
-        """The occupancy a TAKE_BACK request guides to: the last turn start
-        (against the computer, the one before your own last move)."""
-        turns_back = 2 if self.mode is Mode.COMPUTER and not self._is_computer_turn() else 1
-        return self.tracker.occupancy_of(self.record.turn_start(turns_back))
-
-    # -- output ---------------------------------------------------------------
-
-    def _refresh_frame(self) -> None:
-        self._frame = compose_frame(self._frame_facts())
-
-    def _frame_facts(self) -> FrameFacts:
-        flag = self._flag[0] if self._flag is not None else None
-        base = FrameFacts(self.board, self.occupancy, self.reading, flag=flag)
-        if self.phase is Phase.SETUP:
-            return replace(base, guide_to=self.tracker.occupancy_of(self.game.position))
-        if self._restore_board:
-            return replace(base, guide_to=self._reference())
-        kind = self.reading.kind
-        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
-        must = None
-        if kind is Kind.UNKNOWN and (flag is not None or due):
-            if not self.game.is_over and self._computer_moves() is None:
-                must = self.tracker.index(self.game.position)
-        computer = self._computer_moves()
-        learning = None
-        if not self.game.is_over and self.mode is not Mode.TOURNAMENT:
-            stalled = kind is Kind.IN_PROGRESS and self.now - self.state.changed_at >= self.tracker.settings.grace_ms
-            if self.hints_on or stalled:
-                learning = self.tracker.index(self.game.position, computer[:1] if computer is not None else None)
-        hint = self.assistants.hint
-        return replace(base, guidance_due=due, reference=self._reference(), must_move=must,
-                       takeback_to=self._takeback_target() if self._restore_request else None,
-                       computer=remaining(computer, self.reading) if computer else (), learning=learning,
-                       hint=remaining(hint, self.reading) if hint else (), last=self.record.last)
-
-    def _prompt(self) -> str:
-        """The turn prompt, after a notice (a flag, a player out) until the next move."""
-        prompt = self._turn_prompt()
-        return f"{self._notice}; {prompt}" if self._notice and not self.game.is_over else prompt
-
-    def _turn_prompt(self) -> str:
-        computer = self._is_computer_turn()
-        return wording.turn_prompt(self.variant, self.game, two_moves=self.tracker.two_moves, computer_turn=computer,
-                                   thinking=computer and self.opponent is not None and self.planned == ())
-
-    def _result_text(self, result: Result) -> str:
-        return wording.result_text(self.variant, result, self.game.scores, self.tracker.two_moves)
-
-    def _say(self, text: str) -> None:
-        """Show `text` (published even when it repeats: something new was said)."""
-        self.message = text
-        self.bus.publish(ev.MessageShown(self.now, self.game.ply, text))
-
-    def _show(self, text: str) -> None:
-        """Show `text` if it differs from the line on the screen."""
-        if text != self.message:
-            self._say(text)
-

@@ -1,0 +1,106 @@
+"""The session's part that talks to its assistants: the computer's turn,
+hints, the coach's blunder check, and the take-back button.
+
+A mixin of `Session` (it works on the session's own state): kept in its own
+module so the turn flow in `session.py` reads on its own. The searching
+itself is `controller/assistants.py`'s, off the board's loop.
+"""
+
+from __future__ import annotations
+
+from damka.controller import events as ev
+from damka.controller import wording
+from damka.controller.assistants import moves_text
+from damka.controller.session_types import Mode, Phase
+from damka.controller.tracker import Reading
+from damka.engine.move import Move
+from damka.engine.notation import format_move
+
+
+class SessionAssist:
+    # -- computer, hints, take-back requests ----------------------------------
+
+    def _is_computer_turn(self) -> bool:
+        return (self.mode is Mode.COMPUTER and self.phase is Phase.PLAYING and not self.game.is_over
+                and self.game.turn in self.settings.computer_sides)
+
+    def _computer_moves(self) -> tuple[Move, ...] | None:
+        return self.assistants.computer_moves(self.game, self._is_computer_turn())
+
+    def _poll_thinking(self) -> None:
+        """Pick up what was worked out off the loop: the computer's move, a hint, a blunder check."""
+        if self.thinking:
+            moves = self.assistants.poll_computer(self.game)
+            if moves:
+                self.bus.publish(ev.ComputerPlanned(self.now, self.game.ply,
+                                                    moves_text(self.variant, self.game.position, moves)))
+                self._reread()
+                self._say(self._turn_prompt())
+        answer = self.assistants.poll_hint(self.game)
+        if answer is not None:
+            self._hint_ready(*answer)
+        warning = self.assistants.poll_check((self.game.ply, self.occupancy))
+        if warning is not None:
+            legal = warning.move in self.variant.legal_moves(self.game.position)
+            text = format_move(self.variant, self.game.position, warning.move) if legal else ""
+            self.bus.publish(ev.BlunderWarned(self.now, self.game.ply, text, warning.loss))
+            self._say(wording.warning_text(warning))
+
+    def _ask_hint(self) -> None:
+        if self.mode is Mode.TOURNAMENT or self.game.is_over or self._is_computer_turn():
+            self._say("no hints now")
+            return
+        text = self.assistants.ask_hint(self.game)
+        if self.coach is None and self.assistants.hint:
+            self._show_hint()
+        elif text:
+            self._say(text)
+
+    def _hint_ready(self, move: Move | None, error: str) -> None:
+        if move is None:
+            self._say(error)
+            return
+        self._show_hint()
+        self._refresh_frame()
+
+    def _show_hint(self) -> None:
+        moves = moves_text(self.variant, self.game.position, self.assistants.hint or ())
+        left = self.hints_left
+        self.bus.publish(ev.HintShown(self.now, self.game.ply, moves, left))
+        self._hint_text = "hint: " + " ".join(moves) + (wording.hints_left_text(left) if self.coach else "")
+        self._say(self._hint_text)
+
+    def _coach_checks(self) -> bool:
+        return (self.coach is not None and self.mode is Mode.LEARNING and self.phase is Phase.PLAYING
+                and not self.game.is_over and not self._is_computer_turn())
+
+    def _check_move(self, reading: Reading) -> bool:
+        """Start (or read) the coach's verdict on the complete move the board
+        shows; True once there is a verdict (`warning` then holds it, or None)."""
+        turn = self._pick(reading.turns)
+        before = self.game.copy()
+        for move in turn[:-1]:
+            before.push_unchecked(move)
+        return self.assistants.check((self.game.ply, self.occupancy), before, turn[-1])
+
+    def _ask_takeback(self) -> None:
+        if self.mode is Mode.TOURNAMENT and self.phase is not Phase.OVER:
+            self._say("no take-back in tournament play")
+            return
+        if not self.game.ply:
+            self._say("there is no move to take back")
+            return
+        # The button says what the board means: in multiwarcaby the earlier
+        # position is often also a legal turn of the next side.
+        plies = self.tracker.takeback_plies(self.game, self.occupancy)
+        if plies:
+            self._take_back(plies)
+            return
+        self._restore_request = True
+        self._say("to take back, put the pieces back as they were before the last move")
+
+    def _takeback_target(self) -> int:
+        """The occupancy a TAKE_BACK request guides to: the last turn start
+        (against the computer, the one before your own last move)."""
+        turns_back = 2 if self.mode is Mode.COMPUTER and not self._is_computer_turn() else 1
+        return self.tracker.occupancy_of(self.record.turn_start(turns_back))
