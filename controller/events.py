@@ -110,6 +110,13 @@ class ClockPressed(GameEvent):
 
 
 @dataclass(frozen=True)
+class ClockStarted(GameEvent):
+    """The clock began to run (the first press, or the first move, of the game)."""
+
+    side: int                      # whose time runs first
+
+
+@dataclass(frozen=True)
 class FlagFell(GameEvent):
     side: int
     stage: int                     # 1-based

@@ -5,7 +5,7 @@ their games here, so a time control the board accepts is one the replay
 accepts, and a replay of a sensor log reproduces what the board ran:
 
     built = build_game(GameSetup("classic", mode="tournament", time_control="5+3|3+3"))
-    built.session.handle(snapshot)         # ... the clock starts when the game begins
+    built.session.handle(snapshot)         # the clock starts at the first press or the first move
 
 Time controls: "" (no clock), "casual" (the variant's casual preset), a preset
 name, the compact form (`5+3`, `5+3d`, `50/120:25/60`, `5+3|3+3` per side)
@@ -21,7 +21,7 @@ from damka.controller import timecontrol
 from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock, State, TimeSource
 from damka.controller.coach import Coach
-from damka.controller.events import EventBus, GameStarted
+from damka.controller.events import EventBus
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.session import Session
 from damka.controller.session_types import Mode, SessionSettings
@@ -72,6 +72,9 @@ class ResumableClock:
     def state(self) -> State:
         return self.clock.state
 
+    def start(self, now: int | None = None, first: int = 0) -> None:
+        self.clock.start(now, first=first)
+
     def update(self, now: int | None = None) -> list:
         return self.clock.update(now)
 
@@ -91,17 +94,6 @@ class ResumableClock:
         if self.clock.state is not State.RUNNING:
             return None
         return self.clock.press(side, now, board_ok=board_ok, reason=reason, moves=moves)
-
-
-def start_clock_when_play_begins(session: Session, clock: Clock) -> Callable[[], None]:
-    """Start `clock` for the side to move at the millisecond the game begins
-    (the board shows its position). Returns the unsubscribe function."""
-
-    def on_start(event: GameStarted) -> None:
-        if clock.state is State.READY:
-            clock.start(event.time_ms, first=session.game.turn)
-
-    return session.bus.subscribe(on_start, GameStarted)
 
 
 def make_coach(setup: GameSetup, variant: Variant) -> Coach | None:
@@ -139,6 +131,4 @@ def build_game(setup: GameSetup, *, variant: Variant | None = None, bus: EventBu
                       chooser=chooser, coach=make_coach(setup, variant) if coach else None, bus=bus)
     if computer and chooser is None:
         session.opponent = ComputerOpponent(variant, setup.level, time_per_move=setup.move_time, seed=seed)
-    if clock is not None:
-        start_clock_when_play_begins(session, clock)
     return BuiltGame(setup, variant, session, clock, controls, computer)

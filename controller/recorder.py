@@ -45,6 +45,7 @@ class Recorder:
         self._handlers: dict[type, Callable[[Any], None]] = {
             ev.GameStarted: self._started, ev.TakenBack: self._taken_back, ev.NewGame: self._new_game,
             ev.SideOut: self._side_out, ev.FlagFell: self._flag, ev.GameOver: self._over,
+            ev.ClockStarted: self._clock_started,
         }
 
     def __call__(self, event: ev.GameEvent) -> None:
@@ -91,6 +92,10 @@ class Recorder:
                                     clock_ms=self.clock_ms(), clock_state=self._clock_state())
             if self.next_checkpoint is not None:
                 self.next_checkpoint = self.now() + self.checkpoint_ms
+
+    def _clock_started(self, event: ev.ClockStarted) -> None:
+        """A running clock is stored at once: a power cut right after the start resumes it paused, not unstarted."""
+        self.checkpoint(event.time_ms)
 
     def _taken_back(self, event: ev.TakenBack) -> None:
         if self.game_id is not None:

@@ -316,6 +316,9 @@ class Session(SessionAssist, SessionEnds, SessionOutput):
         self._log(LogEvent(self.now, "press", side_token(self.variant, press.side)))
         if self.phase is not Phase.PLAYING:
             return
+        if self.reading.kind is Kind.UNCHANGED and self._start_clock(self.game.turn):
+            self._say(f"clock started; {self._turn_prompt()}")  # the press only started the clock
+            return
         if press.side != self.game.turn:
             self._say(f"it is {self.variant.sides[self.game.turn]}'s turn")
             return
@@ -604,8 +607,11 @@ class Session(SessionAssist, SessionEnds, SessionOutput):
         self._forget_turn()
         self._flag = None
         self._notice = ""
-        # The press comes before a result the move makes is acted on: the
-        # mover's time (and increment) is booked, then the clock is stopped.
+        # The first move starts a clock nobody started (the mover's time
+        # not counted). The press comes before a result the move makes is
+        # acted on: the mover's time (and increment) is booked, then the
+        # clock is stopped.
+        self._start_clock(side)
         found = self._clock.press(side, self.now, board_ok=True, moves=len(moves))
         clock_ms = self.clock_ms()
         if clock_ms is not None:
@@ -681,6 +687,13 @@ class Session(SessionAssist, SessionEnds, SessionOutput):
         self.bus.publish(ev.NewGame(self.now, 0, self._position_text()))
         self._say(f"new game; {self._turn_prompt()}")
         self._reread()
+
+    def _start_clock(self, first: int) -> bool:
+        """Start the clock if it still waits for the game's first press or move."""
+        if self.game.is_over or not self._clock.start_if_waiting(self.now, first):
+            return False
+        self.bus.publish(ev.ClockStarted(self.now, self.game.ply, first))
+        return True
 
     def _position_text(self) -> str:
         return self.variant.format_position(self.game.position)

@@ -37,6 +37,14 @@ class ClockBinding:
         result = self.clock.press(side, now, board_ok=board_ok, reason=reason, moves=moves)
         return getattr(result, "events", ()) or ()  # a bare press target may answer with a bool
 
+    def start_if_waiting(self, now: int, first: int) -> bool:
+        """Start a clock that waits for the game's first press or move (tournament
+        clocks do not run before anyone plays); whether it started now."""
+        if not self.polled or self.clock.state.value != "ready":  # type: ignore[union-attr]
+            return False
+        self.clock.start(now, first=first)  # type: ignore[union-attr]
+        return True
+
     def remaining_ms(self, now: int) -> tuple[int, ...] | None:
         """Main time left per side (None: no clock that reports it, or an untimed one)."""
         if not self.polled:

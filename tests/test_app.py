@@ -96,12 +96,15 @@ def test_take_back_is_stored(tmp_path: Path) -> None:
         assert app.session.game.ply == 0 and store.load_game(app.game_id).game.ply == 0
 
 
-def test_the_clock_starts_with_play_and_a_flag_ends_the_game(tmp_path: Path) -> None:
+def test_the_clock_starts_with_the_first_press_and_a_flag_ends_the_game(tmp_path: Path) -> None:
     with Store(tmp_path / "g.db") as store:
         app = App(store=store, setup=GameSetup("classic", mode="tournament", time_control="0.05"), start_game=True)
         assert app.clock.state is State.READY
         board = on_board(app)
-        assert app.clock.state is State.RUNNING
+        board.advance(60_000)   # set up, nobody has pressed or moved: the clock waits (as tournament clocks do)
+        assert app.clock.state is State.READY and app.session.result is None
+        board.press(1)          # black starts white's clock
+        assert app.clock.state is State.RUNNING and app.clock.active == 0
         board.advance(1000)
         saved = store.load_game(app.game_id).clock_ms
         assert saved[0] < 3000  # checkpointed while white thinks

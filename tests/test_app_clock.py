@@ -23,11 +23,16 @@ from test_session_rig import events_of
 THREE = dict(variant="multiwarcaby", sides=3, mode="tournament")
 
 
-def on_board(app: App, variant=None) -> VirtualBoard:
+def on_board(app: App, variant=None, start_clock: bool = True) -> VirtualBoard:
+    """The pieces set up on a virtual board; then (as at a tournament) a player
+    who does not move first presses to start the clock of the one who does."""
     variant = variant or app.session.variant
     board = VirtualBoard(BoardMap(variant).names(variant.occupancy(variant.start_position())))
     board.connect(app)
     board.advance(1000)
+    if start_clock and app.clock is not None and app.clock.state is State.READY:
+        board.press((app.session.game.turn + 1) % len(variant.sides))
+        assert app.clock.state is State.RUNNING and app.clock.active == app.session.game.turn
     return board
 
 

@@ -78,7 +78,9 @@ CHILD = textwrap.dedent('''
                 return
             time.sleep(0.003)
 
-    wait(400)  # the start position settles: the game and its clock start
+    wait(400)  # the start position settles: the game starts
+    board.press(1)  # black starts white's clock (a tournament clock waits for the first press or move)
+    wait(5)
     print("ready", json.dumps({"clock": app.clock_ms()}), flush=True)
     name = variant.geometry.name
     game = app.session.game

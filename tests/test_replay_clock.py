@@ -27,7 +27,7 @@ CLASSIC = find_variant("classic")
 
 MOVES = ("g3-h4 b6-a5 c3-d4 a5-b4 a3xc5 d6xb4 f2-g3 b4-a3 e3-f4 c7-d6 f4-g5 h6xf4 g3xc7 d8xb6 h2-g3 "
          "e7-d6 d2-c3 b8-c7 g1-h2 f6-g5 h4xf6 g7xe5 d4xf6 h8-g7 f6xh8 b6-a5").split()
-# Time used for each ply (from one accepted press to the next; white's clock starts at 0), as in the log.
+# Time used for each ply (from one accepted press to the next; black starts white's clock at 0), as in the log.
 USED = [2400, 3100, 5200, 1800, 4300, 2600, 7500, 3000, 2950, 6400, 3900, 2200, 12500, 4700, 3300, 8200,
         2100, 5600, 9800, 3050, 4400, 2700, 6100, 3500, 5000, 2900]
 PRESSES = [sum(USED[:k + 1]) for k in range(len(USED))]
@@ -191,7 +191,9 @@ def test_flag_in_the_last_stage_ends_the_game_mid_log(capsys) -> None:
 
 
 FLAG_LOG = """\
-# classic, 0.1 = 6 s each: white moves and presses at 1000 (5000 left), black's clock runs from 1000
+# classic, 0.1 = 6 s each: black starts white's clock at 0; white moves and presses at 1000
+# (5000 left), black's clock runs from 1000
+0 press black
 100 up c3
 250 down d4
 1000 press white
@@ -220,7 +222,7 @@ def test_a_press_at_the_flag_millisecond_is_too_late(capsys, tmp_path, press: in
 
 def test_no_flag_is_invented_after_the_log_ends_unless_asked(capsys, tmp_path) -> None:
     log = tmp_path / "short.log"
-    log.write_text("100 up c3\n250 down d4\n1000 press white\n")
+    log.write_text("0 press black\n100 up c3\n250 down d4\n1000 press white\n")
     _, lines, _ = run_replay(capsys, "classic", str(log), "--mode", "tournament", "--time-control", "0.1")
     assert lines[-1]["result"] is None and lines[-1]["clock"] == {"white": 5000, "black": 6000}
     _, lines, _ = run_replay(capsys, "classic", str(log), "--mode", "tournament", "--time-control", "0.1",
