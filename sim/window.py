@@ -127,17 +127,55 @@ class SimWindow:
     def __init__(self, app: App, board: VirtualBoard) -> None:
         self.app = app
         self.board = board
-        self.files, self.ranks = board.files, board.ranks
         self.pieces = Pieces()
         self.pieces.sync(app, board.pieces)
         self.screen = Screen()
-        self.board_px = (self.files * SQUARE, self.ranks * SQUARE)
-        self.board_rect = pygame.Rect(MARGIN, MARGIN, *self.board_px)
-        self.screen_rect = pygame.Rect(self.board_rect.right + GAP, MARGIN, *SCREEN_SIZE)
-        self.size = (self.screen_rect.right + MARGIN, max(self.board_rect.bottom, self.screen_rect.bottom + 200) + MARGIN)
+        self._layout()
         self.dragging: str | None = None      # square a piece was lifted from with the mouse
         self.drag_moved = False
         self.mouse = (0, 0)
+        self.set_for = app.built              # the game whose start the board was set up for
+
+    def _layout(self) -> None:
+        """Where the board and the screen are drawn: follows the board's size."""
+        self.files, self.ranks = self.board.files, self.board.ranks
+        self.board_px = (self.files * SQUARE, self.ranks * SQUARE)
+        self.board_rect = pygame.Rect(MARGIN, MARGIN, *self.board_px)
+        self.screen_rect = pygame.Rect(self.board_rect.right + GAP, MARGIN, *SCREEN_SIZE)
+        self.size = (self.screen_rect.right + MARGIN,
+                     max(self.board_rect.bottom, self.screen_rect.bottom + 200) + MARGIN)
+
+    # -- a new game ---------------------------------------------------------------
+
+    def follow_app(self) -> bool:
+        """A new game (the menu's Start, the next game, a resumed one) is set up
+        at once, as a helping hand would: a virtual board of the game's size,
+        its pieces in the game's position, at the same virtual time (the app's
+        clock and the session's timers never see time go back). Whether the
+        window's size changed."""
+        built = self.app.built
+        if built is self.set_for:
+            return False
+        self.set_for = built
+        size = self.size
+        old = self.board
+        files, ranks = board_size(self.app)
+        self.board = VirtualBoard(start_squares(self.app), files=files, ranks=ranks,
+                                  now_ms=max(old.now, self.app.now))
+        self.pieces = Pieces()
+        self.dragging, self.drag_moved = None, False
+        self._layout()
+        self.board.connect(self.app)
+        self._synced()
+        return self.size != size
+
+    def update(self, elapsed_ms: int) -> None:
+        """One frame of the interactive loop: virtual time follows the wall
+        clock, and the app's clock (on the screen) with it."""
+        self.board.advance(elapsed_ms)
+        self.app.tick(self.board.now)
+        self.follow_app()
+        self._synced()
 
     # -- geometry -------------------------------------------------------------
 
@@ -260,6 +298,7 @@ class SimWindow:
             self.app.step_menu(-1 if key == pygame.K_LEFT else 1)
         elif key == pygame.K_r:
             self.arrange()
+        self.follow_app()
         self._synced()
         return True
 
@@ -386,7 +425,8 @@ def build(app: App, occupied: Iterable[str] | None = None) -> SimWindow:
     """A window on a virtual board whose pieces stand at the app's start position
     (or on `occupied`), connected to the app."""
     files, ranks = board_size(app)
-    board = VirtualBoard(start_squares(app) if occupied is None else occupied, files=files, ranks=ranks)
+    board = VirtualBoard(start_squares(app) if occupied is None else occupied, files=files, ranks=ranks,
+                         now_ms=app.now)
     window = SimWindow(app, board)
     board.connect(app)
     window._synced()
@@ -439,6 +479,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
     shots = 0
     running = True
     while running:
+        size = window.size
         for event in pygame.event.get():
             if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
                 shots += 1
@@ -447,13 +488,11 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
                 app.notice = f"saved {target}"
                 continue
             running = window.on_event(event) and running
-            if board_size(app) != (window.board.files, window.board.ranks):
-                window = _rebuild(window, app, display)
         now = pygame.time.get_ticks()
-        window.board.advance(now - last)  # virtual time follows the wall clock
-        app.tick(window.board.now)        # and the clock on the screen with it
+        window.update(now - last)
         last = now
-        window._synced()
+        if window.size != size:
+            display = pygame.display.set_mode(window.size)  # a game on a larger (or smaller) board
         window.draw(display)
         pygame.display.flip()
         timer.tick(fps)
@@ -461,9 +500,3 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
     pygame.display.quit()
     return 0
 
-
-def _rebuild(window: SimWindow, app: App, display: pygame.Surface) -> SimWindow:
-    """A game on a larger board (10x10, 12x12) needs a larger virtual board."""
-    fresh = build(app)
-    pygame.display.set_mode(fresh.size)
-    return fresh

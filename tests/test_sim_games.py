@@ -1,0 +1,139 @@
+"""The simulator window across games: driven as a user drives it (keys and
+mouse events into the real window, headless), every change of game, whatever
+the board's size, ends on a set-up board where a legal first move is taken."""
+
+from __future__ import annotations
+
+import itertools
+
+import pygame
+import pytest
+
+from damka.controller.app import App, AppState
+from damka.controller.session import Phase
+from damka.controller.setup import GameSetup
+from damka.engine.move import Move
+from damka.sim.window import SimWindow, build
+
+# One game per size of board: 8x8 (on the 9x9 board), 9x9 with four players, 10x10, 12x12.
+GAMES = (("classic", "2"), ("multiwarcaby", "4"), ("international", "2"), ("canadian", "2"))
+
+
+@pytest.fixture(autouse=True)
+def pygame_display():
+    pygame.display.init()
+    yield
+
+
+def key(window: SimWindow, name: int) -> None:
+    assert window.on_event(pygame.event.Event(pygame.KEYDOWN, key=name, mod=0))
+
+
+def click(window: SimWindow, pos: tuple[int, int]) -> None:
+    window.on_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
+    window.on_event(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos))
+
+
+def to_row(window: SimWindow, row: str) -> None:
+    menu = window.app.menu
+    for _ in range(20):
+        keys = [r.key for r in menu.visible_rows()]
+        if menu.current.key == row:
+            return
+        key(window, pygame.K_DOWN if keys.index(row) > menu.cursor else pygame.K_UP)
+    raise AssertionError(f"no way to row {row}")
+
+
+def choose(window: SimWindow, row: str, value: str) -> None:
+    to_row(window, row)
+    for _ in range(20):
+        if window.app.menu.row(row).value == value:
+            return
+        key(window, pygame.K_RIGHT)
+    raise AssertionError(f"{row}: no {value}")
+
+
+def new_game_from_menu(window: SimWindow, variant: str, sides: str) -> None:
+    """The in-game menu (m), New game, the game and its sides, Start: by keys only."""
+    app = window.app
+    if app.state is AppState.GAME:
+        key(window, pygame.K_m)
+        while app.overlay.current.key != "new":
+            key(window, pygame.K_DOWN)
+        key(window, pygame.K_RETURN)
+    assert app.state is AppState.MENU
+    choose(window, "variant", variant)
+    if sides != "2":
+        choose(window, "sides", sides)
+    to_row(window, "start")
+    key(window, pygame.K_RETURN)
+
+
+def play_first_turn(window: SimWindow) -> list[str]:
+    """Carry out a legal first turn with the mouse (click-lift, click-drop,
+    shift-click off the captured pieces), press the clock when the turn needs it."""
+    session = window.app.session
+    variant = session.variant
+    position = session.game.position
+    landed = None
+    for _ in range(variant.moves_per_turn):
+        move: Move = next(m for m in variant.legal_moves(position) if m.start != landed)
+        name = variant.geometry.name
+        click(window, window.square_rect(name(move.start)).center)
+        window.update(100)
+        click(window, window.square_rect(name(move.end)).center)
+        for square in sorted(move.captures):
+            window.update(100)
+            window.on_mouse_down(window.square_rect(name(square)).center, shift=True)
+        window.update(100)
+        position = variant.play(position, move)
+        landed = move.end
+    if variant.moves_per_turn > 1:
+        window.board.press(session.game.turn)
+    window.update(1500)
+    return [c.text for c in session.committed]
+
+
+def test_every_change_of_board_size_leaves_a_set_up_board_that_plays() -> None:
+    app = App(offer_resume=False, inline_thinking=True)
+    window = build(app)
+    # From each game to each other one (a game after itself too, where two pairs meet).
+    order = [game for pair in itertools.permutations(GAMES, 2) for game in pair]
+    for variant, sides in order:
+        new_game_from_menu(window, variant, sides)
+        session = app.session
+        assert session.variant.name == variant and len(session.variant.sides) == int(sides)
+        width, height = session.variant.board_size
+        assert (window.board.files, window.board.ranks) == (max(9, width), max(9, height))
+        window.update(500)
+        view = app.view()
+        assert session.phase is Phase.PLAYING, (variant, view.messages)
+        assert view.messages == [] or "put a piece" not in view.messages[0], (variant, view.messages)
+        played = play_first_turn(window)
+        assert len(played) == session.variant.moves_per_turn, (variant, played, app.view().messages)
+
+
+def test_the_first_game_opens_on_a_set_up_board() -> None:
+    app = App(offer_resume=False, inline_thinking=True)
+    window = build(app)
+    assert window.board.pieces == frozenset()        # the menu: nothing to set up yet
+    key(window, pygame.K_RETURN)                      # Start: classic
+    pieces = window.board.pieces                      # the hands set the start position up
+    assert len(pieces) == 24 and {"a1", "c3", "h8", "b6"} <= pieces and "b4" not in pieces
+    window.update(400)
+    view = app.view()
+    assert app.session.phase is Phase.PLAYING and view.status == "White to move" and view.messages == []
+    assert play_first_turn(window) == ["c3-b4"]
+
+
+def test_setting_up_says_put_a_piece_on_not_back_on() -> None:
+    app = App(setup=GameSetup("classic"), start_game=True, offer_resume=False)
+    board = build(app, occupied=["a1", "c1"]).board
+    board.advance(3000)
+    assert app.view().messages == ["put a piece on e1 (21 more squares to fix)"]
+    # A piece lifted in play and not put back: back on.
+    window = build(App(setup=GameSetup("classic"), start_game=True, offer_resume=False))
+    window.update(400)
+    window.remove("a1")
+    window.update(3000)
+    assert window.app.view().messages[0].startswith("put a piece back on a1")
