@@ -8,9 +8,15 @@ the pieces (kings turned over: a gold crown ring), and the app's screen.
 
 Mouse: drag a piece and drop it, or click to lift and click to drop;
 shift-click takes a piece off the board (a captured piece) or puts one back.
-Keys: 1-4 the clock buttons of sides 1-4, space the clock of the side to
-move; h hint, t take back, m (or Esc) menu, Enter ok, arrows up/down (and
-left/right to change a menu setting); F12 saves a screenshot; q quits.
+A click or a touch on a menu row of the screen does what ok does there (a
+setting steps on, an action is chosen). Keys: 1-4 the clock buttons of sides
+1-4, space the clock of the side to move; h hint, t take back (in a menu: a
+setting one step back), m (or Esc) menu, Enter ok, arrows up/down (and
+left/right to step a menu setting back or on); F12 saves a screenshot; q quits.
+
+A new game is set up at once (the start position, on a board of the game's
+size: 10x10 and 12x12 games get a larger board); `r` sets the pieces as the
+LEDs ask whenever the board differs.
 
 Reed switches cannot see colours: what colour a piece is drawn in comes from
 the engine's position whenever the board matches it, and otherwise from where
@@ -276,13 +282,33 @@ class SimWindow:
         if event.type == pygame.KEYDOWN:
             return self.on_key(event.key, event.mod)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.on_mouse_down(event.pos, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT))
+            self.on_mouse_down(event.pos, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT),
+                               touch=bool(getattr(event, "touch", False)))
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self.on_mouse_up(event.pos)
+        elif event.type == pygame.FINGERDOWN:
+            # A touch: x and y are fractions of the window. Only the screen takes
+            # touches (pygame also sends the mouse events that a touch emulates).
+            self.tap_screen((int(event.x * self.size[0]), int(event.y * self.size[1])))
         elif event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             if self.dragging is not None:
                 self.drag_moved = True
+        self.follow_app()
+        self._synced()
+        return True
+
+    def tap_screen(self, pos: tuple[int, int]) -> bool:
+        """A click or touch at window point `pos`: on a menu row of the
+        screen it does what ok on that row does. Whether it hit a row."""
+        if not self.screen_rect.collidepoint(pos):
+            return False
+        local = (pos[0] - self.screen_rect.x, pos[1] - self.screen_rect.y)
+        index = self.screen.menu_row_at(self.app.view(), local)
+        if index is None:
+            return False
+        self.app.tap_menu(index)
+        self.follow_app()
         return True
 
     def on_key(self, key: int, mod: int = 0) -> bool:
@@ -302,8 +328,11 @@ class SimWindow:
         self._synced()
         return True
 
-    def on_mouse_down(self, pos: tuple[int, int], shift: bool = False) -> None:
+    def on_mouse_down(self, pos: tuple[int, int], shift: bool = False, touch: bool = False) -> None:
+        """`touch`: a mouse event SDL made from a touch (the FINGERDOWN already tapped the screen)."""
         self.mouse = pos
+        if not touch and self.tap_screen(pos):
+            return
         square = self.square_at(pos)
         if square is None:
             return
@@ -406,6 +435,7 @@ class SimWindow:
             "shift-click: take a piece off / put one back",
             "1-4: clock buttons   space: clock of the side to move",
             "h hint   t take back   m menu   enter ok   arrows",
+            "menus: click or tap a row; left/right or t: step back",
             "r: set the pieces as the LEDs ask   F12 screenshot   q quit",
         )
         y = self.screen_rect.bottom + 14

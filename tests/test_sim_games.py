@@ -137,3 +137,48 @@ def test_setting_up_says_put_a_piece_on_not_back_on() -> None:
     window.remove("a1")
     window.update(3000)
     assert window.app.view().messages[0].startswith("put a piece back on a1")
+
+
+def row_point(window: SimWindow, row: str) -> tuple[int, int]:
+    """A window point on the menu row `row` as the screen draws it (found by looking, not by layout)."""
+    view = window.app.view()
+    index = [r.key for r in view.menu.visible_rows()].index(row)
+    rect = window.screen_rect
+    for y in range(rect.top, rect.bottom):
+        if window.screen.menu_row_at(view, (rect.width // 2, y - rect.top)) == index:
+            return rect.centerx, y + 10
+    raise AssertionError(f"row {row} not drawn")
+
+
+def test_menus_work_by_mouse_and_touch() -> None:
+    app = App(offer_resume=False, inline_thinking=True)
+    window = build(app)
+    click(window, row_point(window, "variant"))           # a click on a setting steps it on
+    assert app.menu.row("variant").value == "classic81" and app.menu.current.key == "variant"
+    click(window, row_point(window, "mode"))
+    assert app.menu.row("mode").value == "learning"
+    key(window, pygame.K_t)                               # the take-back key steps it back
+    assert app.menu.row("mode").value == "casual"
+    x, y = row_point(window, "start")                     # a touch on Start (x, y: fractions of the window)
+    window.on_event(pygame.event.Event(pygame.FINGERDOWN, x=x / window.size[0], y=y / window.size[1],
+                                       touch_id=0, finger_id=0, dx=0, dy=0, pressure=1))
+    # The mouse event SDL makes of that touch does not press again.
+    window.on_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y), touch=True))
+    assert app.state is AppState.GAME and app.session.variant.name == "classic81"
+    assert len(window.board.pieces) == 2 * 12 and (window.board.files, window.board.ranks) == (9, 9)
+    window.update(400)
+    assert app.session.phase is Phase.PLAYING
+    click(window, window.screen_rect.center)              # a click on the game's screen: no menu, nothing happens
+    assert app.state is AppState.GAME and app.overlay is None
+    key(window, pygame.K_m)
+    click(window, row_point(window, "new"))               # in-game menu: an action by a click
+    assert app.state is AppState.MENU
+
+
+def test_a_new_game_gets_a_clock_that_fits_it() -> None:
+    app = App(setup=GameSetup("multiwarcaby", sides=4, time_control="multiwarcaby-4"), start_game=True,
+              offer_resume=False, inline_thinking=True)
+    window = build(app)
+    new_game_from_menu(window, "classic", "2")
+    assert app.setup.time_control == "casual" and app.clock is not None
+    assert app.clock.view(app.now).sides[0].remaining_ms // 60_000 == 10   # rapid-64 (10+3), not 4+1
