@@ -48,6 +48,15 @@ def variant_choices() -> tuple[tuple[str, str], ...]:
     return tuple(choices)
 
 
+def board_note(variant: str) -> str:
+    """What a game on a larger board than the Damka board's needs, in a line (else "")."""
+    for info in variant_catalogue():
+        width, height = info.board_size
+        if info.name == variant and (width > BOARD_SIZE[0] or height > BOARD_SIZE[1]):
+            return f"needs a {width}x{height} board (the simulator draws one); the Damka board is 9x9"
+    return ""
+
+
 def takes_option(variant: str, option: str) -> bool:
     return any(spec.name == option for spec in variant_class(variant).option_specs)
 MODES: tuple[tuple[str, str], ...] = (
@@ -195,6 +204,7 @@ class GameMenu(Menu):
     def _changed(self) -> None:
         super()._changed()
         self.fit_clock()
+        self.description = board_note(self.row("variant").value)
 
     def fit_clock(self) -> None:
         """A preset chosen for one game does not carry over to another (the
@@ -275,6 +285,7 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
     menu.row("hints").select(hints)
     menu._update_visibility()
     menu.fit_clock()
+    menu.description = board_note(setup.variant)
     menu.cursor = len(menu.visible_rows()) - 1  # on "Start": one press of ok starts the same game again
     return menu
 

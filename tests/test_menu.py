@@ -137,3 +137,13 @@ def test_in_game_and_resume_menus() -> None:
     assert menu.press(Button.OK).name == "resume"
     menu.press(Button.DOWN)
     assert menu.press(Button.OK).name == "new"
+
+
+def test_a_game_on_a_larger_board_says_what_it_needs() -> None:
+    menu = game_menu()
+    assert menu.description == ""
+    menu.row("variant").select("international")
+    menu.step(0)
+    assert "10x10 board" in menu.description and "simulator" in menu.description
+    assert dict(menu.row("variant").choices)["canadian"].endswith("(larger board)")
+    assert "12x12 board" in game_menu(GameSetup("canadian")).description

@@ -182,3 +182,20 @@ def test_a_new_game_gets_a_clock_that_fits_it() -> None:
     new_game_from_menu(window, "classic", "2")
     assert app.setup.time_control == "casual" and app.clock is not None
     assert app.clock.view(app.now).sides[0].remaining_ms // 60_000 == 10   # rapid-64 (10+3), not 4+1
+
+
+def test_the_interactive_loop_draws_the_larger_board(tmp_path) -> None:
+    """The real loop (`run_window`): menu keys to a 12x12 game, a screenshot, quit."""
+    from damka.sim.window import run_window
+
+    app = App(offer_resume=False, inline_thinking=True)
+    pygame.display.set_mode((10, 10))
+    # Up to the first row (Game), three steps back from Classic (round to Canadian), down to Start.
+    presses = [pygame.K_UP] * 12 + [pygame.K_LEFT] * 3 + [pygame.K_DOWN] * 12 + [pygame.K_RETURN, pygame.K_F12,
+                                                                                  pygame.K_q]
+    for name in presses:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=name, mod=0))
+    assert run_window(app, screenshot_dir=tmp_path) == 0
+    assert app.session.variant.board_size == (12, 12)
+    shot = pygame.image.load(str(tmp_path / "damka-001.png"))
+    assert shot.get_height() >= 12 * 60
