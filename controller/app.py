@@ -206,11 +206,25 @@ class App:
 
     # -- menus ------------------------------------------------------------------------
 
+    @property
+    def shown_menu(self) -> Menu | None:
+        """The menu on the screen now (None: the game or the result shows)."""
+        if self.overlay is not None:
+            return self.overlay
+        return self.menu if self.state in (AppState.MENU, AppState.RESUME) else None
+
     def step_menu(self, delta: int) -> None:
         """Keyboard left/right in a menu: step the current setting."""
-        menu = self.overlay if self.overlay is not None else self.menu
-        if self.state in (AppState.MENU, AppState.GAME) and not menu.current.is_action:
+        menu = self.shown_menu
+        if menu is not None and not menu.current.is_action:
             menu.step(delta)
+
+    def tap_menu(self, index: int) -> None:
+        """A tap (touch screen, mouse) on the `index`-th row of the menu shown: as ok on that row."""
+        menu = self.shown_menu
+        action = menu.choose(index) if menu is not None else None
+        if action is not None:
+            self._act(action)
 
     def _act(self, action: MenuAction) -> None:
         handler = {

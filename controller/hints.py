@@ -51,13 +51,18 @@ def guidance(board: BoardMap, occupancy: int, target: int) -> Layer:
     return squares(board, target & ~occupancy, Role.PUT_HERE) + squares(board, occupancy & ~target, Role.TAKE_AWAY)
 
 
-def guidance_message(board: BoardMap, occupancy: int, target: int) -> str:
-    """One line for the screen naming the first square to fix."""
+def guidance_message(board: BoardMap, occupancy: int, target: int, held: int | None = None) -> str:
+    """One line for the screen naming the first square to fix. `held`: the
+    squares whose pieces stood there in this game before (None: all of
+    `target`, a game in play); a piece goes "back on" only those, else "on"
+    (setting up: nothing stood anywhere yet)."""
     missing = board.names(target & ~occupancy)
     extra = board.names(occupancy & ~target)
+    held = target if held is None else held
     parts = []
     if missing:
-        parts.append(f"put a piece back on {missing[0]}")
+        back = " back" if board.bits(missing[:1]) & held else ""
+        parts.append(f"put a piece{back} on {missing[0]}")
     if extra:
         parts.append(f"take the piece off {extra[0]}")
     more = len(missing) + len(extra) - len(parts)

@@ -1,12 +1,15 @@
 """Menus driven by four buttons (up, down, ok, menu): pure state, no drawing.
 
 The board has few buttons, so a menu is a list of rows: up/down move between
-rows, ok on a setting row steps its value on (left/right on a keyboard step it
-either way), ok on an action row chooses it, menu goes back. `screen.py` draws
-a menu; the app feeds it `Button` presses and acts on what `press` returns.
+rows (stopping at the first and the last), ok on a setting row steps its value
+on and take-back steps it back (left/right on a keyboard), ok on an action row
+chooses it, menu goes back. A tap (touch screen, mouse) on a row does what ok
+does there (`choose`). `screen.py` draws a menu; the app feeds it `Button`
+presses and taps and acts on the `MenuAction` they return.
 
     menu = game_menu()
     action = menu.press(Button.OK)        # None, or a MenuAction
+    action = menu.choose(2)               # a tap on the third row shown
     setup = menu.setup()                  # GameSetup from the current values
 """
 
@@ -43,6 +46,15 @@ def variant_choices() -> tuple[tuple[str, str], ...]:
             label += " (larger board)"
         choices.append((info.name, label))
     return tuple(choices)
+
+
+def board_note(variant: str) -> str:
+    """What a game on a larger board than the Damka board's needs, in a line (else "")."""
+    for info in variant_catalogue():
+        width, height = info.board_size
+        if info.name == variant and (width > BOARD_SIZE[0] or height > BOARD_SIZE[1]):
+            return f"needs a {width}x{height} board (the simulator draws one); the Damka board is 9x9"
+    return ""
 
 
 def takes_option(variant: str, option: str) -> bool:
@@ -146,21 +158,30 @@ class Menu:
         """Apply one button; return the chosen action, if any."""
         rows = self.visible_rows()
         if button is Button.UP:
-            self.cursor = (self.cursor - 1) % len(rows)
+            self.cursor = max(0, self.cursor - 1)
         elif button is Button.DOWN:
-            self.cursor = (self.cursor + 1) % len(rows)
+            self.cursor = min(len(rows) - 1, self.cursor + 1)
         elif button is Button.OK:
-            row = rows[self.cursor]
-            if row.is_action:
-                return MenuAction(row.key)
-            row.step(1)
-            self._changed()
+            return self.choose(self.cursor)
+        elif button is Button.TAKE_BACK and not rows[self.cursor].is_action:
+            self.step(-1)  # the board's second button: one value back
         elif button is Button.MENU:
             return MenuAction("back")
         return None
 
+    def choose(self, index: int) -> MenuAction | None:
+        """Ok on the `index`-th row shown (a tap on it): an action is chosen, a setting steps on."""
+        rows = self.visible_rows()
+        if not 0 <= index < len(rows):
+            return None
+        self.cursor = index
+        if rows[index].is_action:
+            return MenuAction(rows[index].key)
+        self.step(1)
+        return None
+
     def step(self, delta: int) -> None:
-        """Keyboard left/right: step the current setting either way."""
+        """Step the current setting either way (keyboard left/right, take-back)."""
         self.current.step(delta)
         self._changed()
 
@@ -177,6 +198,31 @@ class Menu:
 
 class GameMenu(Menu):
     """The menu that sets up a new game."""
+
+    fitted_for: tuple[str, str] = ("", "")  # the game (variant, sides) the clock row was fitted to
+
+    def _changed(self) -> None:
+        super()._changed()
+        self.fit_clock()
+        self.description = board_note(self.row("variant").value)
+
+    def fit_clock(self) -> None:
+        """A preset chosen for one game does not carry over to another (the
+        4-player `multiwarcaby-4` on a Classic game): when the game or its
+        sides change, a chosen clock becomes the new game's casual default
+        ("No clock" stays). The casual row names the preset it stands for."""
+        game = (self.row("variant").value, self.row("sides").value)
+        row = self.row("time_control")
+        if game != self.fitted_for and self.fitted_for != ("", "") and row.value not in ("", "casual"):
+            row.select("casual")
+        self.fitted_for = game
+        try:
+            sides = 2 if game[1] == "teams" else int(game[1])
+            preset = timecontrol.casual_preset(game[0], sides)
+            label = f"Casual default ({preset.name}, {preset.text})"
+        except (timecontrol.TimeControlError, ValueError):
+            label = "Casual default"
+        row.choices = tuple((value, label if value == "casual" else text) for value, text in row.choices)
 
     def _update_visibility(self) -> None:
         variant = self.row("variant").value
@@ -222,7 +268,7 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
             Row("hints", "Hints", HINTS),
             Row("start", "Start the game"),
         ],
-        footer="up/down: row   ok: change / start",
+        footer="up/down: row   ok: next / start   take back: previous",
     )
     menu.row("variant").select(setup.variant)
     menu.row("sides").select("teams" if setup.teams else str(setup.sides))
@@ -238,6 +284,8 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
         menu.row("hints").choices = (*HINTS, (hints, f"{hints} per game"))
     menu.row("hints").select(hints)
     menu._update_visibility()
+    menu.fit_clock()
+    menu.description = board_note(setup.variant)
     menu.cursor = len(menu.visible_rows()) - 1  # on "Start": one press of ok starts the same game again
     return menu
 

@@ -431,8 +431,10 @@ class Session(SessionAssist, SessionEnds, SessionOutput):
             # A board switched on already set up starts at once; one being set up waits to settle.
             if self.tracker.settled(self.state, self.now) or len(self.sensor_log) == 0:
                 self._begin()
+            else:
+                self._show("")  # set up: nothing left to fix while the board settles
             return
-        self._show(hints.guidance_message(self.board, self.occupancy, target))
+        self._show(hints.guidance_message(self.board, self.occupancy, target, held=None if self._resumed else 0))
 
     def _begin(self) -> None:
         self.phase = Phase.PLAYING

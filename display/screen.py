@@ -126,13 +126,27 @@ class Screen:
         width, height = surface.get_size()
         menu = view.menu
         widgets.text(surface, menu.title, (width // 2, 6), 32, ACCENT, "midtop")
-        top = 38
         if view.subtitle:
-            widgets.text(surface, view.subtitle, (width // 2, top), 22, DIM, "midtop", max_width=width - 16)
-            top += 20
+            widgets.text(surface, view.subtitle, (width // 2, 38), 22, DIM, "midtop", max_width=width - 16)
         rows = [(row.label, row.value_label) for row in menu.visible_rows()]
-        widgets.menu_list(surface, pygame.Rect(8, top, width - 16, height - top - 26), rows, menu.cursor)
+        widgets.menu_list(surface, self._menu_rect((width, height), view), rows, menu.cursor)
         widgets.text(surface, menu.footer, (width // 2, height - 4), 20, DIM, "midbottom", max_width=width - 16)
+
+    @staticmethod
+    def _menu_rect(size: tuple[int, int], view: MenuView) -> pygame.Rect:
+        top = 58 if view.subtitle else 38
+        return pygame.Rect(8, top, size[0] - 16, size[1] - top - 26)
+
+    def menu_row_at(self, view: View, pos: tuple[int, int]) -> int | None:
+        """The menu row (index among the rows shown) drawn at `pos` on a screen
+        of this size: what a tap there chooses (None: no row there)."""
+        if not isinstance(view, MenuView):
+            return None
+        rect = self._menu_rect(self.size, view)
+        for index, row in widgets.menu_slots(rect, len(view.menu.visible_rows()), view.menu.cursor):
+            if row.collidepoint(pos):
+                return index
+        return None
 
     # -- result and match standings ----------------------------------------------
 

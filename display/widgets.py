@@ -88,14 +88,25 @@ def message_box(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[str]
             y += 19
 
 
+MENU_ROW_HEIGHT = 30
+
+
+def menu_slots(rect: pygame.Rect, count: int, cursor: int) -> list[tuple[int, pygame.Rect]]:
+    """(row index, rectangle) of each menu row drawn in `rect`: the one layout
+    for drawing the rows and for finding the row a tap hits."""
+    visible = max(1, rect.height // MENU_ROW_HEIGHT)
+    first = min(max(0, cursor - visible + 1), max(0, count - visible))
+    return [(index, pygame.Rect(rect.x, rect.y + slot * MENU_ROW_HEIGHT, rect.width, MENU_ROW_HEIGHT - 3))
+            for slot, index in enumerate(range(first, min(count, first + visible)))]
+
+
 def menu_list(surface: pygame.Surface, rect: pygame.Rect, rows: Sequence[tuple[str, str]], cursor: int) -> None:
     """Rows of (label, value), the cursor's row highlighted; scrolls to keep it visible."""
-    row_height = 30
-    visible = max(1, rect.height // row_height)
-    first = min(max(0, cursor - visible + 1), max(0, len(rows) - visible))
-    for slot, index in enumerate(range(first, min(len(rows), first + visible))):
+    slots = menu_slots(rect, len(rows), cursor)
+    first = slots[0][0] if slots else 0
+    visible = max(1, rect.height // MENU_ROW_HEIGHT)
+    for index, row in slots:
         label, value = rows[index]
-        row = pygame.Rect(rect.x, rect.y + slot * row_height, rect.width, row_height - 3)
         panel(surface, row, SELECTED if index == cursor else PANEL)
         text(surface, label, (row.x + 10, row.centery), 24, TEXT, "midleft", max_width=row.width // 2 - 10)
         if value:

@@ -8,9 +8,15 @@ the pieces (kings turned over: a gold crown ring), and the app's screen.
 
 Mouse: drag a piece and drop it, or click to lift and click to drop;
 shift-click takes a piece off the board (a captured piece) or puts one back.
-Keys: 1-4 the clock buttons of sides 1-4, space the clock of the side to
-move; h hint, t take back, m (or Esc) menu, Enter ok, arrows up/down (and
-left/right to change a menu setting); F12 saves a screenshot; q quits.
+A click or a touch on a menu row of the screen does what ok does there (a
+setting steps on, an action is chosen). Keys: 1-4 the clock buttons of sides
+1-4, space the clock of the side to move; h hint, t take back (in a menu: a
+setting one step back), m (or Esc) menu, Enter ok, arrows up/down (and
+left/right to step a menu setting back or on); F12 saves a screenshot; q quits.
+
+A new game is set up at once (the start position, on a board of the game's
+size: 10x10 and 12x12 games get a larger board); `r` sets the pieces as the
+LEDs ask whenever the board differs.
 
 Reed switches cannot see colours: what colour a piece is drawn in comes from
 the engine's position whenever the board matches it, and otherwise from where
@@ -127,17 +133,55 @@ class SimWindow:
     def __init__(self, app: App, board: VirtualBoard) -> None:
         self.app = app
         self.board = board
-        self.files, self.ranks = board.files, board.ranks
         self.pieces = Pieces()
         self.pieces.sync(app, board.pieces)
         self.screen = Screen()
-        self.board_px = (self.files * SQUARE, self.ranks * SQUARE)
-        self.board_rect = pygame.Rect(MARGIN, MARGIN, *self.board_px)
-        self.screen_rect = pygame.Rect(self.board_rect.right + GAP, MARGIN, *SCREEN_SIZE)
-        self.size = (self.screen_rect.right + MARGIN, max(self.board_rect.bottom, self.screen_rect.bottom + 200) + MARGIN)
+        self._layout()
         self.dragging: str | None = None      # square a piece was lifted from with the mouse
         self.drag_moved = False
         self.mouse = (0, 0)
+        self.set_for = app.built              # the game whose start the board was set up for
+
+    def _layout(self) -> None:
+        """Where the board and the screen are drawn: follows the board's size."""
+        self.files, self.ranks = self.board.files, self.board.ranks
+        self.board_px = (self.files * SQUARE, self.ranks * SQUARE)
+        self.board_rect = pygame.Rect(MARGIN, MARGIN, *self.board_px)
+        self.screen_rect = pygame.Rect(self.board_rect.right + GAP, MARGIN, *SCREEN_SIZE)
+        self.size = (self.screen_rect.right + MARGIN,
+                     max(self.board_rect.bottom, self.screen_rect.bottom + 200) + MARGIN)
+
+    # -- a new game ---------------------------------------------------------------
+
+    def follow_app(self) -> bool:
+        """A new game (the menu's Start, the next game, a resumed one) is set up
+        at once, as a helping hand would: a virtual board of the game's size,
+        its pieces in the game's position, at the same virtual time (the app's
+        clock and the session's timers never see time go back). Whether the
+        window's size changed."""
+        built = self.app.built
+        if built is self.set_for:
+            return False
+        self.set_for = built
+        size = self.size
+        old = self.board
+        files, ranks = board_size(self.app)
+        self.board = VirtualBoard(start_squares(self.app), files=files, ranks=ranks,
+                                  now_ms=max(old.now, self.app.now))
+        self.pieces = Pieces()
+        self.dragging, self.drag_moved = None, False
+        self._layout()
+        self.board.connect(self.app)
+        self._synced()
+        return self.size != size
+
+    def update(self, elapsed_ms: int) -> None:
+        """One frame of the interactive loop: virtual time follows the wall
+        clock, and the app's clock (on the screen) with it."""
+        self.board.advance(elapsed_ms)
+        self.app.tick(self.board.now)
+        self.follow_app()
+        self._synced()
 
     # -- geometry -------------------------------------------------------------
 
@@ -238,13 +282,33 @@ class SimWindow:
         if event.type == pygame.KEYDOWN:
             return self.on_key(event.key, event.mod)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.on_mouse_down(event.pos, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT))
+            self.on_mouse_down(event.pos, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT),
+                               touch=bool(getattr(event, "touch", False)))
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self.on_mouse_up(event.pos)
+        elif event.type == pygame.FINGERDOWN:
+            # A touch: x and y are fractions of the window. Only the screen takes
+            # touches (pygame also sends the mouse events that a touch emulates).
+            self.tap_screen((int(event.x * self.size[0]), int(event.y * self.size[1])))
         elif event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             if self.dragging is not None:
                 self.drag_moved = True
+        self.follow_app()
+        self._synced()
+        return True
+
+    def tap_screen(self, pos: tuple[int, int]) -> bool:
+        """A click or touch at window point `pos`: on a menu row of the
+        screen it does what ok on that row does. Whether it hit a row."""
+        if not self.screen_rect.collidepoint(pos):
+            return False
+        local = (pos[0] - self.screen_rect.x, pos[1] - self.screen_rect.y)
+        index = self.screen.menu_row_at(self.app.view(), local)
+        if index is None:
+            return False
+        self.app.tap_menu(index)
+        self.follow_app()
         return True
 
     def on_key(self, key: int, mod: int = 0) -> bool:
@@ -260,11 +324,15 @@ class SimWindow:
             self.app.step_menu(-1 if key == pygame.K_LEFT else 1)
         elif key == pygame.K_r:
             self.arrange()
+        self.follow_app()
         self._synced()
         return True
 
-    def on_mouse_down(self, pos: tuple[int, int], shift: bool = False) -> None:
+    def on_mouse_down(self, pos: tuple[int, int], shift: bool = False, touch: bool = False) -> None:
+        """`touch`: a mouse event SDL made from a touch (the FINGERDOWN already tapped the screen)."""
         self.mouse = pos
+        if not touch and self.tap_screen(pos):
+            return
         square = self.square_at(pos)
         if square is None:
             return
@@ -367,6 +435,7 @@ class SimWindow:
             "shift-click: take a piece off / put one back",
             "1-4: clock buttons   space: clock of the side to move",
             "h hint   t take back   m menu   enter ok   arrows",
+            "menus: click or tap a row; left/right or t: step back",
             "r: set the pieces as the LEDs ask   F12 screenshot   q quit",
         )
         y = self.screen_rect.bottom + 14
@@ -386,7 +455,8 @@ def build(app: App, occupied: Iterable[str] | None = None) -> SimWindow:
     """A window on a virtual board whose pieces stand at the app's start position
     (or on `occupied`), connected to the app."""
     files, ranks = board_size(app)
-    board = VirtualBoard(start_squares(app) if occupied is None else occupied, files=files, ranks=ranks)
+    board = VirtualBoard(start_squares(app) if occupied is None else occupied, files=files, ranks=ranks,
+                         now_ms=app.now)
     window = SimWindow(app, board)
     board.connect(app)
     window._synced()
@@ -439,6 +509,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
     shots = 0
     running = True
     while running:
+        size = window.size
         for event in pygame.event.get():
             if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
                 shots += 1
@@ -447,13 +518,11 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
                 app.notice = f"saved {target}"
                 continue
             running = window.on_event(event) and running
-            if board_size(app) != (window.board.files, window.board.ranks):
-                window = _rebuild(window, app, display)
         now = pygame.time.get_ticks()
-        window.board.advance(now - last)  # virtual time follows the wall clock
-        app.tick(window.board.now)        # and the clock on the screen with it
+        window.update(now - last)
         last = now
-        window._synced()
+        if window.size != size:
+            display = pygame.display.set_mode(window.size)  # a game on a larger (or smaller) board
         window.draw(display)
         pygame.display.flip()
         timer.tick(fps)
@@ -461,9 +530,3 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
     pygame.display.quit()
     return 0
 
-
-def _rebuild(window: SimWindow, app: App, display: pygame.Surface) -> SimWindow:
-    """A game on a larger board (10x10, 12x12) needs a larger virtual board."""
-    fresh = build(app)
-    pygame.display.set_mode(fresh.size)
-    return fresh

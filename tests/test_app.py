@@ -204,13 +204,15 @@ def test_leaving_a_game_for_a_new_one_keeps_it_as_abandoned(tmp_path: Path) -> N
         board.advance(2500)
         first = app.game_id
         board.button(Button.MENU)
-        board.button(Button.UP)          # "New game" is the last row
+        for _ in range(9):
+            board.button(Button.DOWN)    # down to "New game", the last row: the cursor stops there
         board.button(Button.OK)
         assert app.state is AppState.MENU
         board.button(Button.MENU)        # back: the game goes on, still open
         assert app.state is AppState.GAME and store.last_unfinished().id == first
         board.button(Button.MENU)
-        board.button(Button.UP)
+        for _ in range(9):
+            board.button(Button.DOWN)
         board.button(Button.OK)
         board.button(Button.OK)          # start a new game
         board.advance(1500)

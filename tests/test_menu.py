@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from damka.controller.menus import GameSetup, game_actions_menu, game_menu, resume_menu
+from damka.controller.menus import GameSetup, game_actions_menu, game_menu, resume_menu, variant_choices
 from damka.engine import find_variant
 from damka.hardware.interfaces import Button
 
@@ -49,17 +49,55 @@ def test_computer_seats_and_hint_limit_rows() -> None:
     assert GameSetup(colours="first").computer_seats(3) == frozenset({1, 2})   # all but me
 
 
-def test_up_down_ok_and_back() -> None:
+def test_up_down_stop_at_the_ends_ok_steps_on_take_back_steps_back() -> None:
     menu = game_menu()
     menu.cursor = 0
-    for _ in range(1):
-        menu.press(Button.OK)            # classic -> next variant in the list
+    menu.press(Button.OK)                # classic -> the next game in the list
     assert menu.row("variant").value == "classic81"
-    menu.press(Button.UP)                # wraps to the last row: start
+    menu.press(Button.TAKE_BACK)         # the board's second button: one step back
+    assert menu.row("variant").value == "classic"
+    menu.press(Button.TAKE_BACK)         # and the one before it
+    names = [name for name, _ in variant_choices()]
+    assert menu.row("variant").value == names[names.index("classic") - 1]
+    menu.press(Button.UP)                # the first row: up stays there
+    assert menu.current.key == "variant"
+    for _ in range(len(menu.rows) + 2):
+        menu.press(Button.DOWN)          # the last row: down stays there
     assert menu.current.key == "start"
     assert menu.press(Button.MENU).name == "back"
-    menu.press(Button.DOWN)
-    assert menu.current.key == "variant"
+    menu.press(Button.UP)
+    assert menu.current.key != "start"
+    assert menu.press(Button.TAKE_BACK) is None and menu.press(Button.DOWN) is None
+    assert menu.press(Button.TAKE_BACK) is None and menu.current.key == "start"   # no setting to step
+
+
+def test_a_tap_on_a_row_steps_a_setting_or_chooses_an_action() -> None:
+    menu = game_menu()
+    keys_shown = keys(menu.visible_rows())
+    assert menu.choose(keys_shown.index("mode")) is None
+    assert menu.current.key == "mode" and menu.row("mode").value == "learning"
+    assert menu.choose(keys(menu.visible_rows()).index("start")).name == "start"   # a "Hints" row came in
+    assert menu.choose(99) is None and menu.current.key == "start"
+
+
+def test_changing_the_game_resets_a_clock_that_belonged_to_the_last_one() -> None:
+    menu = game_menu(GameSetup("multiwarcaby", sides=4, time_control="multiwarcaby-4"))
+    assert menu.row("time_control").value == "multiwarcaby-4"     # the same game again keeps its clock
+    menu.row("variant").select("classic")
+    menu.step(0)
+    setup = menu.setup()
+    assert setup.variant == "classic" and setup.sides == 2 and setup.time_control == "casual"
+    assert menu.row("time_control").value_label == "Casual default (rapid-64, 10+3)"
+    menu.row("variant").select("multiwarcaby")
+    menu.step(0)
+    menu.row("sides").select("3")
+    menu.step(0)
+    assert menu.row("time_control").value_label == "Casual default (multiwarcaby-3, 5+2)"
+    # No clock stays no clock.
+    menu.row("time_control").select("")
+    menu.row("variant").select("international")
+    menu.step(0)
+    assert menu.setup().time_control == ""
 
 
 def test_cursor_stays_on_its_row_when_rows_appear() -> None:
@@ -99,3 +137,13 @@ def test_in_game_and_resume_menus() -> None:
     assert menu.press(Button.OK).name == "resume"
     menu.press(Button.DOWN)
     assert menu.press(Button.OK).name == "new"
+
+
+def test_a_game_on_a_larger_board_says_what_it_needs() -> None:
+    menu = game_menu()
+    assert menu.description == ""
+    menu.row("variant").select("international")
+    menu.step(0)
+    assert "10x10 board" in menu.description and "simulator" in menu.description
+    assert dict(menu.row("variant").choices)["canadian"].endswith("(larger board)")
+    assert "12x12 board" in game_menu(GameSetup("canadian")).description

@@ -24,6 +24,9 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                              "computer: which side you play")
     parser.add_argument("--players", default="", metavar="A,B,...",
                         help="player names for the match standings (one per side)")
+    parser.add_argument("--level", default=None, metavar="LEVEL",
+                        help="the computer's strength with --mode computer: beginner, novice, casual "
+                             "(default), club, strong or master")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -43,6 +46,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def setup_from(args: argparse.Namespace):
     from damka.controller.setup import GameSetup
+    from damka.engine import levels
 
     sides = str(args.sides)
     if sides != "teams" and not (sides.isdigit() and 2 <= int(sides) <= 4):
@@ -52,9 +56,14 @@ def setup_from(args: argparse.Namespace):
 
         if args.time_control != "casual":
             timecontrol.control(args.time_control)  # a bad one is one clear error now, not later
+    level = levels.DEFAULT_LEVEL
+    if args.level is not None:
+        if args.mode != "computer":
+            raise ValueError(f"--level {args.level}: the computer's strength; add --mode computer")
+        level = levels.find_level(args.level).name  # an unknown level: one line naming the known ones
     return GameSetup(variant=args.variant or "classic", sides=2 if sides == "teams" else int(sides),
                      teams=sides == "teams", mode=args.mode, time_control=args.time_control or "",
-                     colours=args.colours)
+                     colours=args.colours, level=level)
 
 
 def players_from(args: argparse.Namespace) -> list[str] | None:
