@@ -5,21 +5,21 @@
     python3 bootstrap.py run ARGS   # install, then `damka ARGS`
     python3 bootstrap.py test ARGS  # install with the test tools, then pytest ARGS
 
-Works on a fresh Debian or Raspberry Pi OS with only Python 3.11+: where
-Debian leaves out `ensurepip` (no python3-venv package), the virtual
-environment is made without pip and pip is brought in from PyPI as a wheel.
-Re-running is quick: the install is skipped while pyproject.toml is unchanged.
+Works on a fresh Debian or Raspberry Pi OS with only Python 3.11+. Where
+Debian leaves out `ensurepip` (the python3.X-venv package is not installed),
+root gets it installed with apt-get; anyone else is told the one command to
+run and the exit code is 2. Nothing is downloaded by URL: packages come
+through apt and pip only. Re-running is quick: the install is skipped while
+pyproject.toml, setup.py and the set of package folders are unchanged.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
+import shutil
 import subprocess
 import sys
-import tempfile
-import urllib.request
 import venv
 from pathlib import Path
 
@@ -38,32 +38,62 @@ def say(message: str) -> None:
     print(f"[bootstrap] {message}", file=sys.stderr, flush=True)
 
 
-def ensure_venv() -> None:
-    if PYTHON.exists():
-        return
-    say(f"creating a virtual environment in {VENV}")
-    try:
-        import ensurepip  # noqa: F401  (Debian strips it without python3-venv)
+def venv_package() -> str:
+    """Debian's package holding `ensurepip` for the running Python (python3-venv
+    only pulls in the one for Debian's default python3, which may be another)."""
+    return f"python{sys.version_info.major}.{sys.version_info.minor}-venv"
 
-        venv.create(VENV, with_pip=True)
-        return
+
+def has_ensurepip() -> bool:
+    try:
+        import ensurepip  # noqa: F401  (Debian strips it without python3.X-venv)
     except ImportError:
-        pass
-    venv.create(VENV, with_pip=False)
-    say("this Python has no ensurepip; fetching pip from PyPI")
-    with urllib.request.urlopen("https://pypi.org/pypi/pip/json", timeout=60) as reply:
-        release = json.load(reply)
-    wheel = next(f for f in release["urls"] if f["filename"].endswith(".whl"))
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / wheel["filename"]
-        with urllib.request.urlopen(wheel["url"], timeout=120) as reply:
-            path.write_bytes(reply.read())
-        subprocess.run([str(PYTHON), f"{path}/pip", "install", "--quiet", str(path)], check=True)
+        return False
+    return True
+
+
+def install_ensurepip() -> int:
+    """Bring in `ensurepip` through apt as root; else say the command. 0 when it is there."""
+    package = venv_package()
+    apt = shutil.which("apt-get")
+    if apt is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        say(f"this Python has no ensurepip, which the virtual environment needs; run\n\n"
+            f"    sudo apt install {package}\n\nthen this command again")
+        return 2
+    say(f"this Python has no ensurepip: installing {package} with apt-get")
+    for command in ([apt, "update"], [apt, "install", "-y", package]):
+        if subprocess.call(command) != 0:
+            say(f"`{' '.join(command)}` failed: install {package} by hand, then run this again")
+            return 2
+    return 0
+
+
+def ensure_venv() -> int:
+    """Make the virtual environment with pip in it; 0, or the exit code of the failure."""
+    if PYTHON.exists() and any(BIN.glob("pip*")):
+        return 0
+    if not has_ensurepip():
+        code = install_ensurepip()
+        if code:
+            return code
+    say(f"creating a virtual environment in {VENV}")
+    venv.create(VENV, with_pip=True, clear=PYTHON.exists())  # clear: a half-made one from before
+    return 0
+
+
+def install_digest() -> str:
+    """What an editable install depends on: the project files and which
+    top-level folders are packages (setup.py maps each to `damka.<folder>`)."""
+    digest = hashlib.sha256()
+    for name in ("pyproject.toml", "setup.py"):
+        digest.update((ROOT / name).read_bytes())
+    digest.update(" ".join(sorted(p.parent.name for p in ROOT.glob("*/__init__.py"))).encode())
+    return digest.hexdigest()
 
 
 def ensure_installed(extras: str) -> None:
     stamp = VENV / f".damka-installed-{extras}"
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    digest = install_digest()
     if stamp.exists() and stamp.read_text() == digest:
         return
     say(f"installing damka[{extras}] (editable) and its dependencies")
@@ -82,7 +112,9 @@ def main(argv: list[str]) -> int:
     if command not in ("run", "test"):
         print(f"bootstrap.py: unknown command {command!r} (use run or test)", file=sys.stderr)
         return 2
-    ensure_venv()
+    code = ensure_venv()
+    if code:
+        return code
     if command == "run":
         ensure_installed("sim,serial")
         return subprocess.call([str(BIN / "damka"), *(args or DEFAULT_RUN)])

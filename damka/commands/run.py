@@ -26,6 +26,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "crash or power cut the board offers to resume.")
     parser.add_argument("--config", metavar="FILE", type=Path, default=None, help="board config (TOML)")
     parser.add_argument("--no-screen", action="store_true", help="no pygame screen (LEDs and buttons only)")
+    parser.add_argument("--seconds", type=float, default=None, metavar="S",
+                        help="stop the board loop after S seconds (tests, burn-in); default: run until stopped")
     add_game_arguments(parser)
     add_db_argument(parser)
     parser.set_defaults(func=run)
@@ -44,6 +46,8 @@ def find_config(path: Path | None) -> Path | None:
 def run(args: argparse.Namespace) -> int:
     from damka.hardware.config import BoardConfig, load_config
 
+    if args.seconds is not None and not args.seconds > 0:
+        raise ValueError(f"--seconds must be a positive number of seconds, not {args.seconds:g}")
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
     setup = setup_from(args)
@@ -65,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
             draw = None if args.no_screen else _screen()
             loop = BoardLoop(app, board.sensor, board.leds, board.buttons,
                              now_ms=lambda: time.monotonic_ns() // 1_000_000, draw=draw)
-            loop.run(time.sleep)
+            stop_at = None if args.seconds is None else time.monotonic() + args.seconds
+            loop.run(time.sleep, should_stop=lambda: stop_at is not None and time.monotonic() >= stop_at)
     finally:
         store.close()
     return 0
