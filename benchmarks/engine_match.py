@@ -13,6 +13,9 @@ Opponents:
   without the dev extra (see docs/computer.md).
 - `levels`: Damka against Damka at other levels, both through `damka hub`
   subprocesses (the Hub protocol end to end), each level at --time.
+- `baseline`: this checkout's `damka hub` (master) against another Damka
+  installation's (`--baseline-python`, e.g. a venv with an older commit
+  installed): measures a search change at equal time.
 
 Each variant plays --games games, colours alternating, each pair of games
 from the same opening (--opening-plies random moves from --seed). Damka's own
@@ -142,10 +145,11 @@ class RuleDisagreement(Exception):
 class HubPlayer:
     """A `damka hub` subprocess at one level, asked for each move with the whole game."""
 
-    def __init__(self, variant_name: str, level: str, seconds: float) -> None:
+    def __init__(self, variant_name: str, level: str, seconds: float, python: str | None = None) -> None:
         self.board = HubBoard(find_dialect(VARIANTS[variant_name][1]))
-        self.proc = subprocess.Popen([sys.executable, "-m", "damka", "hub"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1, cwd=ROOT)
+        # Another installation runs from "/", so this checkout's folders do not shadow it.
+        self.proc = subprocess.Popen([python or sys.executable, "-m", "damka", "hub"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1, cwd="/" if python else ROOT)
         self.seconds = seconds
         self._send(format_line("set-param", {"name": "variant", "value": self.board.dialect.hub_name}),
                    format_line("set-param", {"name": "level", "value": level}), "init")
@@ -238,7 +242,8 @@ def match(variant_name: str, make_damka: Callable, make_other: Callable, args: a
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--opponent", choices=("pydraughts", "levels"), default="pydraughts")
+    parser.add_argument("--opponent", choices=("pydraughts", "levels", "baseline"), default="pydraughts")
+    parser.add_argument("--baseline-python", help="the Python of another Damka installation (--opponent baseline)")
     parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS), default=DEFAULT_VARIANTS)
     parser.add_argument("--games", type=int, default=100, help="games per variant (and per level pair)")
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move for both sides (0.1, 1)")
@@ -255,6 +260,14 @@ def main(argv: list[str] | None = None) -> int:
             tally = match(variant_name, lambda v=variant_name: damka_player(find_variant(v), args.time),
                           lambda v=variant_name: PyDraughtsPlayer(v, args.time), args, "damka-vs-pydraughts")
             rows.append((variant_name, "py-draughts SimpleEngine", tally))
+            continue
+        if args.opponent == "baseline":
+            if not args.baseline_python:
+                parser.error("--opponent baseline needs --baseline-python")
+            tally = match(variant_name, lambda v=variant_name: HubPlayer(v, "master", args.time),
+                          lambda v=variant_name: HubPlayer(v, "master", args.time, args.baseline_python),
+                          args, "damka-vs-baseline")
+            rows.append((variant_name, "this Damka vs baseline (hub)", tally))
             continue
         for pair in args.pairs:
             strong, weak = pair.split(":")

@@ -34,6 +34,8 @@ WIN_BOUND = WIN - 10_000  # scores beyond this are wins/losses, not evaluations
 
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 128
+LMR_AFTER = 3  # late move reduction: from the 4th move of a node...
+LMR_MIN_DEPTH = 2  # ...with at least this much depth left after the move
 TT_LIMIT = 100_000  # entries, about 500 bytes each: cleared past ~50 MB (memory on the Pi)
 
 
@@ -337,7 +339,13 @@ class Searcher(SearchLimits):
                 if index == 0:
                     score = self._child_score(child, sign, next_depth, alpha, beta, ply + 1)
                 else:
-                    score = self._child_score(child, sign, next_depth, alpha, alpha + 1, ply + 1)
+                    # Late quiet moves (ordered after the table move, captures and
+                    # killers) are first searched a ply shallower; one that
+                    # beats alpha is searched again at full depth.
+                    reduce = index >= LMR_AFTER and next_depth >= LMR_MIN_DEPTH and not move.captures
+                    score = self._child_score(child, sign, next_depth - reduce, alpha, alpha + 1, ply + 1)
+                    if reduce and score > alpha:
+                        score = self._child_score(child, sign, next_depth, alpha, alpha + 1, ply + 1)
                     if alpha < score < beta:
                         score = self._child_score(child, sign, next_depth, alpha, beta, ply + 1)
                 if score > best:
