@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "run",
     "doctor",
     "replay",
+    "hub",
 )
 
 

@@ -96,10 +96,14 @@ def choose_move(
     history: Iterable[Any] = (),
     rng: random.Random | None = None,
     searcher: Any = None,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
 ) -> SearchResult:
     """Pick a move for `level`: search, then (for learner levels) spoil the choice.
 
     Without `now` the search runs to the level's depth with no deadline.
+    `max_depth` lowers the level's depth limit (never raises it); `max_nodes`
+    caps the nodes searched (the Hub protocol's `level depth=` and `nodes=`).
     The returned move is always one of `variant.legal_moves(position)`.
     """
     rng = rng or random.Random()
@@ -107,8 +111,9 @@ def choose_move(
     seconds = level.time if time_limit is None else time_limit
     result = searcher.search(
         position,
-        max_depth=level.depth,
+        max_depth=level.depth if max_depth is None else max(1, min(level.depth, max_depth)),
         time_limit=seconds if now is not None else None,
+        max_nodes=max_nodes,
         now=now,
         stop=stop,
         history=history,
