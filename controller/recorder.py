@@ -71,6 +71,7 @@ class WriteQueue:
         self.error: StoreError | None = None  # why the waiting writes fail (None: all is saved)
         self.retry_at: int | None = None
         self.saved_again_at: int | None = None
+        self.failures = 0  # failed attempts so far (the log says the first and the recovery)
         self._backoff = RETRY_FIRST_MS
 
     @property
@@ -94,6 +95,7 @@ class WriteQueue:
             try:
                 write.run(self.store, write.ref.id)
             except StoreError as exc:
+                self.failures += 1
                 if self.error is None:
                     log.warning("%s; the game goes on, the board keeps trying", exc)
                 self.error = exc

@@ -62,9 +62,12 @@ class Footprint:
 
     def __init__(self, path: Path) -> None:
         path = Path(path)
+        self.missing: list[Path] = []
+        if path.exists():
+            return  # its WAL files may be another process's: nothing of an existing database is removed
         folders = [parent for parent in reversed(path.parents) if not parent.exists()]
         files = [p for p in (path, _beside(path, "-wal"), _beside(path, "-shm")) if not p.exists()]
-        self.missing: list[Path] = folders + files
+        self.missing = folders + files
 
     def undo(self) -> None:
         """Remove what was created since (files first, then the folders, deepest first)."""
