@@ -71,18 +71,24 @@ def test_a_commit_that_fails_is_rolled_back_one_line_and_can_be_retried(tmp_path
         assert store.load_game(game_id).game.moves == game.moves
 
 
+@pytest.mark.parametrize("board_running", [False, True])
 def test_import_onto_a_full_disk_is_one_line_exit_2_and_stores_nothing(small_disk: SmallDisk, tmp_path: Path,
-                                                                       capsys) -> None:
+                                                                       capsys, board_running: bool) -> None:
+    """With the board running the database is open (its WAL files are there):
+    the import's open succeeds and its COMMIT meets the full disk."""
     db = small_disk.path / "games.db"
     with Store(db) as store:
         store.add_record(a_game(), players=["Ada", "Bob"])
     before = stored(db)
     source = pdn_file(tmp_path)
+    board = Store(db) if board_running else None
     small_disk.fill()
     code, out, err = run_cli(capsys, "import", str(source), "--db", str(db))
     assert code == 2 and out == ""
     assert len(err.splitlines()) == 1 and str(db) in err and "disk is full" in err, err
     small_disk.free()
+    if board is not None:
+        board.close()
     assert stored(db) == before
     with Store(db) as store:
         assert store.integrity_check() == "ok"
