@@ -28,11 +28,11 @@ from damka.controller.clock_errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game, build_variant
 from damka.controller.match import Match
 from damka.controller.menus import GameMenu, Menu, MenuAction, Row, game_actions_menu, game_menu, resume_menu
-from damka.controller.recorder import CHECKPOINT_MS, Recorder
+from damka.controller.recorder import CHECKPOINT_MS, GameRef, Recorder, Write, WriteQueue
 from damka.controller.session import Phase, Session
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store, StoredGame
-from damka.controller.view_builder import active_sides, game_view, player_colours, result_view
+from damka.controller.view_builder import active_sides, game_view, player_colours, result_view, with_notice
 from damka.controller.views import Colour, MenuView, ResultView, View
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
@@ -70,6 +70,7 @@ class App:
                 raise ValueError(f"--players: {len(players)} name{'s' if len(players) != 1 else ''} "
                                  f"({', '.join(players)}) for a game of {sides} sides; give one name per side")
         self.store = store
+        self.writes = WriteQueue(store, lambda: self.now) if store is not None else None  # kept until written
         self.chooser = chooser
         self.inline_thinking = inline_thinking
         self.setup = setup or GameSetup()
@@ -165,6 +166,8 @@ class App:
                 due.append(deadline)
             if self.recorder is not None and self.recorder.next_checkpoint is not None:
                 due.append(self.recorder.next_checkpoint)
+        if self.writes is not None and self.writes.retry_at is not None:
+            due.append(self.writes.retry_at)  # the store failed: try again then, input or not
         future = [time for time in due if time > self.now]
         return min(future) if future else None
 
@@ -203,6 +206,8 @@ class App:
             self.recorder.flush()
             if self.state is AppState.GAME:
                 self.recorder.checkpoint_due(self.now)
+        elif self.writes is not None:
+            self.writes.drain()
 
     # -- menus ------------------------------------------------------------------------
 
@@ -252,7 +257,9 @@ class App:
 
     def _open_new_menu(self) -> None:
         if self.state is AppState.RESUME and self._resume_offer is not None and self.store is not None:
-            self.store.finish(self._resume_offer.id, None)  # declined: kept as abandoned ('*')
+            self.writes.put(Write("finish", GameRef(self._resume_offer.id, True),  # declined: kept as abandoned
+                                  lambda store, gid: store.finish(gid, None)))
+            self.writes.drain()
             self._resume_offer = None
         self.overlay = None
         self.menu = game_menu(self.setup)
@@ -314,7 +321,7 @@ class App:
             return None
         return Recorder(self.store, built.session, built.clock, players=self.game_players, mode=built.setup.mode,
                         time_control=built.setup.time_control, tags=resume_mod.record_tags(built),
-                        now=lambda: self.now, game_id=game_id, checkpoint_ms=self.checkpoint_ms)
+                        now=lambda: self.now, game_id=game_id, checkpoint_ms=self.checkpoint_ms, queue=self.writes)
 
     def _start(self, built: BuiltGame, recorder: Recorder | None) -> None:
         """Make `built` the game on the board: wire its events, show what the board shows now."""
@@ -368,8 +375,8 @@ class App:
             winner = 1 - loser
             result = Result(tuple(1.0 if i == winner else 0.0 for i in range(2)),
                             tuple(1 if i == winner else 2 for i in range(2)), reason, winner)
-        if self.store is not None and self.game_id is not None:
-            self.store.log_arbiter(self.game_id, "result", reason, time_ms=self.now)
+        if self.recorder is not None:
+            self.recorder.log_arbiter("result", reason, self.now)
         session.declare(result, at_ms=self.now)  # the session stops the clock; GameOver ends it here
 
     def _drop(self, side: int, reason: str) -> None:
@@ -409,7 +416,9 @@ class App:
             return self.result_view
         if self.state in (AppState.MENU, AppState.RESUME) or self.session is None:
             return MenuView(self.menu, subtitle=self.menu.description)
-        return game_view(self.session, self.clock, self.game_players, self._title(), self.now)
+        view = game_view(self.session, self.clock, self.game_players, self._title(), self.now)
+        return with_notice(view, self.writes.notice(self.now) if self.writes is not None else "",
+                           alert=self.writes is not None and self.writes.failing)
 
     def _title(self) -> str:
         if self.session is None:

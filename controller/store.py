@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from damka.controller.store_schema import StoreError, connect
+from damka.controller.store_schema import StoreError, connect, rollback, sqlite_reason
 from damka.engine import notation
 from damka.engine.errors import DamkaError
 from damka.engine.game import Game
@@ -180,10 +180,13 @@ class Store:
     """The game database. One connection, used from one thread (the app loop)."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *,
-                 now: Callable[[], datetime] = _utc_now) -> None:
+                 now: Callable[[], datetime] = _utc_now, readonly: bool = False) -> None:
+        """`readonly`: only reading is asked (`damka games`, `export`): the
+        file must exist, and it is read even on a read-only card or a full disk."""
         self.path = Path(path).expanduser() if path is not None else default_path()
         self._now = now
-        self._conn = connect(self.path)
+        self.readonly = readonly
+        self._conn = connect(self.path, readonly=readonly)
 
     # -- life cycle ---------------------------------------------------------
 
@@ -198,23 +201,28 @@ class Store:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """All of it or none of it. COMMIT is inside: a full disk or an I/O
+        error at the commit rolls back and raises one StoreError, so the
+        caller may try the same write again later (the recorder does)."""
         conn = self._conn
+        rollback(conn)  # (a transaction an earlier failure left open)
         try:
             conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot write the game database: {exc}") from None
-        try:
             yield conn
-        except sqlite3.DatabaseError as exc:
-            conn.execute("ROLLBACK")
-            raise StoreError(f"{self.path}: cannot write the game database: {exc}") from None
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            rollback(conn)
+            raise StoreError(f"{self.path}: cannot write the game database: {sqlite_reason(exc)}") from None
         except BaseException:
-            conn.execute("ROLLBACK")
+            rollback(conn)
             raise
-        conn.execute("COMMIT")
 
-    def _stamp(self) -> str:
+    def stamp(self) -> str:
+        """Now, as the store writes times (ISO 8601 UTC): a write that waits
+        in the recorder's queue keeps the time it happened."""
         return self._now().astimezone(timezone.utc).isoformat(timespec="milliseconds")
+
+    _stamp = stamp
 
     # -- writing ------------------------------------------------------------
 
@@ -230,17 +238,19 @@ class Store:
         clock_ms: Sequence[int] | None = None,
         clock_state: Any = None,
         tags: Mapping[str, str] | None = None,
+        at: str | None = None,
     ) -> int:
         """A new game row; returns its id. `start` is a position (default: the
-        variant's start); `players` a name per side (default: the side names)."""
+        variant's start); `players` a name per side (default: the side names);
+        `at` when it began (default: now; see `stamp`)."""
         with self._transaction() as conn:
             return self._insert_game(conn, variant, start, options, players, mode, time_control,
-                                     clock_ms, clock_state, tags)
+                                     clock_ms, clock_state, tags, at)
 
     def _insert_game(self, conn: sqlite3.Connection, variant: Variant, start: Any,
                      options: Mapping[str, Any] | None, players: Sequence[str] | None, mode: str,
                      time_control: str | None, clock_ms: Sequence[int] | None, clock_state: Any,
-                     tags: Mapping[str, str] | None) -> int:
+                     tags: Mapping[str, str] | None, at: str | None = None) -> int:
         position = variant.start_position() if start is None else start
         names = list(players) if players else list(variant.sides)
         cursor = conn.execute(
@@ -258,7 +268,7 @@ class Store:
                 _clock_list(clock_ms),
                 None if clock_state is None else json.dumps(clock_state),
                 json.dumps(dict(tags or {}), sort_keys=True),
-                self._stamp(),
+                at or self._stamp(),
             ),
         )
         return int(cursor.lastrowid)
@@ -273,9 +283,10 @@ class Store:
 
     def record_plies(self, game_id: int, game: Game, plies: Sequence[int], *,
                      texts: Sequence[str | None] | None = None, clock_ms: Sequence[int] | None = None,
-                     clock_state: Any = None) -> None:
+                     clock_state: Any = None, at: str | None = None) -> None:
         """Store moves `plies` of `game` (a whole multiwarcaby turn: both) in one
-        transaction; the clock times go with the last of them."""
+        transaction; the clock times go with the last of them. Moves stored at
+        those plies or later are replaced, so the same write may be repeated."""
         if not plies:
             return
         with self._transaction() as conn:
@@ -284,14 +295,14 @@ class Store:
                     raise ValueError(f"record_plies: the game has no move {ply}")
                 last = index == len(plies) - 1
                 text = texts[index] if texts and index < len(texts) else None
-                self._insert_move(conn, game_id, game, ply, text, clock_ms if last else None)
+                self._insert_move(conn, game_id, game, ply, text, clock_ms if last else None, at)
             if clock_ms is not None or clock_state is not None:
                 conn.execute("UPDATE games SET clock = coalesce(?, clock), clock_state = coalesce(?, clock_state)"
                              " WHERE id = ?", (_clock_list(clock_ms),
                                                None if clock_state is None else json.dumps(clock_state), game_id))
 
     def _insert_move(self, conn: sqlite3.Connection, game_id: int, game: Game, ply: int, text: str | None,
-                     clock_ms: Sequence[int] | None) -> None:
+                     clock_ms: Sequence[int] | None, at: str | None = None) -> None:
         variant = game.variant
         geometry = variant.geometry
         move = game.moves[ply - 1]
@@ -310,7 +321,7 @@ class Store:
                 " ".join(geometry.name(sq) for sq in sorted(move.captures)),
                 variant.format_position(game.positions[ply]),
                 _clock_list(clock_ms),
-                self._stamp(),
+                at or self._stamp(),
             ),
         )
 
@@ -336,21 +347,22 @@ class Store:
         with self._transaction() as conn:
             conn.executemany("INSERT INTO events (game_id, time_ms, line) VALUES (?,?,?)", rows)
 
-    def log_arbiter(self, game_id: int, action: str, detail: str = "", *, time_ms: int | None = None) -> None:
+    def log_arbiter(self, game_id: int, action: str, detail: str = "", *, time_ms: int | None = None,
+                    at: str | None = None) -> None:
         """An arbiter's action (pause, adjust, penalty, declared result), kept for the record."""
         with self._transaction() as conn:
             conn.execute("INSERT INTO arbiter (game_id, time_ms, time, action, detail) VALUES (?,?,?,?,?)",
-                         (game_id, time_ms, self._stamp(), action, detail))
+                         (game_id, time_ms, at or self._stamp(), action, detail))
 
     def record_drop(self, game_id: int, ply: int, side: int, reason: str = "time", *,
-                    time_ms: int | None = None, clock_state: Any = None) -> None:
+                    time_ms: int | None = None, clock_state: Any = None, at: str | None = None) -> None:
         """A player went out after ply `ply` (3-4 player multiwarcaby): kept in
         the arbiter log, and re-applied there when the game is loaded. Moves
         stored after `ply` (a turn cut short) are forgotten."""
         with self._transaction() as conn:
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
             conn.execute("INSERT INTO arbiter (game_id, time_ms, time, action, detail) VALUES (?,?,?,?,?)",
-                         (game_id, time_ms, self._stamp(), DROP_ACTION, drop_detail(side, ply, reason)))
+                         (game_id, time_ms, at or self._stamp(), DROP_ACTION, drop_detail(side, ply, reason)))
             if clock_state is not None:
                 conn.execute("UPDATE games SET clock_state = ? WHERE id = ?", (json.dumps(clock_state), game_id))
 
@@ -364,11 +376,12 @@ class Store:
                 found.append(drop)
         return found
 
-    def finish(self, game_id: int, result: Result | None, *, clock_ms: Sequence[int] | None = None) -> None:
+    def finish(self, game_id: int, result: Result | None, *, clock_ms: Sequence[int] | None = None,
+               at: str | None = None) -> None:
         """Close the game with its result (None: abandoned, recorded as '*')."""
         with self._transaction() as conn:
             conn.execute("UPDATE games SET finished = ?, result = ?, clock = coalesce(?, clock) WHERE id = ?",
-                         (self._stamp(), _result_json(result), _clock_list(clock_ms), game_id))
+                         (at or self._stamp(), _result_json(result), _clock_list(clock_ms), game_id))
 
     def add_record(self, game: Game, **details: Any) -> int:
         """Store a whole game at once (an imported record) in one transaction;

@@ -11,11 +11,20 @@ against a crash of the program but a power cut may lose the last committed
 transactions; the board is unplugged for real (that is the case we resume
 from), and one fsync per committed move (a few a minute) costs little, so we
 choose FULL: a move reported as committed survives a power cut.
+
+Reading asks for no more than reading: `connect(path, readonly=True)` opens
+with SQLite's `mode=ro`, so `damka games` and `export` work on a read-only
+card or a full disk (where the read-write open, which must create the WAL's
+shared-memory file, fails). A WAL database needs that file even to be read;
+where it cannot be made and no WAL content is waiting, the file is opened
+`immutable` (nothing else can be writing it there).
 """
+
 
 from __future__ import annotations
 
 import sqlite3
+import urllib.parse
 from pathlib import Path
 from typing import Callable
 
@@ -29,7 +38,51 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 class StoreError(DamkaError):
-    """The game database cannot be used: not ours, damaged, or from a newer Damka."""
+    """The game database cannot be used: not ours, damaged, from a newer
+    Damka, or not writable now (disk full, read-only card). One line, naming the file."""
+
+
+def sqlite_reason(exc: sqlite3.Error) -> str:
+    """SQLite's words for what failed, with what it means on a board when that is not obvious."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    hints = {
+        "database or disk is full": "the disk is full",
+        "disk I/O error": "the disk is full or failing",
+        "attempt to write a readonly database": "the card or file is read-only",
+        "unable to open database file": "no access to the file or its folder",
+    }
+    hint = hints.get(text)
+    return f"{text} ({hint})" if hint else text
+
+
+class Footprint:
+    """What opening a database at `path` would create (missing folders, the
+    file, its WAL files), noted before: a command that fails removes what it
+    made, and only that."""
+
+    def __init__(self, path: Path) -> None:
+        path = Path(path)
+        self.missing: list[Path] = []
+        if path.exists():
+            return  # its WAL files may be another process's: nothing of an existing database is removed
+        folders = [parent for parent in reversed(path.parents) if not parent.exists()]
+        files = [p for p in (path, _beside(path, "-wal"), _beside(path, "-shm")) if not p.exists()]
+        self.missing = folders + files
+
+    def undo(self) -> None:
+        """Remove what was created since (files first, then the folders, deepest first)."""
+        for created in reversed(self.missing):
+            try:
+                if created.is_dir() and not created.is_symlink():
+                    created.rmdir()  # only if empty: nothing of anyone else's goes
+                else:
+                    created.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+
+def _beside(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
 
 
 SCHEMA_V1 = """
@@ -99,33 +152,80 @@ def _check_header(path: Path) -> None:
         raise StoreError(f"{path}: not a Damka game database (not an SQLite file); left untouched")
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """Open (creating when absent) the game database at `path`, migrated to the
-    current schema; StoreError when the file is not a usable Damka database."""
+def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+    """Open the game database at `path`, migrated to the current schema
+    (created when absent, unless `readonly`); StoreError when the file is not
+    a usable Damka database. A failed open removes whatever it created."""
     path = Path(path)
     _check_header(path)
+    if readonly:
+        return _connect_readonly(path)
     existed = path.exists() and path.stat().st_size > 0
-    if not existed:
+    if existed:  # (its WAL files may be another process's: nothing of it is removed)
+        return _open(path, lambda conn: _prepare(conn, path, existed), path)
+    footprint = Footprint(path)
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        return _open(path, lambda conn: _prepare(conn, path, existed), path)
+    except OSError as exc:
+        footprint.undo()
+        raise StoreError(f"{path}: cannot create the game database: {exc.strerror or exc}") from None
+    except BaseException:
+        footprint.undo()
+        raise
+
+
+def _open(target: str | Path, prepare: Callable[[sqlite3.Connection], None], path: Path,
+          uri: bool = False) -> sqlite3.Connection:
+    """Connect to `target` and run `prepare`; SQLite's errors become one StoreError naming `path`."""
     try:
-        conn = sqlite3.connect(path, timeout=5.0, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(target, timeout=5.0, isolation_level=None, check_same_thread=False, uri=uri)
     except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot open the game database: {exc}") from None
+        raise StoreError(f"{path}: cannot open the game database: {sqlite_reason(exc)}") from None
     try:
-        _prepare(conn, path, existed)
+        prepare(conn)
     except sqlite3.OperationalError as exc:  # no permission, disk full, locked for too long
         conn.close()
-        raise StoreError(f"{path}: cannot use the game database: {exc}") from None
+        raise StoreError(f"{path}: cannot use the game database: {sqlite_reason(exc)}") from None
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise StoreError(f"{path}: damaged game database ({exc}); left untouched") from None
+        raise StoreError(f"{path}: damaged game database ({sqlite_reason(exc)}); left untouched") from None
     except BaseException:
         conn.close()
         raise
     return conn
 
 
-def _prepare(conn: sqlite3.Connection, path: Path, existed: bool) -> None:
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    if not path.exists():
+        raise StoreError(f"{path}: no game database there")
+    base = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    try:
+        return _open(base, lambda conn: _check_readable(conn, path), path, uri=True)
+    except StoreError:
+        wal = _beside(path, "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            raise  # moves wait in the WAL: an immutable open would not see them
+    # The WAL's shared memory cannot be made here (read-only card, full disk)
+    # and nothing waits in the WAL: the file alone is the whole database.
+    return _open(base + "&immutable=1", lambda conn: _check_readable(conn, path), path, uri=True)
+
+
+def _check_readable(conn: sqlite3.Connection, path: Path) -> None:
+    """The checks of `_prepare` that need no writing; a schema older than
+    this Damka's must be upgraded by a read-write open first."""
+    conn.execute("PRAGMA query_only=ON")
+    version = _check_ours(conn, path)
+    if version != SCHEMA_VERSION:
+        raise StoreError(f"{path}: {'empty' if version == 0 else f'schema {version}'}, not a game database this "
+                         "Damka can read without writing to it")
+    check = conn.execute("PRAGMA quick_check").fetchone()[0]
+    if check != "ok":
+        raise StoreError(f"{path}: damaged game database (integrity check: {check}); left untouched")
+
+
+def _check_ours(conn: sqlite3.Connection, path: Path) -> int:
+    """The schema version of a file that is ours (0: empty); StoreError for anyone else's or a newer one."""
     application_id = conn.execute("PRAGMA application_id").fetchone()[0]
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
@@ -135,6 +235,12 @@ def _prepare(conn: sqlite3.Connection, path: Path, existed: bool) -> None:
         raise StoreError(
             f"{path}: written by a newer Damka (schema {version}, this one reads up to {SCHEMA_VERSION}); left untouched"
         )
+    return version
+
+
+def _prepare(conn: sqlite3.Connection, path: Path, existed: bool) -> None:
+    version = _check_ours(conn, path)
+    tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     if existed and tables:
         check = conn.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
@@ -160,5 +266,16 @@ def _prepare(conn: sqlite3.Connection, path: Path, existed: bool) -> None:
         conn.execute(f"PRAGMA user_version={version}")
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        rollback(conn)
         raise
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """End a failed transaction. After a full disk or an I/O error SQLite may
+    have rolled it back already (then ROLLBACK itself fails): either way none
+    of it is kept, and the first error is the one to report."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass

@@ -6,6 +6,7 @@ the simulator and (later) the web page show the same words.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from damka.controller.clock import Clock, State
@@ -63,6 +64,13 @@ def game_view(session: Session, clock: Clock | None, players: Sequence[str], tit
         messages=messages, alert=alert, hints_left=session.hints_left if session.coach is not None else None,
         thinking=session.thinking,
     )
+
+
+def with_notice(view: GameView, notice: str, *, alert: bool) -> GameView:
+    """The game view with a line about saving the game (the store failing, or working again)."""
+    if not notice:
+        return view
+    return replace(view, messages=[*view.messages, notice], alert=view.alert or alert)
 
 
 def _status(session: Session, sides: list[SideLine], multi: bool) -> str:

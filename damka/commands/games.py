@@ -14,12 +14,13 @@ def add_db_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def open_existing(db: str | None) -> Store:
-    """The store at `db` (or the default), which must already exist: reading
-    commands never create an empty database by mistake."""
+    """The store at `db` (or the default), which must already exist, opened
+    read-only: reading commands never create an empty database by mistake,
+    and work on a read-only card or a full disk."""
     path = Path(db).expanduser() if db else default_path()
     if not path.exists():
         raise ValueError(f"{path}: no game database there (play a game or `damka import` first)")
-    return Store(path)
+    return Store(path, readonly=True)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if not path.exists():
         print(f"no games stored (no game database at {path})")
         return 0
-    with Store(path) as store:
+    with Store(path, readonly=True) as store:
         games = store.list_games()
     if not games:
         print(f"no games stored in {store.path}")

@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from damka.commands.games import add_db_argument
-from damka.controller.store import Store
+from damka.controller.store import Store, default_path
+from damka.controller.store_schema import Footprint
 from damka.controller.store_pdn import import_records
 from damka.engine.pdn import result_text
 
@@ -30,9 +31,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--ply must be 0 or more, not {args.ply}")
     text = args.file.read_text(encoding="utf-8-sig", errors="strict")
     records = import_records(text, name=str(args.file), keep_open=args.keep_open, upto_ply=args.ply)
-    with Store(args.db) as store:
-        ids = store.add_records(records)
-        path = store.path
+    path = Path(args.db).expanduser() if args.db else default_path()
+    created = Footprint(path)  # a failed import removes the database it created (and only that)
+    try:
+        with Store(path) as store:
+            ids = store.add_records(records)
+    except BaseException:
+        created.undo()
+        raise
     for game_id, (game, details) in zip(ids, records):
         players = " - ".join(details["players"])
         state = result_text(game.variant, details["result"]) if details["finished"] else "unfinished"
