@@ -74,7 +74,7 @@ class Screen:
             top = pad // 2 + widgets.paragraph(surface, view.title, pygame.Rect(pad, pad // 2, width - 2 * pad, height),
                                                info, DIM, "center", max_lines=2)
         top += pad // 2
-        clock_height = round(height * (0.40 if height > width else 0.44))
+        clock_height = round(height * (0.48 if height > width else 0.44))
         self._clocks(surface, pygame.Rect(pad // 2, top, width - pad, clock_height), view, k)
         y = top + clock_height + pad // 2
         status = "  ".join(part for part in (status_text(view.clock) if view.clock else "", view.status) if part)

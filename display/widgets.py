@@ -121,13 +121,13 @@ def first_fitting(options: Sequence[str], size: int, width: int) -> str:
 
 
 def text(surface: pygame.Surface, words: str, pos: tuple[int, int], size: int = 24, colour: Colour = TEXT,
-         align: str = "topleft", max_width: int | None = None) -> pygame.Rect:
+         align: str = "topleft", max_width: int | None = None, min_size: int = READABLE) -> pygame.Rect:
     """Draw one line; `align` is a pygame.Rect attribute (`topleft`, `center`,
     `midtop`, `topright`, ...). Too long for `max_width`: shrunk down to
-    `READABLE`, then shortened with "..."."""
+    `min_size` (never below `READABLE`), then shortened with "..."."""
     size = max(size, READABLE)
     if max_width is not None:
-        size = fit_size(words, size, max_width)
+        size = fit_size(words, size, max_width, minimum=max(READABLE, min(min_size, size)))
         words = shorten(words, size, max_width)
     image = font(size).render(words, True, colour)
     rect = image.get_rect(**{align: pos})
@@ -281,7 +281,7 @@ def standings_table(surface: pygame.Surface, rect: pygame.Rect, header: Sequence
         colour = DIM if index == 0 else (ACCENT if highlight is not None and index - 1 == highlight else TEXT)
         for column, cell in enumerate(row):
             if column == 0:
-                text(surface, str(cell), (xs[0], y), size, colour, max_width=first_width - gap)
+                text(surface, str(cell), (xs[0], y), size, colour, max_width=first_width - gap, min_size=size)
             else:
                 text(surface, str(cell), (xs[column], y), size, colour, "topright")
         y += step
