@@ -7,7 +7,11 @@ used (`pygame.font.Font(None, size)`): no font files.
 
 Layout: one panel per side in turn order (two sides: left and right; three:
 two above, one below; four: clockwise from the top left, as they sit round the
-board) and a message line at the bottom. A panel shows the name and score
+board; on a surface too narrow for two columns, one under the other) and a
+message line at the bottom. A panel tall enough is a tile (name and score
+above the time, the footer below); a short one is a band (name and footer
+on the left, the time on the right). No text is drawn smaller than
+`widgets.READABLE` (14 px glyphs): what does not fit is left off. A panel shows the name and score
 (small points), the time (big; tenths in the last 20 s), whose turn it is
 (the highlight colour), a flag (flag colour marker; the time in the flag
 colour once the side is out of time), and a line with the move counter, the
@@ -19,12 +23,13 @@ GAME OVER.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Sequence
 
 import pygame
 
 from damka.controller.clock_view import ClockView, SideView, format_time
+from damka.display import widgets
+from damka.display.widgets import READABLE
 
 Color = tuple[int, int, int]
 
@@ -46,8 +51,11 @@ class ClockTheme:
 
 
 DEFAULT_THEME = ClockTheme()
+_cached_font = widgets._cached_font  # one font cache for the face and the screen (tests clear it by this name)
 MESSAGE_SHARE = 0.15  # the message line's share of the height
 MARGIN = 6
+MIN_TILE_WIDTH = 130     # narrower than this a side's panel goes under the other's
+MIN_COLUMN_WIDTH = 200   # 3-4 sides: two columns need name, score, time and moves side by side
 
 
 @dataclass(frozen=True)
@@ -67,49 +75,38 @@ class FaceRegions:
     message: pygame.Rect
 
 
-def _font(size: int) -> pygame.font.Font:
-    if not pygame.font.get_init():
-        pygame.font.init()
-        _cached_font.cache_clear()  # fonts made before a pygame.font.quit() are dead
-    return _cached_font(max(8, size))
-
-
-@lru_cache(maxsize=64)
-def _cached_font(size: int) -> pygame.font.Font:
-    # Fonts are costly to build and a face is drawn ten times a second: one per size.
-    return pygame.font.Font(None, size)
-
-
-def _fit(text: str, box: pygame.Rect, start: int) -> pygame.font.Font:
-    """The largest default font (from `start` down) whose `text` fits in `box`."""
-    size = start
-    while size > 8:
-        font = _font(size)
-        width, height = font.size(text)
-        if width <= box.width and height <= box.height:
-            return font
-        size = int(size * 0.9)
-    return _font(8)
-
-
-def panel_rects(size: tuple[int, int], sides: int) -> list[pygame.Rect]:
-    """The panels of `sides` sides on a surface of `size`, in turn order."""
+def panel_rects(size: tuple[int, int], sides: int, *, message: bool = True) -> list[pygame.Rect]:
+    """The panels of `sides` sides on a surface of `size`, in turn order: two
+    sides left and right; three: two above, one below; four: clockwise from
+    the top left. Too narrow for two columns (a portrait screen): one panel
+    under the other."""
     width, height = size
-    top = height - int(height * MESSAGE_SHARE)
+    top = height - message_height(size) if message else height
+    if not 2 <= sides <= 4:
+        raise ValueError(f"a clock face has 2 to 4 sides, not {sides}")
     half_w, half_h = width // 2, top // 2
-    if sides == 2:
+    if half_w < (MIN_TILE_WIDTH if sides == 2 else MIN_COLUMN_WIDTH):
+        row = top // sides
+        cells = [(0, i * row, width, row if i < sides - 1 else top - i * row) for i in range(sides)]
+    elif sides == 2:
         cells = [(0, 0, half_w, top), (half_w, 0, width - half_w, top)]
     elif sides == 3:
         cells = [(0, 0, half_w, half_h), (half_w, 0, width - half_w, half_h), (0, half_h, width, top - half_h)]
-    elif sides == 4:
+    else:
         cells = [(0, 0, half_w, half_h), (half_w, 0, width - half_w, half_h),
                  (half_w, half_h, width - half_w, top - half_h), (0, half_h, half_w, top - half_h)]
-    else:
-        raise ValueError(f"a clock face has 2 to 4 sides, not {sides}")
     return [pygame.Rect(x, y, w, h).inflate(-MARGIN, -MARGIN) for x, y, w, h in cells]
 
 
-def _footer_text(side: SideView, view: ClockView) -> str:
+def message_height(size: tuple[int, int]) -> int:
+    """The message line's height: a share of the face, never less than one readable line."""
+    return max(int(size[1] * MESSAGE_SHARE), widgets.line_height(READABLE) + 3 * MARGIN)
+
+
+def _footer_parts(side: SideView, view: ClockView) -> list[str]:
+    """The panel's last line, most important first: what does not fit is left off."""
+    if side.out:
+        return ["OUT"]
     parts = [f"moves {side.moves}"]
     if side.active and view.moves_per_turn > 1:
         parts.append(f"move {view.turn_moves + 1}/{view.moves_per_turn}")
@@ -124,8 +121,13 @@ def _footer_text(side: SideView, view: ClockView) -> str:
         parts.append(f"{side.periods}x byo-yomi")
     if side.delay_ms:
         parts.append(f"delay {format_time(side.delay_ms)}")
-    if side.out:
-        parts = ["OUT"]
+    return parts
+
+
+def _footer_text(side: SideView, view: ClockView, size: int = READABLE, width: int | None = None) -> str:
+    parts = _footer_parts(side, view)
+    while width is not None and len(parts) > 1 and widgets.width_of("  ".join(parts), size) > width:
+        parts.pop()
     return "  ".join(parts)
 
 
@@ -136,27 +138,40 @@ def _draw_flag(surface: pygame.Surface, box: pygame.Rect, color: Color) -> None:
                                          (pole.right, box.top + box.height // 2)])
 
 
+def _parts(inner: pygame.Rect, label: int) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+    """Header, time and footer boxes of a panel: a tile (header above the time,
+    footer below) when it is tall enough, else a band (name and footer on the
+    left, the time on the right)."""
+    line = widgets.line_height(label)
+    if inner.height >= 2 * line + max(line * 3 // 2, inner.height // 3):
+        header = pygame.Rect(inner.left, inner.top, inner.width, line)
+        footer = pygame.Rect(inner.left, inner.bottom - line, inner.width, line)
+        return header, pygame.Rect(inner.left, header.bottom, inner.width, footer.top - header.bottom), footer
+    time_width = min(inner.width * 2 // 5, inner.height * 3)
+    left = inner.width - time_width - MARGIN
+    header = pygame.Rect(inner.left, inner.top, left, line)
+    footer = pygame.Rect(inner.left, max(header.bottom, inner.bottom - line), left, line)
+    return header, pygame.Rect(inner.right - time_width, inner.top, time_width, inner.height), footer
+
+
 def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, side: SideView, view: ClockView, name: str,
-                score: int | None, theme: ClockTheme) -> PanelRegions:
+                score: int | None, theme: ClockTheme, text_size: int) -> PanelRegions:
     fill = theme.out if side.out else theme.active if side.active else theme.panel
     pygame.draw.rect(surface, fill, rect, border_radius=8)
     if side.flagged:
         pygame.draw.rect(surface, theme.flag, rect, width=3, border_radius=8)
-    pad = max(6, rect.height // 20)
+    pad = max(5, min(rect.height // 20, 12))
     inner = rect.inflate(-2 * pad, -2 * pad)
-    header = pygame.Rect(inner.left, inner.top, inner.width, max(10, inner.height // 6))
-    footer = pygame.Rect(inner.left, inner.bottom - header.height, inner.width, header.height)
-    time_box = pygame.Rect(inner.left, header.bottom, inner.width, footer.top - header.bottom)
-    flag_box = pygame.Rect(inner.right - header.height, header.top, header.height, header.height)
+    label = max(text_size, READABLE, min(inner.height // 6, rect.width // 9))
+    header, time_box, footer = _parts(inner, label)
+    flag_box = pygame.Rect(header.right - header.height, header.top, header.height, header.height)
 
     text_color = theme.dim if side.out else theme.text
-    name_box = pygame.Rect(header.left, header.top, header.width * 6 // 10, header.height)
-    label_font = _fit(name or "W", name_box, header.height)
-    surface.blit(label_font.render(name, True, text_color), header.topleft)
+    right = flag_box.left - pad if side.flagged else header.right
     if score is not None:
-        score_text = label_font.render(str(score), True, text_color)
-        right = flag_box.left - pad if side.flagged else header.right
-        surface.blit(score_text, score_text.get_rect(topright=(right, header.top)))
+        words = widgets.first_fitting([f"{score} pt", str(score)], label, max(0, (right - header.left) // 3))
+        right = widgets.text(surface, words, (right, header.top), label, text_color, "topright").left - pad
+    widgets.text(surface, name, header.topleft, label, text_color, max_width=right - header.left)
     if side.flagged:
         _draw_flag(surface, flag_box, theme.flag)
 
@@ -169,13 +184,12 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, side: SideView, view
         time_color = text_color
     # Sized for the widest text of its kind, so the digits do not jump as the time runs.
     widest = "8:88:88" if time_text.count(":") == 2 else "88:88"
-    time_font = _fit(widest, time_box, time_box.height * 3 // 2)
-    rendered = time_font.render(time_text, True, time_color)
-    surface.blit(rendered, rendered.get_rect(center=time_box.center))
+    time_size = widgets.fit_size(widest, time_box.height * 3 // 2, time_box.width, time_box.height)
+    widgets.text(surface, time_text, time_box.center, time_size, time_color, "center")
 
-    footer_text = _footer_text(side, view)
-    footer_font = _fit(footer_text, footer, footer.height)
-    surface.blit(footer_font.render(footer_text, True, text_color if side.active else theme.dim), footer.topleft)
+    footer_text = _footer_text(side, view, label, footer.width)
+    widgets.text(surface, footer_text, footer.topleft, label, text_color if side.active else theme.dim,
+                 max_width=footer.width)
     return PanelRegions(rect, time_box, header, footer, flag_box)
 
 
@@ -186,26 +200,31 @@ def status_text(view: ClockView, message: str = "") -> str:
 
 
 def draw_clock_face(surface: pygame.Surface, view: ClockView, *, names: Sequence[str] | None = None,
-                    scores: Sequence[int] | None = None, message: str = "",
-                    theme: ClockTheme = DEFAULT_THEME) -> FaceRegions:
-    """Draw the whole face onto `surface`; returns where each part went."""
+                    scores: Sequence[int] | None = None, message: str = "", message_line: bool = True,
+                    text_size: int = READABLE, theme: ClockTheme = DEFAULT_THEME) -> FaceRegions:
+    """Draw the whole face onto `surface`; returns where each part went.
+    `message_line=False` leaves the message line out (the board's screen shows
+    the clock's state in its own status line); `text_size`: the smallest font
+    size of names, scores and footers (the screen's, on a big panel)."""
     count = len(view.sides)
     names = list(names) if names is not None else [f"Side {i + 1}" for i in range(count)]
     if len(names) != count or (scores is not None and len(scores) != count):
         raise ValueError(f"{count} sides need {count} names and scores")
     surface.fill(theme.background)
+    size = surface.get_size()
     panels = tuple(
-        _draw_panel(surface, rect, side, view, names[i], None if scores is None else scores[i], theme)
-        for i, (rect, side) in enumerate(zip(panel_rects(surface.get_size(), count), view.sides)))
-
-    width, height = surface.get_size()
-    line = pygame.Rect(0, height - int(height * MESSAGE_SHARE), width, int(height * MESSAGE_SHARE))
-    line = line.inflate(-MARGIN, -MARGIN)
+        _draw_panel(surface, rect, side, view, names[i], None if scores is None else scores[i], theme,
+                    text_size)
+        for i, (rect, side) in enumerate(zip(panel_rects(size, count, message=message_line), view.sides)))
+    if not message_line:
+        return FaceRegions(panels, pygame.Rect(0, size[1], size[0], 0))
+    height = message_height(size)
+    line = pygame.Rect(0, size[1] - height, size[0], height).inflate(-MARGIN, -MARGIN)
     pygame.draw.rect(surface, theme.paused if view.paused else theme.message, line, border_radius=6)
     text = status_text(view, message)
     if text:
-        box = line.inflate(-2 * MARGIN, -MARGIN)
-        font = _fit(text, box, box.height)
-        rendered = font.render(text, True, theme.background if view.paused else theme.text)
-        surface.blit(rendered, rendered.get_rect(midleft=box.midleft))
+        box = line.inflate(-2 * MARGIN, 0)
+        colour = theme.background if view.paused else theme.text
+        text_size = widgets.fit_size(text, box.height, box.width, box.height)
+        widgets.text(surface, text, box.midleft, text_size, colour, "midleft", max_width=box.width)
     return FaceRegions(panels, line)

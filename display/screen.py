@@ -1,36 +1,47 @@
-"""What the board's small screen (480x320) shows: drawn with pygame onto any
-surface, so the Pi's screen and the simulator window show the same picture.
+"""What the board's screen shows: drawn with pygame onto any surface, so the
+Pi's screen and the simulator window show the same picture.
 
 The app builds a *view* (plain data: `MenuView`, `GameView`, `ResultView`)
 from the session and the clock; `Screen.draw(surface, view)` draws it. Views
 carry no behaviour and draw nothing themselves, so they are easy to build in
 tests and to compare.
+
+Layouts follow the surface: fonts grow with the panel (landscape sizes are
+measured against 480x320, portrait ones against 320x480), nothing is drawn
+below `widgets.READABLE`, and a narrow panel stacks what a wide one puts side
+by side. `PANEL_SIZES` lists the sizes the tests render and check.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable
 
 import pygame
 
-from damka.controller.clock_view import ClockView, SideView
 from damka.display import widgets
-from damka.display.clock_face import draw_clock_face
+from damka.display.clock_face import draw_clock_face, panel_rects, status_text
 from damka.controller.views import GameView, MenuView, ResultView, SideLine, Standing, View  # noqa: F401 (re-exported)
-from damka.display.widgets import ACCENT, ALERT, BACKGROUND, DIM, PANEL, PANEL_ACTIVE, TEXT, Colour
+from damka.display.widgets import ACCENT, BACKGROUND, DIM, PANEL, PANEL_ACTIVE, READABLE, TEXT
 
 SIZE = (480, 320)
+# Panels the board is built with: 3.5" and 5"/7" landscape, and the same turned to portrait.
+PANEL_SIZES: tuple[tuple[int, int], ...] = ((480, 320), (800, 480), (320, 480), (480, 800))
 
 
+def scale_of(size: tuple[int, int]) -> float:
+    """How much bigger than the smallest panel (480x320, or 320x480 upright) `size` is."""
+    width, height = size
+    return min(width / 320, height / 480) if height > width else min(width / 480, height / 320)
 
 
 @dataclass
 class Screen:
-    """Draws views onto a 480x320 surface (or any size: the layout scales from it)."""
+    """Draws views onto a surface of any size (the board's panel is 480x320)."""
 
     size: tuple[int, int] = SIZE
     _draw: dict[type, Callable[[pygame.Surface, object], None]] = field(init=False, repr=False)
+    _menu_slots: list[tuple[int, pygame.Rect]] = field(init=False, repr=False, default_factory=list)
 
     def __post_init__(self) -> None:
         # A table, not an isinstance chain: one drawing method per kind of view.
@@ -49,101 +60,104 @@ class Screen:
 
     def _game(self, surface: pygame.Surface, view: GameView) -> None:  # type: ignore[override]
         width, height = surface.get_size()
-        widgets.text(surface, view.title, (8, 6), 24, DIM, max_width=width - 90)
-        widgets.text(surface, f"move {view.move_number}", (width - 8, 6), 24, DIM, "topright")
-        clock_rect = pygame.Rect(6, 30, width - 12, 140)
-        self._clocks(surface, clock_rect, view)
-        y = clock_rect.bottom + 6
-        if view.status:
-            widgets.text(surface, view.status, (width // 2, y), 30, ACCENT, "midtop", max_width=width - 16)
-        y += 26
-        if view.last_move:
-            widgets.text(surface, f"last move: {view.last_move}", (width // 2, y), 24, TEXT, "midtop")
+        k = scale_of((width, height))
+        small, info, big = _size(READABLE, k), _size(24, k), _size(30, k)
+        pad = round(8 * k)
+        move = f"move {view.move_number}"
+        # The title and the move number share the top line when they fit; else the
+        # title gets up to two lines and the move number goes to the last-move line.
+        move_on_top = widgets.width_of(view.title, info) + widgets.width_of(move, info) + 3 * pad <= width
+        if move_on_top:
+            widgets.text(surface, move, (width - pad, pad // 2), info, DIM, "topright")
+            widgets.text(surface, view.title, (pad, pad // 2), info, DIM)
+            top = pad // 2 + widgets.line_height(info)
+        else:
+            top = pad // 2 + widgets.paragraph(surface, view.title, pygame.Rect(pad, pad // 2, width - 2 * pad, height),
+                                               info, DIM, "center", max_lines=2)
+        top += pad // 2
+        clock_height = round(height * (0.48 if height > width else 0.44))
+        self._clocks(surface, pygame.Rect(pad // 2, top, width - pad, clock_height), view, k)
+        y = top + clock_height + pad // 2
+        status = "  ".join(part for part in (status_text(view.clock) if view.clock else "", view.status) if part)
+        lines = 1 if height <= width else 2
+        used = widgets.paragraph(surface, status, pygame.Rect(pad, y, width - 2 * pad, height), big, ACCENT,
+                                 "center", max_lines=lines) if status else 0
+        y += max(used, widgets.line_height(big)) + pad // 4
+        right_words = [] if move_on_top else [move]
         if view.hints_left is not None:
-            hints = f"hints left: {view.hints_left}" if view.hints_left else "no hints left"
-            widgets.text(surface, hints, (width - 8, y), 20, DIM, "topright")
-        y += 22
-        lines = list(view.messages)
-        if view.hint:
-            lines.insert(0, view.hint)
-        if lines:
-            widgets.message_box(surface, pygame.Rect(6, y, width - 12, height - y - 6), lines, alert=view.alert)
+            right_words.append(f"hints left: {view.hints_left}" if view.hints_left else "no hints left")
+        right = pygame.Rect(width - pad, y, 0, 0)
+        if right_words:
+            short = [w.replace("hints left", "hints").replace("no hints left", "no hints") for w in right_words]
+            words = widgets.first_fitting(["   ".join(right_words), "   ".join(short)], small, width // 2)
+            right = widgets.text(surface, words, (width - pad, y), small, DIM, "topright")
+        if view.last_move:
+            room = right.left - 3 * pad
+            words = widgets.first_fitting([f"last move: {view.last_move}", f"last: {view.last_move}"], info, room)
+            widgets.text(surface, words, (pad, y), info, TEXT, max_width=room)
+        y += widgets.line_height(info) + pad // 2
+        lines = ([view.hint] if view.hint else []) + list(view.messages)
+        if lines and height - y - pad // 2 >= widgets.line_height(small) + 10:
+            widgets.message_box(surface, pygame.Rect(pad // 2, y, width - pad, height - y - pad // 2), lines,
+                                small, alert=view.alert)
 
-    def _clocks(self, surface: pygame.Surface, rect: pygame.Rect, view: GameView) -> None:
+    def _clocks(self, surface: pygame.Surface, rect: pygame.Rect, view: GameView, k: float) -> None:
         sides = list(view.sides)
         if view.clock is not None and len(view.clock.sides) == len(sides):
             # The clock engineer's face (display/clock_face.py): the same on the Pi and in the window.
             scores = [side.score or 0 for side in sides] if any(s.score is not None for s in sides) else None
-            draw_clock_face(surface.subsurface(rect), view.clock, names=[side.name for side in sides], scores=scores)
+            draw_clock_face(surface.subsurface(rect), view.clock, names=[side.name for side in sides],
+                            scores=scores, message_line=False, text_size=_size(READABLE, k))
             return
-        clock_sides: list[SideView | None] = list(view.clock.sides) if view.clock else [None] * len(sides)
-        count = len(sides)
-        columns = 2
-        rows = 1 if count <= 2 else 2
-        box_w = (rect.width - 6 * (columns - 1)) // columns
-        box_h = (rect.height - 6 * (rows - 1)) // rows
-        for index, side in enumerate(sides):
-            row, column = divmod(index, columns)
-            box = pygame.Rect(rect.x + column * (box_w + 6), rect.y + row * (box_h + 6), box_w, box_h)
-            clock = clock_sides[index] if index < len(clock_sides) else None
-            self._clock_box(surface, box, side, clock, big=rows == 1,
-                            paused=bool(view.clock and view.clock.paused))
+        for side, box in zip(sides, panel_rects(rect.size, max(2, min(4, len(sides))), message=False)):
+            self._side_box(surface, box.move(rect.topleft), side, k)
 
-    def _clock_box(self, surface: pygame.Surface, box: pygame.Rect, side: SideLine, clock: SideView | None,
-                   *, big: bool, paused: bool) -> None:
-        flagged = bool(clock and clock.flagged)
-        active = side.to_move if clock is None else clock.active
-        widgets.panel(surface, box, PANEL_ACTIVE if active and not flagged else PANEL,
-                      ALERT if flagged else (ACCENT if active else None))
-        widgets.swatch(surface, (box.x + 14, box.y + 14), side.colour)
-        widgets.text(surface, side.name, (box.x + 28, box.y + 5), 24, DIM if side.out else TEXT,
-                     max_width=box.width - 80)
+    def _side_box(self, surface: pygame.Surface, box: pygame.Rect, side: SideLine, k: float) -> None:
+        """A side's panel when the game has no clock: colour, name, score, whose turn."""
+        widgets.panel(surface, box, PANEL_ACTIVE if side.to_move else PANEL, ACCENT if side.to_move else None)
+        size = _size(24, k)
+        line = widgets.line_height(size)
+        pad = round(8 * k)
+        radius = max(7, line // 3)
+        widgets.swatch(surface, (box.x + pad + radius, box.y + pad + line // 2), side.colour, radius)
+        right = box.right - pad
         if side.score is not None:
-            widgets.text(surface, f"{side.score} pt", (box.right - 8, box.y + 5), 24, ACCENT, "topright")
-        if clock is not None:
-            time_text = clock.text
-            size = 72 if big else 40
-            centre = (box.centerx, box.y + (box.height + 18) // 2)
-            widgets.text(surface, time_text, centre, size, ALERT if flagged else TEXT, "center")
-            notes = []
-            if flagged:
-                notes.append("FLAG")
-            elif paused:
-                notes.append("paused")
-            if clock.turns_to_control is not None and big:
-                notes.append(f"{clock.turns_to_control} to control")
-            if clock.periods and big:
-                notes.append(f"{clock.periods} periods")
-            if notes:
-                widgets.text(surface, "  ".join(notes), (box.centerx, box.bottom - 4), 22,
-                             ALERT if flagged else DIM, "midbottom")
-        elif side.to_move:
-            widgets.text(surface, "to move", (box.centerx, box.centery + 10), 30, ACCENT, "center")
+            right = widgets.text(surface, f"{side.score} pt", (right, box.y + pad), size, ACCENT, "topright").left - pad
+        name_x = box.x + 2 * (pad + radius)
+        widgets.text(surface, side.name, (name_x, box.y + pad), size, DIM if side.out else TEXT,
+                     max_width=right - name_x)
+        note = "out" if side.out else "to move" if side.to_move else ""
+        if note and box.height >= 2 * line + 3 * pad:
+            widgets.text(surface, note, (box.centerx, box.bottom - pad), _size(30, k), ACCENT, "midbottom",
+                         max_width=box.width - 2 * pad)
 
     # -- menus -------------------------------------------------------------------
 
     def _menu(self, surface: pygame.Surface, view: MenuView) -> None:  # type: ignore[override]
         width, height = surface.get_size()
+        k = scale_of((width, height))
+        pad = round(8 * k)
         menu = view.menu
-        widgets.text(surface, menu.title, (width // 2, 6), 32, ACCENT, "midtop")
+        title = _size(32, k)
+        widgets.text(surface, menu.title, (width // 2, pad // 2), title, ACCENT, "midtop", max_width=width - 2 * pad)
+        top = pad // 2 + widgets.line_height(title) + pad // 2
+        small = _size(READABLE, k)
         if view.subtitle:
-            widgets.text(surface, view.subtitle, (width // 2, 38), 22, DIM, "midtop", max_width=width - 16)
+            top += widgets.paragraph(surface, view.subtitle, pygame.Rect(pad, top, width - 2 * pad, height // 4),
+                                     small, DIM, "center", max_lines=2) + pad
+        footer = widgets.paragraph(surface, menu.footer, pygame.Rect(pad, 0, width - 2 * pad, height - pad // 2),
+                                   small, DIM, "center", max_lines=2, bottom=True)
         rows = [(row.label, row.value_label) for row in menu.visible_rows()]
-        widgets.menu_list(surface, self._menu_rect((width, height), view), rows, menu.cursor)
-        widgets.text(surface, menu.footer, (width // 2, height - 4), 20, DIM, "midbottom", max_width=width - 16)
-
-    @staticmethod
-    def _menu_rect(size: tuple[int, int], view: MenuView) -> pygame.Rect:
-        top = 58 if view.subtitle else 38
-        return pygame.Rect(8, top, size[0] - 16, size[1] - top - 26)
+        self._menu_slots = widgets.menu_list(
+            surface, pygame.Rect(pad, top, width - 2 * pad, height - top - footer - pad), rows, menu.cursor,
+            _size(24, k))
 
     def menu_row_at(self, view: View, pos: tuple[int, int]) -> int | None:
-        """The menu row (index among the rows shown) drawn at `pos` on a screen
-        of this size: what a tap there chooses (None: no row there)."""
+        """The menu row (index among the rows shown) drawn at `pos` when `view`
+        was last drawn: what a tap there chooses (None: no row there)."""
         if not isinstance(view, MenuView):
             return None
-        rect = self._menu_rect(self.size, view)
-        for index, row in widgets.menu_slots(rect, len(view.menu.visible_rows()), view.menu.cursor):
+        for index, row in self._menu_slots:
             if row.collidepoint(pos):
                 return index
         return None
@@ -152,24 +166,48 @@ class Screen:
 
     def _result(self, surface: pygame.Surface, view: ResultView) -> None:  # type: ignore[override]
         width, height = surface.get_size()
-        widgets.text(surface, view.title, (width // 2, 8), 44, ACCENT, "midtop", max_width=width - 16)
-        widgets.text(surface, view.reason, (width // 2, 48), 26, TEXT, "midtop", max_width=width - 16)
-        if view.standings:
-            widgets.panel(surface, pygame.Rect(6, 76, width - 12, 190), PANEL)
-            widgets.text(surface, "Match", (14, 82), 24, DIM)
-            ranked = sorted(view.standings, key=(lambda s: (-s.small_points, -s.points)) if view.by_small_points
-                            else (lambda s: (-s.points, -s.small_points)))
-            header = ("", "small pts", "points", "games") if view.by_small_points else ("", "points", "small pts",
-                                                                                       "games")
-            rows = []
-            for standing in ranked:
-                first, second = ((standing.small_points, _points(standing.points)) if view.by_small_points
-                                 else (_points(standing.points), standing.small_points))
-                rows.append((standing.name, first, second, standing.games))
-            widgets.standings_table(surface, pygame.Rect(14, 104, width - 28, 158), header, rows, highlight=0)
+        k = scale_of((width, height))
+        pad = round(8 * k)
+        body = pygame.Rect(pad, pad, width - 2 * pad, height - 2 * pad)
+        title = _size(44, k)
+        widgets.text(surface, view.title, (width // 2, body.top), title, ACCENT, "midtop", max_width=body.width)
+        y = body.top + widgets.line_height(title) + pad // 2
+        y += widgets.paragraph(surface, view.reason, pygame.Rect(body.left, y, body.width, height // 5),
+                               _size(26, k), TEXT, "center", max_lines=2) + pad
+        small = _size(READABLE, k)
+        bottom = body.bottom - widgets.paragraph(surface, view.footer, body, small, DIM, "center", max_lines=2,
+                                                 bottom=True) - pad // 2
         if view.next_first:
-            widgets.text(surface, view.next_first, (width // 2, height - 30), 24, TEXT, "midbottom")
-        widgets.text(surface, view.footer, (width // 2, height - 4), 20, DIM, "midbottom")
+            next_size = _size(24, k)
+            bottom -= widgets.line_height(next_size)
+            widgets.text(surface, view.next_first, (width // 2, bottom), next_size, TEXT, "midtop",
+                         max_width=body.width)
+            bottom -= pad // 2
+        if view.standings and bottom - y > 3 * widgets.line_height(small):
+            self._standings(surface, pygame.Rect(body.left - pad // 2, y, body.width + pad, bottom - y), view, k)
+
+    def _standings(self, surface: pygame.Surface, box: pygame.Rect, view: ResultView, k: float) -> None:
+        ranked = sorted(view.standings, key=(lambda s: (-s.small_points, -s.points)) if view.by_small_points
+                        else (lambda s: (-s.points, -s.small_points)))
+        points, small_points = ("points", "pts"), ("small pts", "small")
+        header = [("Match",), small_points, points, ("games",)] if view.by_small_points \
+            else [("Match",), points, small_points, ("games",)]
+        rows = []
+        for standing in ranked:
+            first, second = ((standing.small_points, _points(standing.points)) if view.by_small_points
+                             else (_points(standing.points), standing.small_points))
+            rows.append((standing.name, first, second, standing.games))
+        size = _size(READABLE, k)
+        inner = box.inflate(-2 * round(8 * k), -round(8 * k))
+        table = pygame.Rect(inner.left, inner.top, inner.width, inner.height)
+        needed = (widgets.line_height(size) + 4) * (len(rows) + 1) + round(8 * k)
+        widgets.panel(surface, pygame.Rect(box.left, box.top, box.width, min(box.height, needed)), PANEL)
+        widgets.standings_table(surface, table, header, rows, highlight=0, size=size)
+
+
+def _size(base: int, k: float) -> int:
+    """A font size designed for 480x320, grown for a bigger panel; never below readable."""
+    return max(READABLE, round(base * k))
 
 
 def _points(points: float) -> str:
@@ -179,4 +217,5 @@ def _points(points: float) -> str:
     return f"{points:g}"
 
 
-__all__ = ["GameView", "MenuView", "ResultView", "Screen", "SideLine", "Standing", "SIZE", "View"]
+__all__ = ["GameView", "MenuView", "PANEL_SIZES", "ResultView", "Screen", "SideLine", "Standing", "SIZE", "View",
+           "scale_of"]

@@ -1,12 +1,22 @@
 """Small drawing pieces for the board's screen: text, panels, score rows,
 menus and standings. pygame only, default font (`Font(None, size)`: no font
 files to install on the Pi).
+
+Every text on the screen and the clock face goes through `text()`, which
+never draws smaller than `READABLE` (glyphs 14 px high, readable at arm's
+length): a text too long for its place is shortened with "..." instead of
+shrunk. `recording()` collects where each text went, so tests can check the
+real rendered sizes, overlaps and edges at every panel size.
 """
 
 from __future__ import annotations
 
+import re
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import pygame
 
@@ -21,47 +31,159 @@ ACCENT: Colour = (250, 200, 70)
 ALERT: Colour = (235, 70, 60)
 SELECTED: Colour = (60, 90, 150)
 
+READABLE = 22       # the smallest font size drawn: pygame's default font draws "Hg" 14 px high at 22
+ELLIPSIS = "..."    # the default font has no single-character ellipsis
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One text as drawn: its words, where on the whole surface, its glyph height in px."""
+
+    words: str
+    rect: pygame.Rect
+    glyph_height: int
+
+
+_drawn: ContextVar[list[DrawnText] | None] = ContextVar("damka_drawn_texts", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[DrawnText]]:
+    """Collect every text drawn inside the block (a test and debug hook; off otherwise)."""
+    log: list[DrawnText] = []
+    token = _drawn.set(log)
+    try:
+        yield log
+    finally:
+        _drawn.reset(token)
+
+
 def font(size: int) -> pygame.font.Font:
     """pygame's default font at `size` px, cached (the screen redraws ten times a second)."""
     if not pygame.font.get_init():
         pygame.font.init()
         _cached_font.cache_clear()  # fonts made before a pygame.font.quit() are dead
-    return _cached_font(size)
+        _glyph_height.cache_clear()
+    return _cached_font(max(8, size))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=96)
 def _cached_font(size: int) -> pygame.font.Font:
     return pygame.font.Font(None, size)
 
 
+def glyph_height(size: int) -> int:
+    """The real height in pixels of "Hg" drawn at `size`: cap top to descender bottom."""
+    font(size)
+    return _glyph_height(max(8, size))
+
+
+@lru_cache(maxsize=96)
+def _glyph_height(size: int) -> int:
+    return _cached_font(size).render("Hg", True, (255, 255, 255)).get_bounding_rect().height
+
+
+def line_height(size: int) -> int:
+    """The height of a rendered line at `size` (`Font.size()` reports a pixel or three less)."""
+    return font(size).get_linesize()
+
+
+def width_of(words: str, size: int) -> int:
+    return font(size).size(words)[0]
+
+
+def fit_size(words: str, size: int, width: int | None = None, height: int | None = None,
+             minimum: int = READABLE) -> int:
+    """The largest size from `size` down to `minimum` at which `words` fits the box."""
+    while size > minimum:
+        if (width is None or width_of(words, size) <= width) and (height is None or line_height(size) <= height):
+            return size
+        size = max(minimum, size - max(1, size // 10))
+    return max(size, minimum)
+
+
+def shorten(words: str, size: int, width: int) -> str:
+    """`words` cut at the end with "..." to fit `width` at `size` (whole if it fits)."""
+    if width_of(words, size) <= width:
+        return words
+    cut = len(words)
+    while cut > 0 and width_of(words[:cut].rstrip() + ELLIPSIS, size) > width:
+        cut -= 1
+    return words[:cut].rstrip() + ELLIPSIS if cut else ""
+
+
+def first_fitting(options: Sequence[str], size: int, width: int) -> str:
+    """The first of `options` (longest wording first) that fits `width`; else the last."""
+    for words in options:
+        if width_of(words, size) <= width:
+            return words
+    return options[-1]
+
+
 def text(surface: pygame.Surface, words: str, pos: tuple[int, int], size: int = 24, colour: Colour = TEXT,
-         align: str = "topleft", max_width: int | None = None) -> pygame.Rect:
+         align: str = "topleft", max_width: int | None = None, min_size: int = READABLE) -> pygame.Rect:
     """Draw one line; `align` is a pygame.Rect attribute (`topleft`, `center`,
-    `midtop`, `topright`, ...). Too long for `max_width`: shrunk to fit."""
-    face = font(size)
-    image = face.render(words, True, colour)
-    if max_width is not None and image.get_width() > max_width and size > 10:
-        return text(surface, words, pos, size - 2, colour, align, max_width)
+    `midtop`, `topright`, ...). Too long for `max_width`: shrunk down to
+    `min_size` (never below `READABLE`), then shortened with "..."."""
+    size = max(size, READABLE)
+    if max_width is not None:
+        size = fit_size(words, size, max_width, minimum=max(READABLE, min(min_size, size)))
+        words = shorten(words, size, max_width)
+    image = font(size).render(words, True, colour)
     rect = image.get_rect(**{align: pos})
     surface.blit(image, rect)
+    log = _drawn.get()
+    if log is not None and words:
+        x, y = surface.get_abs_offset()
+        log.append(DrawnText(words, rect.move(x, y), glyph_height(size)))
     return rect
 
 
 def wrap(words: str, size: int, width: int) -> list[str]:
-    """Split `words` into lines that fit `width` pixels."""
-    face = font(size)
+    """Split `words` into lines that fit `width` pixels, keeping the spacing
+    between words (wide gaps part a footer's items) and breaking at a wide gap, or after a comma
+    in the line's second half, when it can; a word too long alone is shortened."""
     lines: list[str] = []
-    line = ""
-    for word in words.split():
-        candidate = f"{line} {word}".strip()
-        if line and face.size(candidate)[0] > width:
-            lines.append(line)
-            line = word
-        else:
-            line = candidate
+    line: list[tuple[str, str]] = []
+    for gap, word in re.findall(r"(\s*)(\S+)", words):
+        if line and width_of(_join(line + [(gap, word)]), size) > width:
+            commas = [i for i, (_, w) in enumerate(line) if len((line + [(gap, word)])[i + 1][0]) >= 3
+                      or (w[-1] in ",;" and 2 * i >= len(line) - 1)]
+            cut = commas[-1] + 1 if commas and commas[-1] < len(line) - 1 else len(line)
+            lines.append(_join(line[:cut]))
+            line = [("", w) for _, w in line[cut:][:1]] + line[cut + 1:]
+            if line and width_of(_join(line + [(gap, word)]), size) > width:
+                lines.append(_join(line))
+                line = []
+        line.append(("" if not line else gap, word))
     if line:
-        lines.append(line)
-    return lines
+        lines.append(_join(line))
+    return [shorten(line, size, width) for line in lines]
+
+
+def _join(parts: list[tuple[str, str]]) -> str:
+    return "".join(gap + word for gap, word in parts)
+
+
+def paragraph(surface: pygame.Surface, words: str, rect: pygame.Rect, size: int, colour: Colour = TEXT,
+              align: str = "left", max_lines: int | None = None, bottom: bool = False) -> int:
+    """`words` wrapped into `rect`, whole lines only (the last kept line gets "..." when
+    some are left out); `bottom` stacks them up from the rect's bottom. Returns the
+    height used."""
+    size = max(size, READABLE)
+    step = line_height(size) + 2
+    lines = wrap(words, size, rect.width)
+    room = max(1, (rect.height + 2) // step)
+    keep = min(len(lines), room, max_lines or len(lines))
+    if keep < len(lines):
+        lines = lines[:keep - 1] + [shorten(lines[keep - 1] + ELLIPSIS, size, rect.width)]
+    y = rect.bottom - keep * step + 2 if bottom else rect.top
+    attribute = {"left": "topleft", "center": "midtop", "right": "topright"}[align]
+    x = {"left": rect.left, "center": rect.centerx, "right": rect.right}[align]
+    for line in lines:
+        text(surface, line, (x, y), size, colour, attribute)
+        y += step
+    return keep * step - 2 if keep else 0
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, colour: Colour = PANEL, border: Colour | None = None) -> None:
@@ -76,60 +198,91 @@ def swatch(surface: pygame.Surface, centre: tuple[int, int], colour: Colour, rad
     pygame.draw.circle(surface, DIM, centre, radius, width=1)
 
 
-def message_box(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[str], *, alert: bool = False) -> None:
+def message_box(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[str], size: int = READABLE,
+                *, alert: bool = False) -> None:
     """Prompts such as 'put a piece back on d4', wrapped to the box."""
     panel(surface, rect, (70, 30, 30) if alert else PANEL, ALERT if alert else None)
-    y = rect.y + 6
+    inner = rect.inflate(-16, -10)
     for line in lines:
-        for part in wrap(line, 22, rect.width - 16):
-            if y + 18 > rect.bottom:
-                return
-            text(surface, part, (rect.x + 8, y), 22, TEXT)
-            y += 19
+        used = paragraph(surface, line, inner, size, TEXT)
+        inner.height -= used + 4
+        inner.top += used + 4
+        if inner.height < line_height(size):
+            return
 
 
-MENU_ROW_HEIGHT = 30
-
-
-def menu_slots(rect: pygame.Rect, count: int, cursor: int) -> list[tuple[int, pygame.Rect]]:
-    """(row index, rectangle) of each menu row drawn in `rect`: the one layout
-    for drawing the rows and for finding the row a tap hits."""
-    visible = max(1, rect.height // MENU_ROW_HEIGHT)
-    first = min(max(0, cursor - visible + 1), max(0, count - visible))
-    return [(index, pygame.Rect(rect.x, rect.y + slot * MENU_ROW_HEIGHT, rect.width, MENU_ROW_HEIGHT - 3))
-            for slot, index in enumerate(range(first, min(count, first + visible)))]
-
-
-def menu_list(surface: pygame.Surface, rect: pygame.Rect, rows: Sequence[tuple[str, str]], cursor: int) -> None:
-    """Rows of (label, value), the cursor's row highlighted; scrolls to keep it visible."""
-    slots = menu_slots(rect, len(rows), cursor)
-    first = slots[0][0] if slots else 0
-    visible = max(1, rect.height // MENU_ROW_HEIGHT)
-    for index, row in slots:
+def menu_list(surface: pygame.Surface, rect: pygame.Rect, rows: Sequence[tuple[str, str]], cursor: int,
+              size: int = 24) -> list[tuple[int, pygame.Rect]]:
+    """Rows of (label, value), the cursor's row highlighted; scrolls to keep it
+    visible. A row too narrow for label and value side by side shows the value
+    under the label. Returns (row index, rect) of each row drawn (for touch)."""
+    size = max(size, READABLE)
+    line = line_height(size)
+    gap = max(20, size)
+    stacked = any(width_of(label, size) + width_of(value, size) + gap + 20 > rect.width for label, value in rows)
+    row_height = (2 * line + 14) if stacked else max(line + 12, size + 6)
+    visible = max(1, rect.height // row_height)
+    first = min(max(0, cursor - visible + 1), max(0, len(rows) - visible))
+    drawn = []
+    for slot, index in enumerate(range(first, min(len(rows), first + visible))):
         label, value = rows[index]
+        row = pygame.Rect(rect.x, rect.y + slot * row_height, rect.width, row_height - 3)
         panel(surface, row, SELECTED if index == cursor else PANEL)
-        text(surface, label, (row.x + 10, row.centery), 24, TEXT, "midleft", max_width=row.width // 2 - 10)
-        if value:
-            text(surface, value, (row.right - 10, row.centery), 24, ACCENT, "midright", max_width=row.width // 2)
+        inner = row.inflate(-20, 0)
+        if stacked:
+            text(surface, label, (inner.x, row.y + 4), size, TEXT, max_width=inner.width)
+            if value:
+                text(surface, value, (inner.right, row.bottom - 3), size, ACCENT, "bottomright",
+                     max_width=inner.width)
+        else:
+            label_rect = text(surface, label, (inner.x, row.centery), size, TEXT, "midleft", max_width=inner.width)
+            if value:
+                text(surface, value, (inner.right, row.centery), size, ACCENT, "midright",
+                     max_width=inner.right - label_rect.right - gap)
+        drawn.append((index, row))
+    arrow = max(10, size // 3)
     if first > 0:
-        text(surface, "^", (rect.right - 6, rect.y - 2), 18, DIM, "topright")
+        _arrow(surface, (rect.right - arrow - 4, rect.y + 4), arrow, up=True)
     if first + visible < len(rows):
-        text(surface, "v", (rect.right - 6, rect.bottom), 18, DIM, "bottomright")
+        _arrow(surface, (rect.right - arrow - 4, rect.y + visible * row_height - 7), arrow, up=False)
+    return drawn
 
 
-def standings_table(surface: pygame.Surface, rect: pygame.Rect, header: Sequence[str],
-                    rows: Sequence[Sequence[str]], highlight: int | None = None) -> None:
-    """A small table: first column left, the others right-aligned."""
-    columns = len(header)
-    first_width = rect.width - (columns - 1) * 70
-    xs = [rect.x + 8] + [rect.x + first_width + 70 * (i + 1) - 8 for i in range(columns - 1)]
+def _arrow(surface: pygame.Surface, tip: tuple[int, int], size: int, *, up: bool) -> None:
+    """A small triangle saying the list scrolls on (a shape: never in a text's way)."""
+    x, y = tip
+    base = y + size // 2 if up else y - size // 2
+    pygame.draw.polygon(surface, DIM, [(x, y), (x - size // 2, base), (x + size // 2, base)])
+
+
+def standings_table(surface: pygame.Surface, rect: pygame.Rect, header: Sequence[Sequence[str]],
+                    rows: Sequence[Sequence[str]], highlight: int | None = None, size: int = READABLE) -> int:
+    """A small table: first column left, the others right-aligned, each as wide
+    as its widest cell. `header` gives each column's wordings, longest first:
+    the first set that fits is used. Returns the height used."""
+    size = max(size, READABLE)
+    gap = max(12, size // 2)
+    for choice in range(max(len(options) for options in header)):
+        titles = [options[min(choice, len(options) - 1)] for options in header]
+        widths = [max(width_of(str(row[c]), size) for row in [titles, *rows]) for c in range(1, len(titles))]
+        first_width = rect.width - sum(widths) - gap * len(widths)
+        if first_width >= 4 * size:
+            break
+    xs = [rect.x]
+    right = rect.x + first_width
+    for width in widths:
+        right += gap + width
+        xs.append(right)
+    step = line_height(size) + 4
     y = rect.y
-    for index, row in enumerate([header, *rows]):
+    for index, row in enumerate([titles, *rows]):
+        if y + step - 4 > rect.bottom:
+            break
         colour = DIM if index == 0 else (ACCENT if highlight is not None and index - 1 == highlight else TEXT)
         for column, cell in enumerate(row):
-            align = "topleft" if column == 0 else "topright"
-            text(surface, str(cell), (xs[column], y), 22, colour, align,
-                 max_width=first_width - 12 if column == 0 else 66)
-        y += 22
-        if y > rect.bottom - 18:
-            break
+            if column == 0:
+                text(surface, str(cell), (xs[0], y), size, colour, max_width=first_width - gap, min_size=size)
+            else:
+                text(surface, str(cell), (xs[column], y), size, colour, "topright")
+        y += step
+    return y - rect.y

@@ -160,6 +160,15 @@ def test_layout_and_argument_checks() -> None:
     assert status_text(clock.view()) == "READY"
 
 
+def test_panels_stack_on_a_narrow_surface_and_sit_side_by_side_on_a_wide_one() -> None:
+    narrow = panel_rects((308, 230), 4, message=False)          # a 320x480 panel, upright
+    assert len({r.left for r in narrow}) == 1 and len({r.top for r in narrow}) == 4
+    wide = panel_rects((468, 140), 4, message=False)            # the game screen's clock strip at 480x320
+    assert len({r.left for r in wide}) == 2 and len({r.top for r in wide}) == 2
+    two = panel_rects((308, 230), 2, message=False)             # two sides stay side by side upright
+    assert two[0].top == two[1].top and two[0].right <= two[1].left
+
+
 def test_fonts_come_back_after_pygame_font_quit() -> None:
     clock = Clock(parse("5"), time=FakeTime())
     draw_clock_face(pygame.Surface(SIZE), clock.view())

@@ -1,4 +1,5 @@
-"""The board's screen (480x320): each kind of view draws something sensible."""
+"""The board's screen (480x320): each kind of view draws something sensible.
+Every size and the readability checks: tests/test_screen_sizes.py."""
 
 from __future__ import annotations
 

@@ -85,7 +85,9 @@ def _screen():
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
         pygame.display.init()
-        display = pygame.display.set_mode(SIZE, pygame.FULLSCREEN if os.environ.get("DISPLAY") is None else 0)
+        # Fullscreen on the panel: (0, 0) asks for the panel's own size (480x320, 800x480, upright...).
+        fullscreen = os.environ.get("DISPLAY") is None
+        display = pygame.display.set_mode((0, 0) if fullscreen else SIZE, pygame.FULLSCREEN if fullscreen else 0)
     except pygame.error:
         return None
     pygame.mouse.set_visible(False)
