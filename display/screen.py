@@ -153,10 +153,11 @@ class Screen:
             _size(24, k))
 
     def menu_row_at(self, view: View, pos: tuple[int, int]) -> int | None:
-        """The menu row (index among the rows shown) drawn at `pos` when `view`
-        was last drawn: what a tap there chooses (None: no row there)."""
+        """The menu row (index among the rows shown) drawn at `pos` on a screen
+        of this size: what a tap there chooses (None: no row there)."""
         if not isinstance(view, MenuView):
             return None
+        self.draw(pygame.Surface(self.size), view)  # the layout as it is drawn (it depends on the words)
         for index, row in self._menu_slots:
             if row.collidepoint(pos):
                 return index
