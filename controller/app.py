@@ -79,6 +79,7 @@ class App:
         self.random = random.Random(seed)
         self.checkpoint_ms = checkpoint_ms
         self.occupied: frozenset[str] = frozenset()
+        self._sensed = False     # a snapshot of the board has come in
         self.built: BuiltGame | None = None
         self.recorder: Recorder | None = None
         self.game_players: list[str] = []
@@ -173,6 +174,7 @@ class App:
 
     def _on_snapshot(self, snapshot: Snapshot) -> None:
         self.occupied = snapshot.occupied
+        self._sensed = True
         if self.session is not None:
             self.session.handle(snapshot)  # the session keeps watching the board, menus open or not
 
@@ -335,7 +337,8 @@ class App:
             bus.subscribe(recorder)
         bus.subscribe(self._game_over, ev.GameOver)
         bus.subscribe(self.bus.publish)
-        built.session.handle(Snapshot(self.occupied, self.now))  # what the board shows now
+        if self._sensed:  # what the board shows now (before its first snapshot the session waits for it)
+            built.session.handle(Snapshot(self.occupied, self.now))
 
     def _abandon_current(self) -> None:
         """A game left for a new one is kept, unfinished no more: result '*'."""

@@ -82,3 +82,35 @@ def test_core_imports_without_pygame_or_gpio_libraries() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_controller_never_imports_display_sim_or_pygame() -> None:
+    # The board runs the controller without a screen (`damka run --no-screen` on `damka[serial]`).
+    found: dict[str, list[str]] = {}
+    for path in python_files("controller"):
+        bad = sorted(name for name in imported_modules(path)
+                     if name.split(".")[0] == "pygame" or name.startswith(("damka.display", "damka.sim")))
+        if bad:
+            found[str(path.relative_to(ROOT))] = bad
+    assert found == {}
+
+
+def modules_of(folder: str, package: str) -> list[str]:
+    return sorted(f"{package}.{path.relative_to(ROOT / folder).with_suffix('').as_posix().replace('/', '.')}"
+                  .removesuffix(".__init__") for path in python_files(folder))
+
+
+def test_every_controller_hardware_and_engine_module_imports_with_pygame_blocked() -> None:
+    # Importing each module (not only the package) catches an import hidden in a module nobody imports.
+    modules = modules_of("controller", "damka.controller") + modules_of("engine", "damka.engine") + \
+        modules_of("bridges", "damka.bridges")
+    code = (
+        "import importlib, sys\n"
+        "sys.modules['pygame'] = None  # any import of pygame now fails\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        "print(len(sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert len(modules) > 40
