@@ -320,7 +320,7 @@ class Session(SessionAssist, SessionEnds, SessionOutput):
             self._say(f"clock started; {self._turn_prompt()}")  # the press only started the clock
             return
         if press.side != self.game.turn:
-            self._say(f"it is {self.variant.sides[self.game.turn]}'s turn")
+            self._say(f"it is {wording.side_name(self.variant, self.game.turn)}'s turn")
             return
         if self._is_computer_turn():
             self._say("carry out the computer's move")
@@ -520,6 +520,9 @@ class Session(SessionAssist, SessionEnds, SessionOutput):
         return True
 
     def _playing_message(self, kind: Kind) -> str:
+        advice = self._lift_advice() if kind is Kind.UNKNOWN and self.hints_on else ""
+        if advice:
+            return advice
         if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
             text = hints.guidance_message(self.board, self.occupancy, self._reference())
             must = self._must_capture()
@@ -527,11 +530,25 @@ class Session(SessionAssist, SessionEnds, SessionOutput):
         if kind is Kind.COMPLETE and self.warning is not None:
             return wording.warning_text(self.warning)
         if kind is Kind.HALF_TURN:
-            return "make the second move, then press"
+            return wording.second_move_text(self._is_computer_turn())
         if kind is Kind.UNCHANGED:
             hint = self.assistants.hint
             return self._hint_text if hint and self._hint_text else self._prompt()
         return self.message
+
+    def _lift_advice(self) -> str:
+        """Learning mode: one piece lifted that may not move (the ILLEGAL_LIFT LEDs): say why."""
+        reference = self._reference()
+        lifted = reference & ~self.occupancy
+        if not lifted or lifted & (lifted - 1) or self.occupancy & ~reference or self.game.is_over:
+            return ""
+        if self._computer_moves() is not None:
+            return ""
+        name = self.board.names(lifted)[0]
+        piece = self.variant.piece_at(self.game.position, self.variant.geometry.parse(name)) or ""
+        mover = self.variant.sides[self.game.turn][:1]
+        own = piece.lower() in ("o", mover)  # multiwarcaby's pieces are everybody's
+        return wording.lift_advice(name, self._must_capture() if own else [], blocked=own)
 
     def _report_unknown(self, kind: Kind) -> None:
         """Publish when the board stops (or starts again) making sense, once each way."""

@@ -14,19 +14,17 @@ from damka.engine.variant import Result, Variant
 
 
 def side_name(variant: Variant, side: int) -> str:
-    """'white', or 'player 2' where the sides are numbers."""
-    name = variant.sides[side]
-    return f"player {name}" if name.isdigit() else name
+    """The side as a person calls it: 'White', 'Player 2', 'Team A' (the variant's own words)."""
+    return variant.player_name(side)
 
 
 def result_text(variant: Variant, result: Result, scores: tuple[int, ...], two_moves: bool) -> str:
-    sides = variant.sides
     if result.winner is not None:
-        text = f"{sides[result.winner]} wins ({result.reason})"
+        text = f"{side_name(variant, result.winner)} wins ({result.reason})"
     elif result.is_draw:
         text = f"draw ({result.reason})"
     else:
-        places = ", ".join(f"{sides[i]} {place}" for i, place in enumerate(result.places))
+        places = ", ".join(f"{side_name(variant, i)} {place}" for i, place in enumerate(result.places))
         text = f"places {places} ({result.reason})"
     if two_moves:
         text += "; scores " + " ".join(str(s) for s in scores)
@@ -37,7 +35,7 @@ def turn_prompt(variant: Variant, game: Game, *, two_moves: bool, computer_turn:
     if game.is_over:
         result = game.result
         return f"game over: {result_text(variant, result, game.scores, two_moves)}" if result else "game over"
-    side = variant.sides[game.turn]
+    side = side_name(variant, game.turn)
     if computer_turn:
         if thinking:
             return f"{side} (computer) is thinking"
@@ -45,6 +43,21 @@ def turn_prompt(variant: Variant, game: Game, *, two_moves: bool, computer_turn:
     if two_moves:
         return f"{side} to move: two moves, then press"
     return f"{side} to move"
+
+
+def second_move_text(computer_turn: bool) -> str:
+    """A multiwarcaby turn half made: what to do next (the computer's turn needs no press)."""
+    return "now carry out the computer's second lit move" if computer_turn else "make the second move, then press"
+
+
+def lift_advice(lifted: str, must: list[str], blocked: bool) -> str:
+    """Learning mode: why the lifted piece may not move, in words a child understands."""
+    if must:
+        pieces = must[0] if len(must) == 1 else ", ".join(must[:-1]) + " or " + must[-1]
+        return f"{lifted} cannot move now: when you can capture, you must. Jump with {pieces}"
+    if blocked:
+        return f"{lifted} has no free square to move to: try another piece"
+    return f"{lifted} is not a piece of the side to move"
 
 
 def warning_text(warning: Any) -> str:

@@ -130,7 +130,7 @@ def test_three_players_a_flag_takes_the_player_out_and_the_store_keeps_it(tmp_pa
     assert app.clock.in_game == [0, 1] and app.clock.active == 0
     # The board goes back to the start of player 3's turn before player 1 plays on.
     assert "i1" in {sq for sq, role in board.leds.items() if role is Role.TAKE_AWAY}
-    assert "player 3 is out" in session.message
+    assert "Player 3 is out" in session.message
     view = app.view()
     assert [side.out for side in view.sides] == [False, False, True]
     board.lift("i1")

@@ -81,7 +81,7 @@ def test_a_press_on_the_wrong_side_is_not_passed_on() -> None:
     rig.move("c3-d4")
     until(rig, 1000)
     rig.board.press(1)
-    assert rig.texts == [] and clock.active == 0 and rig.session.message == "it is white's turn"
+    assert rig.texts == [] and clock.active == 0 and rig.session.message == "it is White's turn"
 
 
 # -- flags ----------------------------------------------------------------------------------
@@ -100,7 +100,7 @@ def test_a_flag_at_exactly_zero_ends_a_two_side_game() -> None:
     assert result is not None and (result.winner, result.points, result.places, result.reason) == (
         0, (1.0, 0.0), (1, 2), "on time")
     assert events(rig, "result")[0]["time_ms"] == 7000
-    assert session.phase is Phase.OVER and session.message == "game over: white wins (on time)"
+    assert session.phase is Phase.OVER and session.message == "game over: White wins (on time)"
     assert clock.state is State.FINISHED and clock.remaining(1) == 0 and clock.remaining(0) == 5000
     assert session.next_deadline() is None
 
@@ -127,7 +127,7 @@ def test_a_flag_in_an_earlier_stage_is_shown_and_play_goes_on() -> None:
     until(rig, 4000)
     assert events(rig, "flag") == [{"type": "flag", "time_ms": 3000, "side": 0, "stage": 1, "final": False,
                                     "ply": 0}]
-    assert rig.session.message == "white's flag fell in stage 1: play goes on; white to move"
+    assert rig.session.message == "White's flag fell in stage 1: play goes on; White to move"
     assert rig.session.phase is Phase.PLAYING and clock.state is State.RUNNING
     rig.move("c3-d4")
     until(rig, 8000)
@@ -165,7 +165,7 @@ def test_three_players_a_flag_takes_the_player_out_and_play_goes_on() -> None:
     assert session.result is None and session.phase is Phase.PLAYING and session.scores == (2, 1, 0)
     # the board goes back to the start of player 2's turn before player 3 plays
     assert rig.lit(Role.PUT_HERE) == {"f5"} and rig.lit(Role.TAKE_AWAY) == {"e4"}
-    assert session.message.startswith("player 2 is out (on time): put a piece back on f5")
+    assert session.message.startswith("Player 2 is out (on time): put a piece back on f5")
     until(rig, 19000)
     board.press(2)
     assert session.message == "press refused: put the pieces back as they were at the start of the turn"
@@ -173,7 +173,7 @@ def test_three_players_a_flag_takes_the_player_out_and_play_goes_on() -> None:
     board.lift("e4")
     board.drop("f5")
     until(rig, 20000)
-    assert session.message == "player 2 is out (on time); 3 to move: two moves, then press"
+    assert session.message == "Player 2 is out (on time); Player 3 to move: two moves, then press"
     assert not rig.lit(Role.TAKE_AWAY)
     turn(2, "g1-h1", "h8-h9", 23000)
     assert session.game.turn == 0 and clock.active == 0   # player 2 is skipped
@@ -200,7 +200,7 @@ def test_three_players_a_flag_between_moves_needs_no_board_fixing() -> None:
     rig.wait(6000)  # player 2 never touches the board: out at 7000
     session = rig.session
     assert events(rig, "side_out")[0]["time_ms"] == 7000
-    assert session.game.turn == 2 and session.message == "player 2 is out (on time); 3 to move: two moves, then press"
+    assert session.game.turn == 2 and session.message == "Player 2 is out (on time); Player 3 to move: two moves, then press"
     assert not rig.lit(Role.PUT_HERE) and not rig.lit(Role.TAKE_AWAY)
 
 

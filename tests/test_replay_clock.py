@@ -187,7 +187,7 @@ def test_flag_in_the_last_stage_ends_the_game_mid_log(capsys) -> None:
     final = lines[-1]
     assert final["result"] == {"points": [0.0, 1.0], "places": [2, 1], "reason": "on time", "winner": "black"}
     assert final["clock"] == {"white": 0, "black": 10900}
-    assert final["message"] == "game over: black wins (on time)"
+    assert final["message"] == "game over: Black wins (on time)"
 
 
 FLAG_LOG = """\
