@@ -31,6 +31,8 @@ from damka.engine import notation
 from damka.engine.errors import DamkaError
 from damka.engine.game import Game
 from damka.engine.move import Move
+from damka.engine.pdn_tags import result_text as pdn_result_text
+from damka.engine.variants import variant_class
 from damka.engine.variant import Result, Variant
 
 __all__ = [
@@ -65,15 +67,15 @@ def move_text(variant: Variant, before: Any, move: Move) -> str:
     return notation.format_move(variant, before, move)
 
 
-def result_text(result: Result | None, sides: int = 2) -> str:
-    """'1-0', '0-1', '1/2-1/2' for two sides; the places per side beyond ('places 2-1-3'); '*' unfinished."""
-    if result is None:
-        return "*"
-    if sides == 2 and len(result.points) == 2:
-        def fmt(points: float) -> str:
-            return "1/2" if points == 0.5 else f"{points:g}"
-        return "-".join(fmt(p) for p in result.points)
-    return "places " + "-".join(str(place) for place in result.places)
+def result_text(variant_name: str, result: Result | None) -> str:
+    """The result as `damka export` writes it in PDN (`2-0`, `0-2`, `1-1` for
+    draughts, `1-0` american, the small points for multiwarcaby; `*`
+    unfinished): one form per variant, the same everywhere (`pdn_tags.result_text`)."""
+    try:
+        factory = variant_class(variant_name)
+    except DamkaError:
+        factory = Variant  # a name this version does not know: the plain points
+    return pdn_result_text(factory, result)  # type: ignore[arg-type]
 
 
 def _result_json(result: Result | None) -> str | None:
@@ -375,15 +377,25 @@ class Store:
         `details` as for `add_records`."""
         return self.add_records([(game, details)])[0]
 
-    def add_records(self, records: Sequence[tuple[Game, Mapping[str, Any]]]) -> list[int]:
+    def add_records(self, records: Iterable[tuple[Game, Mapping[str, Any]]],
+                    on_stored: Callable[[int, Game, Mapping[str, Any]], None] | None = None) -> list[int]:
         """Store whole games (an imported file) all or nothing, in one transaction.
 
-        Each record is a Game and its details: `texts` and `clocks` per move,
-        `players`, `mode`, `time_control`, `clock_start`, `tags`, `result`
-        (default: the game's own), `finished` (default True; False leaves it
-        to be resumed on the board), `drops` ((ply, side) players out)."""
+        `records` may be a generator reading a file game by game: each game is
+        stored as it comes and then dropped (`on_stored(id, game, details)`
+        sees it), so a large file is never held whole; an exception from it
+        rolls everything back. Each record is a Game and its details: `texts`
+        and `clocks` per move, `players`, `mode`, `time_control`,
+        `clock_start`, `tags`, `result` (default: the game's own), `finished`
+        (default True; False leaves it to be resumed on the board), `drops`
+        ((ply, side) players out)."""
+        ids = []
         with self._transaction() as conn:
-            return [self._insert_record(conn, game, **details) for game, details in records]
+            for game, details in records:
+                ids.append(self._insert_record(conn, game, **details))
+                if on_stored is not None:
+                    on_stored(ids[-1], game, details)
+        return ids
 
     def _insert_record(
         self,
@@ -440,7 +452,7 @@ class Store:
         return [
             GameSummary(
                 id=row[0], created=row[1], variant=row[2], players=tuple(json.loads(row[3])),
-                moves=row[9], result=result_text(_result_from_json(row[5]), len(json.loads(row[4]))),
+                moves=row[9], result=result_text(row[2], _result_from_json(row[5])),
                 finished=row[6] is not None, mode=row[7], time_control=row[8],
             )
             for row in rows

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from damka.engine.errors import DamkaError, MoveError, RecordError
@@ -88,14 +88,17 @@ def _is_result(word: str) -> bool:
     return "/" in word or len(parts) != 2 or "0" in parts or parts[0] == parts[1]
 
 
-def tokenize(text: str) -> Iterator[Token]:
-    """The tokens of PDN text; problems come out as `error` tokens, never raised."""
+def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
+    """The tokens of PDN text; problems come out as `error` tokens, never raised.
+
+    `line_start` says whether `text` begins at the start of a line (a piece of
+    a longer text may not), where `%` starts an escape line."""
     pos, size = 0, len(text)
     while pos < size:
         char = text[pos]
         if char.isspace():
             pos = _SPACE_RE.match(text, pos).end()
-        elif char == "%" and (pos == 0 or text[pos - 1] == "\n"):
+        elif char == "%" and (text[pos - 1] == "\n" if pos else line_start):
             end = text.find("\n", pos)
             pos = size if end < 0 else end  # escape line: ignored
         elif char == ";":
@@ -215,6 +218,8 @@ class PdnGame:
     variations: list[str] = field(default_factory=list)
     result: str = "*"
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
     drops: list[tuple[int, int]] = field(default_factory=list)  # (ply, side) players out, from DamkaOut
 
     @property
@@ -270,6 +275,9 @@ class BaseVisitor:
     def handle_error(self, message: str, where: str) -> None:
         """A problem in the text; the default is to ignore it."""
 
+    def handle_warning(self, message: str, where: str) -> None:
+        """Something read in a way the text did not quite say; the default is to ignore it."""
+
     def end_game(self) -> object:
         return None
 
@@ -295,10 +303,11 @@ class GameBuilder(BaseVisitor):
     def end_tags(self) -> None:
         game = self.game
         game.result = game.tags.get("Result", "").strip() or "*"
+        where = self._tag_where.get(VARIANT_TAG) or self._tag_where.get("GameType") or "1:1"
         try:
-            game.variant = variant_from_tags(game.tags, self.default_variant)
+            game.variant = variant_from_tags(game.tags, self.default_variant,
+                                             warn=lambda message: self.handle_warning(message, where))
         except (DamkaError, ValueError) as exc:
-            where = self._tag_where.get(VARIANT_TAG) or self._tag_where.get("GameType") or "1:1"
             self.handle_error(f"{exc}; the moves are not read", where)
             self._stopped = True
             return
@@ -338,17 +347,20 @@ class GameBuilder(BaseVisitor):
         if self._stopped:
             return
         position = game.positions[-1]
+        variant = game.variant
+        legal = variant.legal_moves(position)  # speed: once a move, for reading it and for its text
         try:
-            move = parse_move_text(game.variant, position, text)
+            move = parse_move_text(variant, position, text, legal)
         except MoveError as exc:
             number = len(game.moves) + 1
             self.handle_error(f"move {number} {text!r}: {exc}; it and the moves after it are left out", where)
             self._stopped = True
             return
         game.moves.append(move)
+        game.texts.append(format_move(variant, position, move, legal))
         game.comments.append("")
         game.annotations.append({})
-        game.positions.append(game.variant.play(position, move))
+        game.positions.append(variant.play(position, move))
         self._apply_drops()
 
     def visit_comment(self, text: str, where: str) -> None:
@@ -376,13 +388,31 @@ class GameBuilder(BaseVisitor):
     def handle_error(self, message: str, where: str) -> None:
         self.game.errors.append(f"{where}: {message}")
 
+    def handle_warning(self, message: str, where: str) -> None:
+        self.game.warnings.append(f"{where}: {message}")
+
     def end_game(self) -> PdnGame:
         return self.game
 
 
-def _where(line_starts: list[int], offset: int) -> str:
-    line = bisect.bisect_right(line_starts, offset)
-    return f"{line}:{offset - line_starts[line - 1] + 1}"
+class _Lines:
+    """Offsets in a piece of the text -> `"line:column"` in the whole text.
+
+    The piece starts on line `line` (1-based), `column` characters into it."""
+
+    def __init__(self, text: str, line: int = 1, column: int = 0) -> None:
+        self.starts = [0] + [match.end() for match in re.finditer(r"\n", text)]
+        self.line, self.column = line, column
+
+    def where(self, offset: int) -> str:
+        index = bisect.bisect_right(self.starts, offset) - 1
+        column = offset - self.starts[index] + 1 + (self.column if index == 0 else 0)
+        return f"{self.line + index}:{column}"
+
+    def after(self, offset: int) -> "tuple[int, int]":
+        """(line, column) where the text from `offset` on starts."""
+        index = bisect.bisect_right(self.starts, offset) - 1
+        return self.line + index, offset - self.starts[index] + (self.column if index == 0 else 0)
 
 
 class _Splitter:
@@ -390,11 +420,11 @@ class _Splitter:
 
     A game ends at its result token, when tags follow its movetext, or when a
     tag comes again (a record of tags alone); comments between a result and
-    the next game are dropped.
+    the next game are dropped. What each visitor's `end_game` gave goes to
+    `results`, as soon as its game is over.
     """
 
-    def __init__(self, text: str, make_visitor: Callable[[], BaseVisitor]) -> None:
-        self.line_starts = [0] + [match.end() for match in re.finditer(r"\n", text)]
+    def __init__(self, make_visitor: Callable[[], BaseVisitor]) -> None:
         self.make_visitor = make_visitor
         self.results: list[object] = []
         self.visitor: BaseVisitor | None = None
@@ -422,7 +452,7 @@ class _Splitter:
         self.tag_names = set()
         return self.visitor
 
-    def feed(self, token: Token) -> None:
+    def feed(self, token: Token, where: str) -> None:
         kind = token.kind
         if self.finished and kind in ("comment", "nag"):
             return  # between games
@@ -433,7 +463,6 @@ class _Splitter:
         if self.visitor is None or (self.finished and kind in ("move", "number")):
             self.begin()
         visitor = self.visitor
-        where = _where(self.line_starts, token.offset)
         if kind == "tag":
             self.tag_names.add(token.name)
             visitor.visit_tag(token.name, token.value, where)
@@ -452,14 +481,54 @@ class _Splitter:
             self.finished = self.finished or kind == "result"
 
 
+def iter_visit_games(chunks: Iterable[str], make_visitor: Callable[[], BaseVisitor]) -> Iterator[object]:
+    """What each game's visitor gave, game by game, from text that comes in
+    pieces (a file read a block at a time): only the game being read and
+    the unread rest of the last piece are held, whatever the file's size.
+
+    The pieces may be cut anywhere; the result is that of `visit_games` on
+    the whole text. A piece is tokenized up to the start of its last token
+    (which may go on in the next piece), and the rest is kept for the next.
+    """
+    splitter = _Splitter(make_visitor)
+    rest, line, column = "", 1, 0
+    pending: list[str] = []
+    waiting = 0
+    for chunk in chunks:
+        pending.append(chunk)
+        waiting += len(chunk)
+        if waiting < len(rest):
+            continue  # speed: a long open comment is re-read only when the text has doubled
+        text = rest + "".join(pending)
+        pending, waiting = [], 0
+        lines = _Lines(text, line, column)
+        last: Token | None = None
+        for token in tokenize(text, line_start=column == 0):
+            if last is not None:
+                splitter.feed(last, lines.where(last.offset))
+            last = token
+        cut = last.offset if last is not None else text.rfind("\n") + 1
+        line, column = lines.after(cut)
+        rest = text[cut:]
+        yield from splitter.results
+        splitter.results.clear()
+    text = rest + "".join(pending)
+    lines = _Lines(text, line, column)
+    for token in tokenize(text, line_start=column == 0):
+        splitter.feed(token, lines.where(token.offset))
+    splitter.finish()
+    yield from splitter.results
+
+
 def visit_games(text: str, make_visitor: Callable[[], BaseVisitor]) -> list[object]:
     """Feed every game of `text` to a fresh visitor from `make_visitor()`;
     return what each visitor's `end_game` gave."""
-    splitter = _Splitter(text, make_visitor)
-    for token in tokenize(text):
-        splitter.feed(token)
-    splitter.finish()
-    return splitter.results
+    return list(iter_visit_games([text], make_visitor))
+
+
+def iter_games(chunks: Iterable[str], default_variant: str | None = DEFAULT_VARIANT) -> Iterator[PdnGame]:
+    """`read_games` game by game, from text in pieces (see `iter_visit_games`)."""
+    return iter_visit_games(chunks, lambda: GameBuilder(default_variant))  # type: ignore[return-value]
 
 
 def read_games(text: str, default_variant: str | None = DEFAULT_VARIANT) -> list[PdnGame]:
@@ -600,6 +669,6 @@ def write_games(records: Sequence[str]) -> str:
 
 __all__ = [
     "DEFAULT_VARIANT", "OPTION_TAGS", "VARIANT_TAG", "VARIANT_TAGS", "BaseVisitor", "GameBuilder", "PdnGame",
-    "Token", "read_game", "read_games", "result_text", "tokenize", "variant_from_tags", "variant_tags",
+    "Token", "iter_games", "iter_visit_games", "read_game", "read_games", "result_text", "tokenize", "variant_from_tags", "variant_tags",
     "visit_games", "write_game", "write_games",
 ]
