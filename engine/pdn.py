@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from damka.engine.errors import DamkaError, MoveError, RecordError
 from damka.engine.move import Move
-from damka.engine.notation import format_move, route_captures
+from damka.engine.notation import format_move, route_captures, split_move_text
 from damka.engine.notation import parse_move as parse_move_text
 from damka.engine.pdn_tags import (
     DEFAULT_VARIANT,
@@ -348,9 +348,8 @@ class GameBuilder(BaseVisitor):
             return
         position = game.positions[-1]
         variant = game.variant
-        legal = variant.legal_moves(position)  # speed: once a move, for reading it and for its text
         try:
-            move = parse_move_text(variant, position, text, legal)
+            move, legal = _read_move(variant, position, text)
         except MoveError as exc:
             number = len(game.moves) + 1
             self.handle_error(f"move {number} {text!r}: {exc}; it and the moves after it are left out", where)
@@ -393,6 +392,18 @@ class GameBuilder(BaseVisitor):
 
     def end_game(self) -> PdnGame:
         return self.game
+
+
+def _read_move(variant: Variant, position: Position, text: str) -> tuple[Move, list[Move]]:
+    """The move written `text`, and the moved piece's legal moves: computed
+    once (speed), to read the move and to write its text. MoveError as
+    reading it among every legal move says it (`a capture is compulsory...`)."""
+    try:
+        legal = variant.legal_moves_from(position, split_move_text(variant, text)[0][0])
+        return parse_move_text(variant, position, text, legal), legal
+    except MoveError:
+        parse_move_text(variant, position, text)  # every legal move: the message names the other pieces'
+        raise
 
 
 class _Lines:
