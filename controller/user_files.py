@@ -47,7 +47,8 @@ def read_text_chunks(path: str | os.PathLike[str], *, max_line: int = MAX_LINE_C
             try:
                 text = decoder.decode(data, final=not data)
             except UnicodeDecodeError as exc:
-                raise UserFileError(f"{path}: line {line}: not UTF-8 text ({exc.reason})") from None
+                where = line + bytes(exc.object[:exc.start]).count(b"\n")
+                raise UserFileError(f"{path}: line {where}: not UTF-8 text ({exc.reason})") from None
             if "\0" in text:
                 where = line + text.count("\n", 0, text.index("\0"))
                 raise UserFileError(f"{path}: line {where} holds a NUL byte: not a text file")
