@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from damka.engine.errors import DamkaError, MoveError, RecordError
 from damka.engine.move import Move
-from damka.engine.notation import format_move, route_captures, split_move_text
+from damka.engine.notation import format_move, parse_square, route_captures
 from damka.engine.notation import parse_move as parse_move_text
 from damka.engine.pdn_tags import (
     DEFAULT_VARIANT,
@@ -50,6 +50,7 @@ LINE_WIDTH = 80
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 ROSTER_DEFAULTS = {"Date": "????.??.??"}
+_FIRST_SQUARE_RE = re.compile(r"[a-zA-Z]?\d+")  # a move's first square: its piece's moves are the ones to read
 _ANNOTATION_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 
 
@@ -260,11 +261,12 @@ def _read_move(variant: Variant, position: Position, text: str) -> tuple[Move, l
     once (speed), to read the move and to write its text. MoveError as
     reading it among every legal move says it (`a capture is compulsory...`)."""
     try:
-        legal = variant.legal_moves_from(position, split_move_text(variant, text)[0][0])
+        start = parse_square(variant, _FIRST_SQUARE_RE.match(text).group(0))  # type: ignore[union-attr]
+        legal = variant.legal_moves_from(position, start)
         return parse_move_text(variant, position, text, legal), legal
-    except MoveError:
-        parse_move_text(variant, position, text)  # every legal move: the message names the other pieces'
-        raise
+    except (DamkaError, AttributeError):
+        legal = variant.legal_moves(position)  # every legal move: the message names the other pieces'
+        return parse_move_text(variant, position, text, legal), legal
 
 
 class _Splitter:
