@@ -31,6 +31,8 @@ from damka.engine import notation
 from damka.engine.errors import DamkaError
 from damka.engine.game import Game
 from damka.engine.move import Move
+from damka.engine.pdn_tags import result_text as pdn_result_text
+from damka.engine.variants import variant_class
 from damka.engine.variant import Result, Variant
 
 __all__ = [
@@ -65,15 +67,15 @@ def move_text(variant: Variant, before: Any, move: Move) -> str:
     return notation.format_move(variant, before, move)
 
 
-def result_text(result: Result | None, sides: int = 2) -> str:
-    """'1-0', '0-1', '1/2-1/2' for two sides; the places per side beyond ('places 2-1-3'); '*' unfinished."""
-    if result is None:
-        return "*"
-    if sides == 2 and len(result.points) == 2:
-        def fmt(points: float) -> str:
-            return "1/2" if points == 0.5 else f"{points:g}"
-        return "-".join(fmt(p) for p in result.points)
-    return "places " + "-".join(str(place) for place in result.places)
+def result_text(variant_name: str, result: Result | None) -> str:
+    """The result as `damka export` writes it in PDN (`2-0`, `0-2`, `1-1` for
+    draughts, `1-0` american, the small points for multiwarcaby; `*`
+    unfinished): one form per variant, the same everywhere (`pdn_tags.result_text`)."""
+    try:
+        factory = variant_class(variant_name)
+    except DamkaError:
+        factory = Variant  # a name this version does not know: the plain points
+    return pdn_result_text(factory, result)  # type: ignore[arg-type]
 
 
 def _result_json(result: Result | None) -> str | None:
@@ -96,6 +98,28 @@ def _loads(text: str | None, default: Any = None) -> Any:
 
 def _clock_list(clock_ms: Sequence[int] | None) -> str | None:
     return None if clock_ms is None else json.dumps([int(ms) for ms in clock_ms])
+
+
+_INSERT_MOVE = ("INSERT INTO moves (game_id, ply, side, text, start, path, captures, position, clock, time)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?)")
+
+
+def _move_row(game_id: int, variant: Variant, ply: int, move: Move, before: Any, after: Any, text: str | None,
+              clock_ms: Sequence[int] | None, stamp: str) -> tuple[Any, ...]:
+    """The `moves` row of move `ply`, played in `before`, giving `after`."""
+    name = variant.geometry.name
+    return (
+        game_id,
+        ply,
+        variant.side_to_move(before),
+        text if text is not None else move_text(variant, before, move),
+        name(move.start),
+        " ".join(name(sq) for sq in move.path),
+        " ".join(name(sq) for sq in sorted(move.captures)),
+        variant.format_position(after),
+        _clock_list(clock_ms),
+        stamp,
+    )
 
 
 @dataclass(frozen=True)
@@ -303,27 +327,10 @@ class Store:
 
     def _insert_move(self, conn: sqlite3.Connection, game_id: int, game: Game, ply: int, text: str | None,
                      clock_ms: Sequence[int] | None, at: str | None = None) -> None:
-        variant = game.variant
-        geometry = variant.geometry
-        move = game.moves[ply - 1]
-        before = game.positions[ply - 1]
         conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, ply))
-        conn.execute(
-            "INSERT INTO moves (game_id, ply, side, text, start, path, captures, position, clock, time)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (
-                game_id,
-                ply,
-                variant.side_to_move(before),
-                text if text is not None else move_text(variant, before, move),
-                geometry.name(move.start),
-                " ".join(geometry.name(sq) for sq in move.path),
-                " ".join(geometry.name(sq) for sq in sorted(move.captures)),
-                variant.format_position(game.positions[ply]),
-                _clock_list(clock_ms),
-                at or self._stamp(),
-            ),
-        )
+        positions = game.positions
+        conn.execute(_INSERT_MOVE, _move_row(game_id, game.variant, ply, game.moves[ply - 1], positions[ply - 1],
+                                             positions[ply], text, clock_ms, at or self.stamp()))
 
     def take_back(self, game_id: int, ply: int, *, clock_ms: Sequence[int] | None = None) -> None:
         """Forget the moves after ply `ply` (the board took them back)."""
@@ -388,15 +395,25 @@ class Store:
         `details` as for `add_records`."""
         return self.add_records([(game, details)])[0]
 
-    def add_records(self, records: Sequence[tuple[Game, Mapping[str, Any]]]) -> list[int]:
+    def add_records(self, records: Iterable[tuple[Game, Mapping[str, Any]]],
+                    on_stored: Callable[[int, Game, Mapping[str, Any]], None] | None = None) -> list[int]:
         """Store whole games (an imported file) all or nothing, in one transaction.
 
-        Each record is a Game and its details: `texts` and `clocks` per move,
-        `players`, `mode`, `time_control`, `clock_start`, `tags`, `result`
-        (default: the game's own), `finished` (default True; False leaves it
-        to be resumed on the board), `drops` ((ply, side) players out)."""
+        `records` may be a generator reading a file game by game: each game is
+        stored as it comes and then dropped (`on_stored(id, game, details)`
+        sees it), so a large file is never held whole; an exception from it
+        rolls everything back. Each record is a Game and its details: `texts`
+        and `clocks` per move, `players`, `mode`, `time_control`,
+        `clock_start`, `tags`, `result` (default: the game's own), `finished`
+        (default True; False leaves it to be resumed on the board), `drops`
+        ((ply, side) players out)."""
+        ids = []
         with self._transaction() as conn:
-            return [self._insert_record(conn, game, **details) for game, details in records]
+            for game, details in records:
+                ids.append(self._insert_record(conn, game, **details))
+                if on_stored is not None:
+                    on_stored(ids[-1], game, details)
+        return ids
 
     def _insert_record(
         self,
@@ -431,12 +448,17 @@ class Store:
                                  (game_id, None, self._stamp(), DROP_ACTION, drop_detail(side, ply, "imported")))
 
         players_out_after(0)
+        stamp = self._stamp()
+        rows = []  # speed: one executemany a game, no DELETE (the game is new)
+        moves = game.moves
         for ply in range(1, game.ply + 1):
             text = texts[ply - 1] if texts and ply - 1 < len(texts) else None
             clock = clocks[ply - 1] if clocks and ply - 1 < len(clocks) else None
-            replay.push_unchecked(game.moves[ply - 1])
-            self._insert_move(conn, game_id, replay, ply, text, clock)
+            before = replay.position
+            replay.push_unchecked(moves[ply - 1])
+            rows.append(_move_row(game_id, variant, ply, moves[ply - 1], before, replay.position, text, clock, stamp))
             players_out_after(ply)
+        conn.executemany(_INSERT_MOVE, rows)
         final = result if result is not None else game.result
         conn.execute("UPDATE games SET clock = ?, finished = ?, result = ? WHERE id = ?",
                      (_clock_list(last_clock), self._stamp() if finished else None,
@@ -453,7 +475,7 @@ class Store:
         return [
             GameSummary(
                 id=row[0], created=row[1], variant=row[2], players=tuple(json.loads(row[3])),
-                moves=row[9], result=result_text(_result_from_json(row[5]), len(json.loads(row[4]))),
+                moves=row[9], result=result_text(row[2], _result_from_json(row[5])),
                 finished=row[6] is not None, mode=row[7], time_control=row[8],
             )
             for row in rows

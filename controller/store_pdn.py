@@ -5,7 +5,8 @@ players, date, the time control (`TimeControl` tag in PDN's seconds form, plus
 `DamkaTimeControl` in our compact form when PDN cannot say it, e.g. a delay),
 the mode, and each move's clock times as `{[%clock w0:04:58 b0:05:00]}`.
 
-Clock annotation: one `LABEL H:MM:SS[.mmm]` per side, the label being the
+Clock annotation: one `LABEL H:MM:SS` per side (whole seconds, rounded down;
+`.mmm` is read too), the label being the
 variant's `clock_labels()`: the side's initial for draughts (`w0:04:58`),
 `p1=`..`p4=` for multiwarcaby (`p1=0:04:58`). Reading takes the sides in
 order when a label is missing.
@@ -14,7 +15,7 @@ order when a label is missing.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from damka.controller import timecontrol
 from damka.controller.clock_errors import TimeControlError
@@ -74,58 +75,81 @@ def _result_from_token(variant: Variant, token: str) -> Result | None:
 
 def import_records(text: str, *, name: str = "PDN", keep_open: bool = False,
                    upto_ply: int | None = None) -> list[tuple[Game, dict[str, Any]]]:
-    """Read every record of `text` strictly: RecordError (naming the record and
-    the line) on the first problem, so that nothing is stored from a bad file.
+    """Every record of `text` (see `iter_records`), as a list."""
+    return list(iter_records([text], name=name, keep_open=keep_open, upto_ply=upto_ply))
+
+
+def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = False,
+                 upto_ply: int | None = None,
+                 warn: Callable[[str], None] | None = None) -> Iterator[tuple[Game, dict[str, Any]]]:
+    """Read the records of PDN text coming in pieces (a file read a block at a
+    time), one game at a time, strictly: RecordError (naming the record and the
+    line) on the first problem, so that a caller storing them in one
+    transaction stores nothing from a bad file. `warn` gets each warning
+    (`"NAME, game N: line:col: ..."`), e.g. an unknown Variant name read as its GameType.
 
     `keep_open` stores the games unfinished (the board then offers to go on
     with the last one); `upto_ply` cuts each game after that many moves."""
-    records = pdn.read_games(text)
-    if not records:
-        raise RecordError(f"{name}: no game record found")
-    out: list[tuple[Game, dict[str, Any]]] = []
-    for number, record in enumerate(records, 1):
+    number = 0
+    for number, record in enumerate(pdn.iter_games(chunks), 1):
         where = f"{name}, game {number}"
         if record.errors:
             more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
             raise RecordError(f"{where}: {record.errors[0]}{more}")
-        if record.variant is None:
-            raise RecordError(f"{where}: no variant")
-        variant = record.variant
-        game = Game(variant, record.start)
-        moves = record.moves if upto_ply is None else record.moves[:upto_ply]
-        drops = [(ply, side) for ply, side in record.drops if ply <= len(moves)]
-        for ply, move in enumerate(moves):
-            for drop_ply, side in drops:
-                if drop_ply == ply:
-                    game.amend(variant.drop_side(game.position, side))  # type: ignore[attr-defined]
-            game.push(move)
-        for drop_ply, side in drops:
-            if drop_ply == len(moves):
-                game.amend(variant.drop_side(game.position, side))  # type: ignore[attr-defined]
-        tags = dict(record.tags)
-        players = [tags.pop(variant.player_tag(side), "?") for side in range(len(variant.sides))]
-        players = [player if player not in ("", "?") else side for player, side in zip(players, variant.sides)]
-        time_control = tags.pop("DamkaTimeControl", None)
-        pdn_control = tags.pop("TimeControl", None)
-        if time_control is None and pdn_control not in (None, "", "?", "-"):
-            try:
-                parsed = timecontrol.parse_pdn(pdn_control)
-            except TimeControlError as exc:
-                raise RecordError(f"{where}: {exc}") from None
-            time_control = timecontrol.format_control(parsed) if parsed is not None else None
-        mode = tags.pop("DamkaMode", "casual")
-        for tag in ("Result", "FEN", pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn.OUT_TAG):
-            tags.pop(tag, None)
-        clocks = [parse_clock(variant, clock) if clock else None for clock in record.clocks][:len(moves)]
-        cut = upto_ply is not None and upto_ply < len(record.moves)
-        result = None if cut else _result_from_token(variant, record.result)
-        finished = not keep_open and (result is not None or game.result is not None or not cut)
-        out.append((game, {
-            "players": players, "mode": mode, "time_control": time_control, "tags": tags, "clocks": clocks,
-            "result": result, "finished": finished, "drops": drops,
-            "clock_start": _start_clock(time_control, len(variant.sides) if not _teams(variant) else 2),
-        }))
-    return out
+        if warn is not None:
+            for warning in record.warnings:
+                warn(f"{where}: {warning}")
+        yield _stored_form(record, where, keep_open, upto_ply)
+    if not number:
+        raise RecordError(f"{name}: no game record found")
+
+
+def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
+                 upto_ply: int | None) -> tuple[Game, dict[str, Any]]:
+    """The Game and the `Store.add_records` details of one record read without errors."""
+    if record.variant is None:
+        raise RecordError(f"{where}: no variant")
+    variant = record.variant
+    game = Game(variant, record.start)
+    moves = record.moves if upto_ply is None else record.moves[:upto_ply]
+    drops = [(ply, side) for ply, side in record.drops if ply <= len(moves)]
+    for ply, move in enumerate(moves):
+        _drop_sides(game, drops, ply)
+        if game.result is not None:
+            raise RecordError(f"{where}: move {ply + 1} ({record.texts[ply]}) comes after the end of the game "
+                              f"({game.result.reason})")
+        game.push_unchecked(move)  # speed: the reader checked it against the legal moves
+    _drop_sides(game, drops, len(moves))
+    tags = dict(record.tags)
+    players = [tags.pop(variant.player_tag(side), "?") for side in range(len(variant.sides))]
+    players = [player if player not in ("", "?") else side for player, side in zip(players, variant.sides)]
+    time_control = tags.pop("DamkaTimeControl", None)
+    pdn_control = tags.pop("TimeControl", None)
+    if time_control is None and pdn_control not in (None, "", "?", "-"):
+        try:
+            parsed = timecontrol.parse_pdn(pdn_control)
+        except TimeControlError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        time_control = timecontrol.format_control(parsed) if parsed is not None else None
+    mode = tags.pop("DamkaMode", "casual")
+    for tag in ("Result", "FEN", pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn.OUT_TAG):
+        tags.pop(tag, None)
+    clocks = [parse_clock(variant, clock) if clock else None for clock in record.clocks][:len(moves)]
+    cut = upto_ply is not None and upto_ply < len(record.moves)
+    result = None if cut else _result_from_token(variant, record.result)
+    finished = not keep_open and (result is not None or game.result is not None or not cut)
+    return game, {
+        "players": players, "mode": mode, "time_control": time_control, "tags": tags, "clocks": clocks,
+        "result": result, "finished": finished, "drops": drops, "texts": record.texts[:len(moves)],
+        "clock_start": _start_clock(time_control, len(variant.sides) if not _teams(variant) else 2),
+    }
+
+
+def _drop_sides(game: Game, drops: Sequence[tuple[int, int]], ply: int) -> None:
+    """Take out the players who went out after `ply` moves."""
+    for drop_ply, side in drops:
+        if drop_ply == ply:
+            game.amend(game.variant.drop_side(game.position, side))  # type: ignore[attr-defined]
 
 
 def _teams(variant: Variant) -> bool:

@@ -15,8 +15,9 @@ b0:05:03]}` with the `TimeControl` tag (and `DamkaTimeControl`, the compact
 form, which PDN cannot always say: delays, byo-yomi, Fischer after move 1).
 
 The clock annotation is the store's (`controller/store_pdn.py`): one `LABEL
-H:MM:SS[.mmm]` per side, the label the side's initial for draughts (`w`,
-`b`), else `p1=`..`p4=`; milliseconds only when the time is not whole seconds.
+H:MM:SS` per side, the label the side's initial for draughts (`w`, `b`),
+else `p1=`..`p4=`; whole seconds, rounded down, as PDN tools expect (a
+reader also takes `H:MM:SS.mmm`).
 """
 
 from __future__ import annotations
@@ -88,12 +89,14 @@ def side_labels(variant: Variant) -> list[str]:
 
 
 def format_clock(variant: Variant, clock_ms: Sequence[int]) -> str:
-    """The `[%clock ...]` value: `w0:04:58 b0:05:03.250`."""
+    """The `[%clock ...]` value in whole seconds, as PDN tools read it:
+    `w0:04:58 b0:05:03`. Rounded down, so a clock never shows more time than
+    was left (the store keeps the milliseconds)."""
     parts = []
     for label, ms in zip(side_labels(variant), clock_ms):
-        seconds, milli = divmod(max(0, int(ms)), 1000)
+        seconds = max(0, int(ms)) // 1000
         hours, rest = divmod(seconds, 3600)
-        parts.append(f"{label}{hours}:{rest // 60:02d}:{rest % 60:02d}" + (f".{milli:03d}" if milli else ""))
+        parts.append(f"{label}{hours}:{rest // 60:02d}:{rest % 60:02d}")
     return " ".join(parts)
 
 

@@ -171,15 +171,21 @@ class MultiwarcabyVariant(Variant):
     # -- moves --------------------------------------------------------------
 
     def legal_moves(self, position: MultiwarcabyPosition) -> list[Move]:
+        moves: list[Move] = []
+        for start in iter_bits(position.occupied):
+            moves += self.legal_moves_from(position, start)
+        return moves
+
+    def legal_moves_from(self, position: MultiwarcabyPosition, start: int) -> list[Move]:
+        # Speed: no compulsory capture, so one piece's moves need no other piece's routes (reading a record).
         board = self.board
         occupied = position.occupied
+        if not occupied >> start & 1:
+            return []
         empty = board.playable & ~occupied
-        moves: list[Move] = []
-        for start in iter_bits(occupied):
-            for target in iter_bits(board.neighbours[start] & empty):
-                moves.append(Move(start, (target,)))
-            for path, captured in capture_routes(board, occupied, start):
-                moves.append(Move(start, path, frozenset(iter_bits(captured))))
+        moves = [Move(start, (target,)) for target in iter_bits(board.neighbours[start] & empty)]
+        for path, captured in capture_routes(board, occupied, start):
+            moves.append(Move(start, path, frozenset(iter_bits(captured))))
         if position.move_in_turn:
             moves = [move for move in moves if self._after(occupied, move) != position.turn_start]
         return moves

@@ -1,8 +1,8 @@
 """PDN game records: a lenient reader and a strict writer.
 
-Reading follows `chess/pgn.py` in python-chess: a tokenizer feeds a visitor
-(`BaseVisitor`); the default visitor, `GameBuilder`, builds a `PdnGame` and
-collects every problem on the game's `errors` (`"line:column: message"`)
+Reading follows `chess/pgn.py` in python-chess: a tokenizer (`pdn_tokens.py`)
+feeds a visitor (`BaseVisitor`); the default visitor, `GameBuilder`, builds a
+`PdnGame` and collects every problem on the game's `errors` (`"line:column: message"`)
 instead of raising, so one bad record in a file does not lose the others.
 Variations `( ... )` are skipped (their text is kept), move numbers are not
 checked, `[%name value]` annotations inside comments (`[%clock ...]`) are kept
@@ -23,14 +23,13 @@ format, multiwarcaby's record included.
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from damka.engine.errors import DamkaError, MoveError, RecordError
 from damka.engine.move import Move
-from damka.engine.notation import format_move, route_captures
+from damka.engine.notation import format_move, parse_square, route_captures
 from damka.engine.notation import parse_move as parse_move_text
 from damka.engine.pdn_tags import (
     DEFAULT_VARIANT,
@@ -44,149 +43,15 @@ from damka.engine.pdn_tags import (
     variant_tags,
     write_out_tag,
 )
+from damka.engine.pdn_tokens import Lines, Token, tokenize
 from damka.engine.variant import Position, Result, Variant
 
 LINE_WIDTH = 80
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 ROSTER_DEFAULTS = {"Date": "????.??.??"}
-
-
-# -- tokens -------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Token:
-    kind: str  # tag, comment, variation, number, move, result, nag, error
-    text: str
-    offset: int
-    name: str = ""  # tag name
-    value: str = ""  # tag value, comment text, or error message
-
-
-_TAG_RE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
-_NUMBER_RE = re.compile(r"(\d+)\s*(\.+)")
-_WORD_RE = re.compile(r"[^\s\[\]{}();]+")
-_SPACE_RE = re.compile(r"\s+")
-_NAG_RE = re.compile(r"\$\d+")
-_RESULT_RE = re.compile(r"^\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+$")
+_FIRST_SQUARE_RE = re.compile(r"[a-zA-Z]?\d+")  # a move's first square: its piece's moves are the ones to read
 _ANNOTATION_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
-_STRENGTH_RE = re.compile(r"[!?]+$")
-
-
-def _is_result(word: str) -> bool:
-    """`2-0`, `1/2-1/2`, `0-0`, `1-0-0-0` are results; `32-28` is a move.
-
-    A two-number dash word is a move unless it holds a 0 or both numbers are
-    equal: no step goes to or from square 0 or onto its own square.
-    """
-    if word == "*":
-        return True
-    if not _RESULT_RE.match(word):
-        return False
-    parts = word.split("-")
-    return "/" in word or len(parts) != 2 or "0" in parts or parts[0] == parts[1]
-
-
-def tokenize(text: str) -> Iterator[Token]:
-    """The tokens of PDN text; problems come out as `error` tokens, never raised."""
-    pos, size = 0, len(text)
-    while pos < size:
-        char = text[pos]
-        if char.isspace():
-            pos = _SPACE_RE.match(text, pos).end()
-        elif char == "%" and (pos == 0 or text[pos - 1] == "\n"):
-            end = text.find("\n", pos)
-            pos = size if end < 0 else end  # escape line: ignored
-        elif char == ";":
-            end = text.find("\n", pos)
-            end = size if end < 0 else end
-            yield Token("comment", text[pos:end], pos, value=text[pos + 1:end].strip())
-            pos = end
-        elif char == "[":
-            match = _TAG_RE.match(text, pos)
-            if match:
-                value = re.sub(r"\\(.)", r"\1", match.group(2))
-                yield Token("tag", match.group(0), pos, name=match.group(1), value=value)
-                pos = match.end()
-            else:
-                end = _line_end(text, pos, "]")
-                yield Token("error", text[pos:end], pos, value=f"malformed tag {text[pos:end].strip()!r}")
-                pos = end
-        elif char == "{":
-            end = text.find("}", pos)
-            if end < 0:
-                yield Token("error", text[pos:], pos, value="comment '{' is never closed")
-                return
-            yield Token("comment", text[pos:end + 1], pos, value=text[pos + 1:end].strip())
-            pos = end + 1
-        elif char == "(":
-            end = _variation_end(text, pos)
-            if end < 0:
-                yield Token("error", text[pos:], pos, value="variation '(' is never closed")
-                return
-            yield Token("variation", text[pos:end], pos)
-            pos = end
-        elif char in ")]}":
-            yield Token("error", char, pos, value=f"unexpected {char!r}")
-            pos += 1
-        elif char == "$" and _NAG_RE.match(text, pos):
-            match = _NAG_RE.match(text, pos)
-            yield Token("nag", match.group(0), pos)
-            pos = match.end()
-        else:
-            number = _NUMBER_RE.match(text, pos)
-            if number:
-                yield Token("number", number.group(0), pos, value=number.group(1))
-                pos = number.end()
-                continue
-            match = _WORD_RE.match(text, pos)
-            word = match.group(0)
-            bare = _STRENGTH_RE.sub("", word)
-            if _is_result(bare):
-                yield Token("result", bare, pos)
-            elif not bare:
-                yield Token("nag", word, pos)  # a lone `!` or `?!`
-            elif _looks_like_move(bare):
-                yield Token("move", bare, pos)
-            else:
-                yield Token("error", word, pos, value=f"unexpected {word!r} (not a move, move number or result)")
-            pos = match.end()
-
-
-_MOVE_SHAPE_RE = re.compile(r"^(?:[a-zA-Z]\d{1,2}|\d{1,3})(?:[-xX:](?:[a-zA-Z]\d{1,2}|\d{1,3}))+$")
-
-
-def _looks_like_move(word: str) -> bool:
-    return bool(_MOVE_SHAPE_RE.match(word))
-
-
-def _line_end(text: str, pos: int, closer: str) -> int:
-    newline = text.find("\n", pos)
-    newline = len(text) if newline < 0 else newline
-    close = text.find(closer, pos, newline)
-    return newline if close < 0 else close + 1
-
-
-def _variation_end(text: str, pos: int) -> int:
-    """Offset just past the `)` closing the variation opened at `pos`; -1 if none."""
-    depth = 0
-    index = pos
-    while index < len(text):
-        char = text[index]
-        if char == "{":
-            close = text.find("}", index)
-            if close < 0:
-                return -1
-            index = close
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-        index += 1
-    return -1
 
 
 # -- games --------------------------------------------------------------------
@@ -215,6 +80,8 @@ class PdnGame:
     variations: list[str] = field(default_factory=list)
     result: str = "*"
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
     drops: list[tuple[int, int]] = field(default_factory=list)  # (ply, side) players out, from DamkaOut
 
     @property
@@ -270,6 +137,9 @@ class BaseVisitor:
     def handle_error(self, message: str, where: str) -> None:
         """A problem in the text; the default is to ignore it."""
 
+    def handle_warning(self, message: str, where: str) -> None:
+        """Something read in a way the text did not quite say; the default is to ignore it."""
+
     def end_game(self) -> object:
         return None
 
@@ -295,10 +165,11 @@ class GameBuilder(BaseVisitor):
     def end_tags(self) -> None:
         game = self.game
         game.result = game.tags.get("Result", "").strip() or "*"
+        where = self._tag_where.get(VARIANT_TAG) or self._tag_where.get("GameType") or "1:1"
         try:
-            game.variant = variant_from_tags(game.tags, self.default_variant)
+            game.variant = variant_from_tags(game.tags, self.default_variant,
+                                             warn=lambda message: self.handle_warning(message, where))
         except (DamkaError, ValueError) as exc:
-            where = self._tag_where.get(VARIANT_TAG) or self._tag_where.get("GameType") or "1:1"
             self.handle_error(f"{exc}; the moves are not read", where)
             self._stopped = True
             return
@@ -338,17 +209,19 @@ class GameBuilder(BaseVisitor):
         if self._stopped:
             return
         position = game.positions[-1]
+        variant = game.variant
         try:
-            move = parse_move_text(game.variant, position, text)
+            move, legal = _read_move(variant, position, text)
         except MoveError as exc:
             number = len(game.moves) + 1
             self.handle_error(f"move {number} {text!r}: {exc}; it and the moves after it are left out", where)
             self._stopped = True
             return
         game.moves.append(move)
+        game.texts.append(format_move(variant, position, move, legal))
         game.comments.append("")
         game.annotations.append({})
-        game.positions.append(game.variant.play(position, move))
+        game.positions.append(variant.play(position, move))
         self._apply_drops()
 
     def visit_comment(self, text: str, where: str) -> None:
@@ -376,13 +249,24 @@ class GameBuilder(BaseVisitor):
     def handle_error(self, message: str, where: str) -> None:
         self.game.errors.append(f"{where}: {message}")
 
+    def handle_warning(self, message: str, where: str) -> None:
+        self.game.warnings.append(f"{where}: {message}")
+
     def end_game(self) -> PdnGame:
         return self.game
 
 
-def _where(line_starts: list[int], offset: int) -> str:
-    line = bisect.bisect_right(line_starts, offset)
-    return f"{line}:{offset - line_starts[line - 1] + 1}"
+def _read_move(variant: Variant, position: Position, text: str) -> tuple[Move, list[Move]]:
+    """The move written `text`, and the moved piece's legal moves: computed
+    once (speed), to read the move and to write its text. MoveError as
+    reading it among every legal move says it (`a capture is compulsory...`)."""
+    try:
+        start = parse_square(variant, _FIRST_SQUARE_RE.match(text).group(0))  # type: ignore[union-attr]
+        legal = variant.legal_moves_from(position, start)
+        return parse_move_text(variant, position, text, legal), legal
+    except (DamkaError, AttributeError):
+        legal = variant.legal_moves(position)  # every legal move: the message names the other pieces'
+        return parse_move_text(variant, position, text, legal), legal
 
 
 class _Splitter:
@@ -390,11 +274,11 @@ class _Splitter:
 
     A game ends at its result token, when tags follow its movetext, or when a
     tag comes again (a record of tags alone); comments between a result and
-    the next game are dropped.
+    the next game are dropped. What each visitor's `end_game` gave goes to
+    `results`, as soon as its game is over.
     """
 
-    def __init__(self, text: str, make_visitor: Callable[[], BaseVisitor]) -> None:
-        self.line_starts = [0] + [match.end() for match in re.finditer(r"\n", text)]
+    def __init__(self, make_visitor: Callable[[], BaseVisitor]) -> None:
         self.make_visitor = make_visitor
         self.results: list[object] = []
         self.visitor: BaseVisitor | None = None
@@ -422,7 +306,7 @@ class _Splitter:
         self.tag_names = set()
         return self.visitor
 
-    def feed(self, token: Token) -> None:
+    def feed(self, token: Token, where: str) -> None:
         kind = token.kind
         if self.finished and kind in ("comment", "nag"):
             return  # between games
@@ -433,7 +317,6 @@ class _Splitter:
         if self.visitor is None or (self.finished and kind in ("move", "number")):
             self.begin()
         visitor = self.visitor
-        where = _where(self.line_starts, token.offset)
         if kind == "tag":
             self.tag_names.add(token.name)
             visitor.visit_tag(token.name, token.value, where)
@@ -452,14 +335,54 @@ class _Splitter:
             self.finished = self.finished or kind == "result"
 
 
+def iter_visit_games(chunks: Iterable[str], make_visitor: Callable[[], BaseVisitor]) -> Iterator[object]:
+    """What each game's visitor gave, game by game, from text that comes in
+    pieces (a file read a block at a time): only the game being read and
+    the unread rest of the last piece are held, whatever the file's size.
+
+    The pieces may be cut anywhere; the result is that of `visit_games` on
+    the whole text. A piece is tokenized up to the start of its last token
+    (which may go on in the next piece), and the rest is kept for the next.
+    """
+    splitter = _Splitter(make_visitor)
+    rest, line, column = "", 1, 0
+    pending: list[str] = []
+    waiting = 0
+    for chunk in chunks:
+        pending.append(chunk)
+        waiting += len(chunk)
+        if waiting < len(rest):
+            continue  # speed: a long open comment is re-read only when the text has doubled
+        text = rest + "".join(pending)
+        pending, waiting = [], 0
+        lines = Lines(text, line, column)
+        last: Token | None = None
+        for token in tokenize(text, line_start=column == 0):
+            if last is not None:
+                splitter.feed(last, lines.where(last.offset))
+            last = token
+        cut = last.offset if last is not None else text.rfind("\n") + 1
+        line, column = lines.after(cut)
+        rest = text[cut:]
+        yield from splitter.results
+        splitter.results.clear()
+    text = rest + "".join(pending)
+    lines = Lines(text, line, column)
+    for token in tokenize(text, line_start=column == 0):
+        splitter.feed(token, lines.where(token.offset))
+    splitter.finish()
+    yield from splitter.results
+
+
 def visit_games(text: str, make_visitor: Callable[[], BaseVisitor]) -> list[object]:
     """Feed every game of `text` to a fresh visitor from `make_visitor()`;
     return what each visitor's `end_game` gave."""
-    splitter = _Splitter(text, make_visitor)
-    for token in tokenize(text):
-        splitter.feed(token)
-    splitter.finish()
-    return splitter.results
+    return list(iter_visit_games([text], make_visitor))
+
+
+def iter_games(chunks: Iterable[str], default_variant: str | None = DEFAULT_VARIANT) -> Iterator[PdnGame]:
+    """`read_games` game by game, from text in pieces (see `iter_visit_games`)."""
+    return iter_visit_games(chunks, lambda: GameBuilder(default_variant))  # type: ignore[return-value]
 
 
 def read_games(text: str, default_variant: str | None = DEFAULT_VARIANT) -> list[PdnGame]:
@@ -600,6 +523,6 @@ def write_games(records: Sequence[str]) -> str:
 
 __all__ = [
     "DEFAULT_VARIANT", "OPTION_TAGS", "VARIANT_TAG", "VARIANT_TAGS", "BaseVisitor", "GameBuilder", "PdnGame",
-    "Token", "read_game", "read_games", "result_text", "tokenize", "variant_from_tags", "variant_tags",
+    "Token", "iter_games", "iter_visit_games", "read_game", "read_games", "result_text", "tokenize", "variant_from_tags", "variant_tags",
     "visit_games", "write_game", "write_games",
 ]

@@ -10,9 +10,9 @@ what a reader needs to rebuild the same variant; see docs/notation.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from damka.engine.errors import DamkaError, RecordError, UnknownVariantError
 from damka.engine.variant import Result, Variant
@@ -94,20 +94,33 @@ def _gametype_table() -> dict[str, str]:
     return table
 
 
-def variant_from_tags(tags: Mapping[str, str], default_variant: str | None = DEFAULT_VARIANT) -> Variant:
+def variant_from_tags(tags: Mapping[str, str], default_variant: str | None = DEFAULT_VARIANT,
+                      warn: Callable[[str], None] | None = None) -> Variant:
     """The variant a record is in: its Variant tag, else GameType, else `default_variant`.
 
-    UnknownVariantError for a name or GameType Damka does not play (or no tag
-    and no default); RecordError or ValueError for bad option tags.
+    A Variant tag Damka does not know next to a GameType it knows is read as
+    that GameType (other software writes `[Variant "Brazilian draughts"]`),
+    and `warn` is told. UnknownVariantError for a name or GameType Damka does
+    not play (or no tag and no default); RecordError or ValueError for bad
+    option tags. Variants are shared between records (`_cached`).
     """
     name = tags.get(VARIANT_TAG, "").strip()
-    if name:
-        return _build(name, tags)
     gametype = tags.get("GameType", "").strip()
+    if name:
+        try:
+            factory = variant_class(name)
+        except UnknownVariantError:
+            if not gametype or _gametype_name(gametype) is None:
+                raise
+            found = _gametype_name(gametype)
+            if warn is not None:
+                warn(f"Variant {name!r} is not a game Damka knows by that name; GameType {gametype} ({found}) is used")
+            return _build(found, tags)
+        return _build(factory.name, tags)
     if gametype:
-        table = _gametype_table()
-        found = table.get(gametype.replace(" ", "")) or table.get(gametype_number(gametype))
+        found = _gametype_name(gametype)
         if found is None:
+            table = _gametype_table()
             known = ", ".join(f"{number} {name}" for number, name in table.items() if "," not in number)
             raise UnknownVariantError(f"GameType {gametype!r} is not a game Damka plays (known: {known})")
         return _build(found, tags)
@@ -116,9 +129,23 @@ def variant_from_tags(tags: Mapping[str, str], default_variant: str | None = DEF
     return _build(default_variant, tags)
 
 
+def _gametype_name(gametype: str) -> str | None:
+    table = _gametype_table()
+    return table.get(gametype.replace(" ", "")) or table.get(gametype_number(gametype))
+
+
 def _build(name: str, tags: Mapping[str, str]) -> Variant:
     factory = variant_class(name)
-    return factory.create(**options_from_tags(tags, factory))
+    options = options_from_tags(tags, factory)
+    if not options:
+        return default_variant(factory.name)
+    return _cached(factory.name, tuple(sorted(options.items())))
+
+
+@lru_cache(maxsize=32)  # speed: a variant builds its move tables; a file repeats a few variants many times
+def _cached(name: str, options: tuple[tuple[str, object], ...]) -> Variant:
+    """The variant `name` with `options`, built once (shared: only read, never changed)."""
+    return variant_class(name).create(**dict(options))
 
 
 def variant_tags(variant: Variant) -> dict[str, str]:
@@ -150,7 +177,7 @@ def _points_text(points: float) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def result_text(variant: Variant, result: Result | None) -> str:
+def result_text(variant: Variant | type[Variant], result: Result | None) -> str:
     """The PDN result token, points per side in order of play joined by `-`:
     `2-0 0-2 1-1` (draughts, points doubled as PDN writes them), american
     `1-0 0-1 1/2-1/2`, multiwarcaby `1-0`, `0-0`, `22-18-24`; `*` if unfinished."""

@@ -161,6 +161,12 @@ class Variant(ABC):
     def legal_moves(self, position: Position) -> list[Move]:
         """Every legal move, one per (start, end, captured set)."""
 
+    def legal_moves_from(self, position: Position, start: int) -> list[Move]:
+        """The legal moves of the piece on `start` (reading a move needs no
+        more). Filtered from all of them: with compulsory capture the other
+        pieces decide; a variant without it may override this to be faster."""
+        return [move for move in self.legal_moves(position) if move.start == start]
+
     @abstractmethod
     def play(self, position: Position, move: Move) -> Position:
         """The position after `move` (assumed legal; not checked, for speed)."""

@@ -36,6 +36,7 @@ from damka.controller.app import App
 from damka.controller.eventlog import LogEvent, parse_side
 from damka.controller.session import Phase
 from damka.controller.tracker import BoardMap
+from damka.controller.user_files import replace_file
 from damka.display.screen import SIZE as SCREEN_SIZE
 from damka.display.screen import Screen
 from damka.display.widgets import DIM, TEXT
@@ -480,8 +481,8 @@ def play_script(window: SimWindow, events: Sequence[LogEvent], *, settle_ms: int
 
 def save_screenshot(window: SimWindow, path: str | Path) -> Path:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pygame.image.save(window.render(), str(path))
+    surface = window.render()
+    replace_file(path, lambda temp: pygame.image.save(surface, str(temp)), suffix=path.suffix)
     return path
 
 

@@ -113,7 +113,7 @@ def test_the_clock_starts_with_the_first_press_and_a_flag_ends_the_game(tmp_path
         view = app.view()
         assert isinstance(view, ResultView) and view.title == "Black wins" and view.reason == "on time"
         games = store.list_games()
-        assert games[0].result == "0-1"
+        assert games[0].result == "0-2"
         assert store.arbiter_log(app.game_id)[0][2:] == ("result", "on time")
 
 
@@ -141,7 +141,7 @@ def test_menu_button_opens_the_game_menu_and_draw_by_agreement(tmp_path: Path) -
         board.button(Button.OK)
         assert app.state is AppState.RESULT and app.view().title == "Draw"
         assert app.match.points == {"Ala": 0.5, "Ola": 0.5}
-        assert store.list_games()[0].result == "1/2-1/2"
+        assert store.list_games()[0].result == "1-1"
 
 
 def test_match_for_three_players_ranks_by_small_points_and_rotates() -> None:

@@ -86,7 +86,7 @@ def test_a_press_after_the_flag_does_not_commit_the_move(tmp_path: Path) -> None
         assert app.state is AppState.RESULT and app.view().title == "Black wins"
         assert app.clock.state is State.FINISHED
         stored = store.load_game(app.game_id)
-        assert stored.game.ply == 0 and store.list_games()[0].result == "0-1"
+        assert stored.game.ply == 0 and store.list_games()[0].result == "0-2"
         assert [row[2:] for row in store.arbiter_log(app.game_id)] == [("result", "on time")]
 
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from damka.engine import Game, Move, RecordError, Result, find_variant
-from damka.engine.pdn import BaseVisitor, read_game, read_games, tokenize, visit_games, write_game
+from damka.engine.pdn import BaseVisitor, iter_games, read_game, read_games, tokenize, visit_games, write_game
 from damka.engine.pdn_tags import result_text, variant_from_tags, variant_tags
 
 VARIANT_CASES = [
@@ -281,3 +281,53 @@ def test_a_bad_damka_out_tag_is_an_error_naming_the_tag() -> None:
     text = write_game(variant, variant.start_position(), [], {"DamkaOut": "three"})
     record = read_game(text)
     assert any("DamkaOut" in error and "'three'" in error for error in record.errors)
+
+
+# -- reading a file in pieces, other software's tags ------------------------------------
+
+
+def test_reading_in_pieces_gives_what_reading_whole_gives() -> None:
+    records = []
+    for seed, name in enumerate(("classic", "international", "multiwarcaby", "russian")):
+        variant = find_variant(name)
+        game = random_game(variant, seed, limit=30)
+        records.append(write_game(variant, None, game.moves, {"Event": f"e{seed}"},
+                                  clocks=["0:01:00"] * game.ply, result=game.result))
+    text = ('% escape line\n' + "\n".join(records) + '\n{ a comment\n[%clock w0:01:00]\nover lines }\n'
+            '[GameType "20"]\n1. 32-28 (1. 33-28 {x} 18-23) 19-23; rest of line\n2. 37-32 ? *\n'
+            '[GameType "26"]\n1. c3-d5 *\n[Event "tags alone"]\n')
+    whole = read_games(text)
+    rng = random.Random(5)
+    for _ in range(20):
+        cuts = sorted(rng.sample(range(1, len(text)), rng.randint(1, 40)))
+        pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+        streamed = list(iter_games(pieces))
+        assert [(g.tags, g.moves, g.comments, g.clocks, g.result, g.errors, g.intro, g.variations)
+                for g in streamed] == [(g.tags, g.moves, g.comments, g.clocks, g.result, g.errors, g.intro,
+                                        g.variations) for g in whole]
+    assert len(whole) == 7 and whole[5].errors[0].startswith(f"{text.count(chr(10), 0, text.index('c3-d5')) + 1}:4:")
+
+
+@pytest.mark.parametrize(("name", "gametype", "variant"), [
+    ("Brazilian draughts", "26", "classic"), ("Russian draughts", "25", "russian"),
+    ("Standard (international) checkers", "20", "international"), ("American checkers", "21", "american")])
+def test_a_descriptive_variant_name_falls_back_to_gametype_with_a_warning(name, gametype, variant) -> None:
+    start = find_variant(variant).start_position()
+    move = find_variant(variant).legal_moves(start)[0]
+    text = write_game(find_variant(variant), None, [move])
+    text = text.replace(f'[GameType "{gametype}"]', f'[GameType "{gametype}"]\n[Variant "{name}"]')
+    game = read_game(text, strict=True)
+    assert game.variant.name == variant and game.moves == [move]
+    assert game.warnings == [f"9:1: Variant {name!r} is not a game Damka knows by that name; "
+                             f"GameType {gametype} ({variant}) is used"]
+
+
+def test_an_unknown_variant_without_a_known_gametype_is_still_an_error() -> None:
+    game = read_game('[Variant "Frisian draughts"]\n[GameType "40"]\n\n1. 32-28 *')
+    assert "unknown variant 'Frisian draughts'" in game.errors[0] and game.warnings == []
+
+
+def test_records_in_the_same_variant_share_it() -> None:
+    text = '[GameType "26"]\n[FreeCapture "yes"]\n\n1. c3-d4 *\n\n' * 3
+    first, second, third = read_games(text)
+    assert first.variant is second.variant is third.variant and first.variant.free_capture

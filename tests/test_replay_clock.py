@@ -119,8 +119,8 @@ def test_pdn_with_clock_annotations_reads_back(capsys, tmp_path) -> None:
     text = record.read_text()
     assert '[TimeControl "300+3"]' in text and '[DamkaTimeControl "5+3"]' in text
     flat = " ".join(text.split())  # lines are wrapped at 80
-    assert "1. g3-h4 {[%clock w0:05:03.600 b0:05:03]} b6-a5 {[%clock w0:05:03.600 b0:05:02.900]}" in flat
-    assert flat.endswith("b6-a5 {[%clock w0:04:32.550 b0:04:52.250]} *")
+    assert "1. g3-h4 {[%clock w0:05:03 b0:05:03]} b6-a5 {[%clock w0:05:03 b0:05:02]}"  # whole seconds, down in flat
+    assert flat.endswith("b6-a5 {[%clock w0:04:32 b0:04:52]} *")
     game = read_game(text, strict=True)
     assert game.variant.name == "classic" and game.result == "*"
     assert [move_text(game, k) for k in range(len(game.moves))] == MOVES
@@ -128,7 +128,8 @@ def test_pdn_with_clock_annotations_reads_back(capsys, tmp_path) -> None:
     clocks = [parse_clock(CLASSIC, clock) for clock in game.clocks]
     white = [303000] + FISCHER_WHITE
     black = [303000] + FISCHER_BLACK
-    assert clocks == [(white[(ply + 2) // 2], black[(ply + 1) // 2]) for ply in range(len(MOVES))]
+    assert clocks == [(white[(ply + 2) // 2] // 1000 * 1000, black[(ply + 1) // 2] // 1000 * 1000)
+                      for ply in range(len(MOVES))]
 
 
 def move_text(game, k: int) -> str:
@@ -143,8 +144,8 @@ def test_pdn_to_standard_output_with_a_delay(capsys) -> None:
     assert '[TimeControl "?"]' in out and '[DamkaTimeControl "5+3d"]' in out  # PDN has no delay
     game = read_game(out, strict=True)
     assert len(game.moves) == 26
-    assert parse_clock(CLASSIC, game.clocks[12]) == (281600, 296500)
-    assert game.clocks[-1] == "w0:04:28 b0:04:46.450"
+    assert parse_clock(CLASSIC, game.clocks[12]) == (281000, 296000)
+    assert game.clocks[-1] == "w0:04:28 b0:04:46"
 
 
 @pytest.mark.parametrize("text", ["5+3", "blitz-100", "pdn:300+3", "5m+3s"])
@@ -301,4 +302,4 @@ def test_pdn_of_a_game_lost_on_time(capsys) -> None:
     game = read_game(capsys.readouterr().out, strict=True)
     assert code == 0 and game.result == "0-2" and game.tags["TimeControl"] == "30"
     assert len(game.moves) == 12 and game.comments[-1] == "white's flag fell at 49100 ms (stage 1)"
-    assert parse_clock(CLASSIC, game.clocks[-1]) == (3750, 10900)
+    assert parse_clock(CLASSIC, game.clocks[-1]) == (3000, 10000)

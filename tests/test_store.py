@@ -148,7 +148,7 @@ def test_finish_lists_result_and_last_unfinished(db: Path) -> None:
         store.finish(first, None)
         assert store.last_unfinished() is None
         games = store.list_games()
-    assert [(g.id, g.result, g.moves, g.finished) for g in games] == [(first, "*", 0, True), (second, "1-0", 1, True)]
+    assert [(g.id, g.result, g.moves, g.finished) for g in games] == [(first, "*", 0, True), (second, "2-0", 1, True)]
     with Store(db) as store:
         assert store.load_game(second).result.reason == "resignation"
         assert store.load_game(second).game.result.winner == 0

@@ -4,12 +4,16 @@ commands: one clear message, exit 2, nothing overwritten."""
 from __future__ import annotations
 
 import hashlib
+import io
+import os
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
 
 from damka.cli import main
+from damka.commands.import_ import Progress
 from damka.controller.store import Store
 from damka.controller.store_pdn import export_pdn, format_clock, import_records, parse_clock
 from damka.engine import Game, Result, find_variant
@@ -33,6 +37,11 @@ def stored_game(db: Path, variant_name: str = "classic", plies: int = 8, **optio
     return gid
 
 
+def whole_seconds(clock_ms):
+    """The clock as PDN keeps it: whole seconds, rounded down."""
+    return None if clock_ms is None else tuple(ms // 1000 * 1000 for ms in clock_ms)
+
+
 def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -49,7 +58,7 @@ def test_games_lists_the_stored_games(tmp_path: Path, capsys) -> None:
     lines = out.splitlines()
     assert lines[0].split() == ["id", "date", "variant", "players", "moves", "result"]
     assert "classic" in lines[1] and "Ala - Ola" in lines[1] and lines[1].split()[-2:] == ["8", "*"]
-    assert "russian" in lines[2] and lines[2].split()[-2:] == ["0", "0-1"]
+    assert "russian" in lines[2] and lines[2].split()[-2:] == ["0", "0-2"]  # as the export writes it
 
 
 def test_games_without_a_database_creates_none(tmp_path: Path, capsys) -> None:
@@ -65,7 +74,7 @@ def test_export_writes_clocks_and_time_control(tmp_path: Path, capsys) -> None:
     assert code == 0
     assert '[White "Ala"]' in out and '[Black "Ola"]' in out
     assert '[TimeControl "300+3"]' in out and '[DamkaTimeControl "blitz-100"]' in out
-    assert "{[%clock w0:05:02.993 b0:05:03]}" in out
+    assert "{[%clock w0:05:02 b0:05:03]}" in out  # whole seconds, rounded down (302,993 ms)
     assert out.rstrip().endswith("*")
 
 
@@ -83,7 +92,7 @@ def test_export_to_a_file_and_import_back(tmp_path: Path, capsys) -> None:
     with Store(db) as first, Store(other) as second:
         a, b = first.load_game(gid), second.load_game(1)
     assert b.game.moves == a.game.moves and b.players == a.players
-    assert [m.clock_ms for m in b.moves] == [m.clock_ms for m in a.moves]
+    assert [m.clock_ms for m in b.moves] == [whole_seconds(m.clock_ms) for m in a.moves]
     assert b.time_control == "blitz-100" and b.mode == "tournament"
     assert b.is_finished  # an archive; --continue keeps it open
 
@@ -110,12 +119,12 @@ def test_multiwarcaby_round_trip(tmp_path: Path) -> None:
     text = export_pdn(stored)
     assert "p1=" in text and '[Sides "3"]' in text
     (game, details), = import_records(text)
-    assert game.moves == stored.game.moves and details["clocks"][-1] == stored.moves[-1].clock_ms
+    assert game.moves == stored.game.moves and details["clocks"][-1] == whole_seconds(stored.moves[-1].clock_ms)
 
 
 def test_clock_annotations() -> None:
     variant = find_variant("classic")
-    assert format_clock(variant, [3_723_000, 59_999]) == "w1:02:03 b0:00:59.999"
+    assert format_clock(variant, [3_723_000, 59_999]) == "w1:02:03 b0:00:59"  # never more time than there was
     assert parse_clock(variant, "w1:02:03 b0:00:59.999") == (3_723_000, 59_999)
     assert parse_clock(variant, "b0:01:00 w0:02:00") == (120_000, 60_000)
     assert parse_clock(variant, "w0:01:00") is None
@@ -202,3 +211,112 @@ def test_store_error_names_the_file_for_a_foreign_sqlite(tmp_path: Path, capsys)
     conn.close()
     code, _, err = run_cli(capsys, "games", "--db", str(db))
     assert code == 2 and "another program" in err and str(db) in err
+
+
+# -- issue 12: files that are not regular, large and strange imports, one result form ------
+
+
+def test_export_force_refuses_a_fifo_and_leaves_it(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "games.db"
+    gid = stored_game(db)
+    fifo = tmp_path / "pipe.pdn"
+    os.mkfifo(fifo)
+    code, _, err = run_cli(capsys, "export", str(gid), "--pdn", str(fifo), "--force", "--db", str(db))
+    assert code == 2 and err.count("\n") == 1 and "a FIFO (named pipe), not a regular file" in err
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_export_force_writes_through_a_symbolic_link(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "games.db"
+    gid = stored_game(db)
+    target = tmp_path / "archive.pdn"
+    target.write_text("old\n")
+    link = tmp_path / "latest.pdn"
+    link.symlink_to(target)
+    code, _, _ = run_cli(capsys, "export", str(gid), "--pdn", str(link), "--force", "--db", str(db))
+    assert code == 0 and link.is_symlink()
+    assert target.read_text().startswith('[Event "Damka game 1"]')
+
+
+def test_import_of_dev_zero_is_one_line(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "games.db"
+    code, out, err = run_cli(capsys, "import", "/dev/zero", "--db", str(db))
+    assert code == 2 and out == ""
+    assert err == "damka import: error: /dev/zero: line 1 holds a NUL byte: not a text file\n"
+
+
+def test_import_of_a_huge_line_is_a_short_message(tmp_path: Path, capsys) -> None:
+    pdn = tmp_path / "one-line.pdn"
+    pdn.write_text('[GameType "26"]\n\n' + "x" * 1_100_000 + "\n")
+    code, _, err = run_cli(capsys, "import", str(pdn), "--db", str(tmp_path / "games.db"))
+    assert code == 2 and len(err) < 200 and "line 3 is longer than 1,000,000 characters" in err
+
+
+def test_import_reads_other_softwares_variant_names_with_a_warning(tmp_path: Path, capsys) -> None:
+    pdn = tmp_path / "other.pdn"
+    pdn.write_text('[Event "club"]\n[GameType "26"]\n[Variant "Brazilian draughts"]\n\n1. c3-d4 f6-e5 0-2\n\n'
+                   '[GameType "25"]\n[Variant "Russian draughts"]\n\n1. c3-d4 *\n')
+    db = tmp_path / "games.db"
+    code, out, err = run_cli(capsys, "import", str(pdn), "--db", str(db))
+    assert code == 0 and "game 1: classic, white - black, 2 moves, 0-2" in out and "2 game(s) stored" in out
+    assert err.splitlines() == [
+        f"damka import: warning: {pdn}, game 1: 3:1: Variant 'Brazilian draughts' is not a game Damka knows by "
+        f"that name; GameType 26 (classic) is used",
+        f"damka import: warning: {pdn}, game 2: 8:1: Variant 'Russian draughts' is not a game Damka knows by "
+        f"that name; GameType 25 (russian) is used"]
+
+
+def test_games_import_and_export_say_the_same_result(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "games.db"
+    with Store(db) as store:
+        for name in ("classic", "american"):
+            gid = store.new_game(find_variant(name))
+            store.finish(gid, Result((0.0, 1.0), (2, 1), "resigned", 1))
+    code, out, _ = run_cli(capsys, "games", "--db", str(db))
+    assert [line.split()[-1] for line in out.splitlines()[1:]] == ["0-2", "0-1"]
+    for gid, token in ((1, "0-2"), (2, "0-1")):
+        code, out, _ = run_cli(capsys, "export", str(gid), "--db", str(db))
+        assert f'[Result "{token}"]' in out and out.rstrip().endswith(token)
+
+
+def test_clock_annotations_are_whole_seconds_rounded_down(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "games.db"
+    variant = find_variant("classic")
+    game = Game(variant)
+    with Store(db) as store:
+        gid = store.new_game(variant, time_control="5+3", clock_ms=[300_000, 300_000])
+        game.push(game.legal_moves()[0])
+        store.record_move(gid, game, clock_ms=[173_003, 299_999])
+        assert store.load_game(gid).moves[0].clock_ms == (173_003, 299_999)  # the store keeps the ms
+    code, out, _ = run_cli(capsys, "export", str(gid), "--db", str(db))
+    assert "{[%clock w0:02:53 b0:04:59]}" in out
+
+
+def test_import_shows_progress_only_when_asked_or_on_a_terminal(tmp_path: Path, capsys) -> None:
+    pdn = tmp_path / "many.pdn"
+    pdn.write_text('[GameType "26"]\n\n1. c3-d4 *\n\n' * 5)
+    code, _, err = run_cli(capsys, "import", str(pdn), "--db", str(tmp_path / "a.db"))
+    assert code == 0 and err == ""  # a log gets nothing
+    stream = io.StringIO()
+    progress = Progress(stream, always=True, every=2)
+    for count in range(1, 6):
+        progress.update(count)
+    progress.done()
+    assert stream.getvalue() == "2 games stored\n4 games stored\n"
+
+
+def test_import_progress_on_a_terminal_is_rewritten_in_place() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    now = [0.0]
+    stream = Terminal()
+    progress = Progress(stream, clock=lambda: now[0])
+    for count in range(1, 40):
+        now[0] = count * 0.1
+        progress.update(count)
+    progress.done()
+    shown = stream.getvalue()
+    assert not shown.startswith("\r1 ") and "\r10 games stored" in shown  # nothing in the first second
+    assert "\n" not in shown and shown.endswith("\r\033[K")  # cleared before the results are printed

@@ -200,7 +200,7 @@ def test_result_and_match_standings(tmp_path: Path) -> None:
         document(window, "screen-result.png")
         window.board.button(Button.OK)  # next game: colours swap
         assert app.state is AppState.GAME and app.game_players == ["Ola", "Ala"]
-        assert store.list_games()[0].result == "0-1"
+        assert store.list_games()[0].result == "0-2"
 
 
 def test_each_led_role_is_drawn_in_the_boards_colour() -> None:

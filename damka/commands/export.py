@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 from damka.commands.games import add_db_argument, open_existing
 from damka.controller.store_pdn import export_pdn
+from damka.controller.user_files import check_writable, write_file
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -19,14 +18,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "TimeControl tag. GAME is an id from `damka games`, or `last`.")
     parser.add_argument("game", metavar="GAME", help="game id, or 'last'")
     parser.add_argument("--pdn", metavar="FILE", type=Path, default=None, help="write here (default: stdout)")
-    parser.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    parser.add_argument("--force", action="store_true", help="replace FILE if it is a regular file (a symbolic link: its target)")
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.pdn is not None and args.pdn.exists() and not args.force:
-        raise ValueError(f"{args.pdn} exists; not overwritten (use --force to replace it)")
+    if args.pdn is not None:
+        check_writable(args.pdn, replace=args.force)  # before any work: a FIFO, a device, an existing file
     with open_existing(args.db) as store:
         if args.game == "last":
             games = store.list_games()
@@ -41,19 +40,6 @@ def run(args: argparse.Namespace) -> int:
     if args.pdn is None:
         sys.stdout.write(text)
         return 0
-    write_atomically(args.pdn, text)
+    write_file(args.pdn, text, replace=args.force)
     print(f"game {game_id} written to {args.pdn}", file=sys.stderr)
     return 0
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write to a temporary file beside `path`, then rename: never a half-written record."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise

@@ -49,6 +49,7 @@ from damka.controller.game_factory import build_game
 from damka.controller.session import Mode, Session, SessionSettings
 from damka.controller.setup import GameSetup
 from damka.controller.timed_game import game_pdn, read_controls
+from damka.controller.user_files import check_writable, write_file
 from damka.engine.pdn_tags import variant_options
 from damka.engine.variant import Result, Variant
 from damka.sim.virtual_board import VirtualBoard
@@ -94,6 +95,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         read_controls(controls, len(variant.sides))  # a bad time control: one clear error before anything runs
     if args.until is not None and not controls:
         raise ValueError("--until needs --time-control (without a clock nothing waits)")
+    if args.pdn and args.pdn != "-":
+        check_writable(args.pdn)  # a FIFO, a device or a missing folder: said before the replay runs
     records: list[str] = []
     lines = replay(variant, events, settings, position=position if args.fen else None, leds=args.leds,
                    controls=controls, until=args.until, pdn_out=records if args.pdn else None)
@@ -101,8 +104,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         out.write(records[0])
         return 0
     if args.pdn:
-        with open(args.pdn, "w", encoding="utf-8") as handle:
-            handle.write(records[0])
+        write_file(args.pdn, records[0])
     for line in lines:
         print(json.dumps(line), file=out)
     return 0
