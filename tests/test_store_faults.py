@@ -116,7 +116,7 @@ def test_a_failed_import_removes_only_what_it_created(tmp_path: Path, capsys,
         store.add_record(a_game(), players=["Ada", "Bob"])
     before = stored(existing)
 
-    def full(self: Store, records: object) -> list[int]:
+    def full(self: Store, records: object, **how: object) -> list[int]:
         raise StoreError(f"{self.path}: cannot write the game database: database or disk is full")
 
     monkeypatch.setattr(Store, "add_records", full)
