@@ -115,7 +115,9 @@ def check_link(board: HardwareBoard, out: Out) -> None:
 def report_link_stats(board: HardwareBoard, out: Out) -> None:
     stats = board.sensor.stats
     out(f"link: {stats.frames_ok} frames ok, {stats.frames_bad} bad, {stats.lost} lost, "
-        f"{stats.reconnects} connects, {stats.led_acks}/{stats.led_frames_sent} LED frames acknowledged")
+        f"{stats.stale} late or repeated (dropped), {stats.restarts} device restarts, "
+        f"{stats.jumps} impossible press counts (discarded), {stats.reconnects} connects, "
+        f"{stats.led_acks}/{stats.led_frames_sent} LED frames acknowledged")
 
 
 BACKEND = Backend(

@@ -35,6 +35,8 @@ def test_doctor_mock_serial(capsys):
     assert "device: damka-fw 1.0; link synced" in out
     assert "button: ClockPress(side=0" in out
     assert "0 bad" in out
+    # A clean link: nothing lost, nothing late or repeated, no restart, no impossible press count.
+    assert "0 lost, 0 late or repeated (dropped), 0 device restarts, 0 impossible press counts" in out
 
 
 def test_doctor_with_config_file(tmp_path, capsys):
