@@ -12,6 +12,10 @@ a game (with the in-game menu over it on the menu button), and the result
 with the match standings. The store is kept by a `Recorder` listening to the
 game's events; everything a game publishes is also published on `App.bus`,
 where outside listeners (the web page, MQTT) subscribe once for all games.
+
+Size: about 430 lines; the menus' actions and the game's lifecycle share the
+app's state (which game, which menu), so they stay together; the recorder, the
+views, the match and the loop are modules of their own.
 """
 
 from __future__ import annotations

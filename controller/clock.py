@@ -28,6 +28,11 @@ captured pieces removed, and the press is refused.
 Arbiter actions (resume when a PIN is set, time changes, move counters,
 penalties, undo) need an `ArbiterToken` from `unlock(pin)`; every arbiter
 action, pause and failed unlock is logged with its time in `log`.
+
+Size: one tournament clock: stages, the five timing methods, byo-yomi,
+hourglass, arbiter actions and snapshots all act on the same running-turn
+state; its text forms (`timecontrol.py`), errors and views are separate
+modules.
 """
 
 from __future__ import annotations

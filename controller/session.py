@@ -34,6 +34,11 @@ with three or four multiwarcaby players the flagged player is out of play
 the start of their turn, and the next player moves. When the game ends on
 the board the session stops the clock. Starting the clock stays its owner's
 business.
+
+Size: the turn state machine itself; its verdicts (`session_judge.py`), record
+changes (`session_commits.py`), assistants (`session_assist.py`), ends
+(`session_ends.py`) and output (`session_output.py`) are mixins in their own
+modules, working on this state.
 """
 
 from __future__ import annotations
@@ -48,12 +53,14 @@ from damka.controller.chooser import Chooser
 from damka.controller.eventlog import LogEvent, occupancy_events, side_token
 from damka.controller.game_record import GameRecord, rebuild_record
 from damka.controller.session_assist import SessionAssist
+from damka.controller.session_commits import SessionCommits
 from damka.controller.session_clock import ClockBinding
 from damka.controller.session_ends import SessionEnds
+from damka.controller.session_judge import SessionJudge
 from damka.controller.session_output import SessionOutput
 from damka.controller.session_types import (POLL_MS, CommittedMove, Mode, Opponent, Phase, SessionSettings,
                                             TurnClock)
-from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerState, bits_of
+from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerState
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Position, Result, Variant
@@ -62,7 +69,7 @@ from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEven
 __all__ = ["CommittedMove", "Mode", "Phase", "Session", "SessionSettings", "POLL_MS"]
 
 
-class Session(SessionAssist, SessionEnds, SessionOutput):
+class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionOutput):
     """One game on one board. Feed it events; read its frame and messages; subscribe to `bus`."""
 
     def __init__(self, variant: Variant, settings: SessionSettings | None = None, *,
@@ -519,200 +526,5 @@ class Session(SessionAssist, SessionEnds, SessionOutput):
             self._new_game()
         return True
 
-    def _playing_message(self, kind: Kind) -> str:
-        advice = self._lift_advice() if kind is Kind.UNKNOWN and self.hints_on else ""
-        if advice:
-            return advice
-        if kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now):
-            text = hints.guidance_message(self.board, self.occupancy, self._reference())
-            must = self._must_capture()
-            return f"{text}; a capture is compulsory ({', '.join(must)})" if must else text
-        if kind is Kind.COMPLETE and self.warning is not None:
-            return wording.warning_text(self.warning)
-        if kind is Kind.HALF_TURN:
-            return wording.second_move_text(self._is_computer_turn())
-        if kind is Kind.UNCHANGED:
-            hint = self.assistants.hint
-            return self._hint_text if hint and self._hint_text else self._prompt()
-        return self.message
-
-    def _lift_advice(self) -> str:
-        """Learning mode: one piece lifted that may not move (the ILLEGAL_LIFT LEDs): say why."""
-        reference = self._reference()
-        lifted = reference & ~self.occupancy
-        if not lifted or lifted & (lifted - 1) or self.occupancy & ~reference or self.game.is_over:
-            return ""
-        if self._computer_moves() is not None:
-            return ""
-        name = self.board.names(lifted)[0]
-        piece = self.variant.piece_at(self.game.position, self.variant.geometry.parse(name)) or ""
-        mover = self.variant.sides[self.game.turn][:1]
-        own = piece.lower() in ("o", mover)  # multiwarcaby's pieces are everybody's
-        return wording.lift_advice(name, self._must_capture() if own else [], blocked=own)
-
-    def _report_unknown(self, kind: Kind) -> None:
-        """Publish when the board stops (or starts again) making sense, once each way."""
-        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
-        if due and not self._unknown_reported:
-            self._unknown_reported = True
-            reference = self._reference()
-            self.bus.publish(ev.PositionUnknown(self.now, self.game.ply,
-                                                tuple(self.board.names(reference & ~self.occupancy)),
-                                                tuple(self.board.names(self.occupancy & ~reference))))
-        elif kind is not Kind.UNKNOWN and self._unknown_reported:
-            self._unknown_reported = False
-            self.bus.publish(ev.PositionRecovered(self.now, self.game.ply))
-
     def _reference(self) -> int:
         return self.tracker.occupancy_of(self.game.position)
-
-    def _press_commit(self, side: int) -> None:
-        reading = self.reading
-        kind = reading.kind
-        if kind is Kind.COMPLETE:
-            self._commit(self._pick(reading.turns), pressed=side)
-        elif kind is Kind.HALF_TURN:
-            self._say("one move made: make the second move of your turn")
-        elif kind is Kind.UNCHANGED:
-            self._say("make your move before pressing the clock")
-        elif kind is Kind.IN_PROGRESS:
-            self._press_in_progress(side)
-        else:
-            must = self._must_capture()
-            text = f"this is not a legal move: a capture is compulsory ({', '.join(must)})" if must else \
-                "this is not a legal move"
-            self._refuse(reading.missing | reading.extra, text)
-
-    def _press_in_progress(self, side: int) -> None:
-        reading = self.reading
-        if self.tracker.two_moves:
-            pairs = self.tracker.complete_pairs(self.game, self.occupancy, self._computer_moves(),
-                                                tuple(self._first_moves))
-            if pairs:
-                self._commit(self._pick(pairs), pressed=side)
-                return
-        squares = 0
-        for progress in reading.progress:
-            squares |= self.occupancy & bits_of(progress.move.captures)
-        if squares:
-            self._refuse(squares, "take the captured pieces off the board first")
-        else:
-            self._refuse(reading.missing | reading.extra, "finish your move first")
-
-    def _must_capture(self) -> list[str]:
-        """The pieces that must capture (names), when every legal move is a capture; else []."""
-        if self.game.is_over or self._computer_moves() is not None:
-            return []
-        index = self.tracker.index(self.game.position)
-        if not index.moves or not all(index.caps):
-            return []
-        starts = 0
-        for bit in index.start:
-            starts |= bit
-        return self.board.names(starts)
-
-    def _refuse(self, squares: int, text: str) -> None:
-        self._flag = (squares, self.now + self.settings.flag_ms)
-        self._say(f"press refused: {text}")
-        found = self._clock.press(self.game.turn, self.now, board_ok=False, reason=text)
-        self.bus.publish(ev.MoveRefused(self.now, self.game.ply, self.game.turn, text,
-                                        tuple(self.board.names(squares)), self.clock_ms()))
-        self.clock_events(found)
-
-    def _commit(self, moves: tuple[Move, ...], pressed: int | None) -> None:
-        side = self.game.turn
-        records = self.record.commit(moves, self.now)
-        self._first_moves = {}
-        self._forget_turn()
-        self._flag = None
-        self._notice = ""
-        # The first move starts a clock nobody started (the mover's time
-        # not counted). The press comes before a result the move makes is
-        # acted on: the mover's time (and increment) is booked, then the
-        # clock is stopped.
-        self._start_clock(side)
-        found = self._clock.press(side, self.now, board_ok=True, moves=len(moves))
-        clock_ms = self.clock_ms()
-        if clock_ms is not None:
-            self.record.stamp_clock(clock_ms)
-        for index, record in enumerate(records):
-            last = index == len(records) - 1
-            self._publish_move(*record, pressed=pressed is not None, clock_ms=clock_ms if last else None)
-        if self._clock.clock is not None:
-            self.bus.publish(ev.ClockPressed(self.now, self.game.ply, side, clock_ms))
-        if self.game.result is None:
-            self._say(f"{' '.join(c.text for c in self.committed[-len(moves):])}; {self._turn_prompt()}")
-        else:
-            self._finish()
-            self._stop_clock()
-        self.clock_events(found)
-        self._reread()
-
-    def _redo_moves(self, count: int) -> None:
-        for entry in self.record.restore(count, self.now):
-            self._publish_move(*entry, pressed=False, redo=True)
-        if self.game.result is not None:
-            self._finish()
-        self.bus.publish(ev.Redone(self.now, self.game.ply, count, self._position_text()))
-        self._say(f"moves restored; {self._turn_prompt()}")
-        if self.game.result is not None:
-            self._stop_clock()
-        self._reread()
-
-    def _publish_move(self, record: CommittedMove, position: str, scores: tuple[int, ...], *, pressed: bool,
-                      redo: bool = False, clock_ms: tuple[int, ...] | None = None) -> None:
-        self.bus.publish(ev.MoveCommitted(
-            record.time_ms, record.ply, record.turn, record.side, record.side_name, record.move, record.text,
-            record.captures, position, pressed, redo, scores, clock_ms))
-
-    def _forget_turn(self) -> None:
-        """What belonged to the turn just ended: the hint, the coach's check, a take-back request."""
-        self.assistants.forget_hint()
-        self.assistants.clear_check()
-        self._restore_request = False
-
-    def _take_back(self, plies: int) -> None:
-        if not self.record.can_take_back(plies):
-            self._say("no take-back past a player going out")
-            return
-        undone = self.record.take_back(plies)
-        self._first_moves = {}
-        self._forget_turn()
-        self._hint_text = ""
-        self.assistants.cancel_search()
-        if self.phase is Phase.OVER and self.game.result is None:
-            self.phase = Phase.PLAYING
-        self.bus.publish(ev.TakenBack(self.now, self.game.ply, undone, self._position_text()))
-        self._say(f"took back {undone} move{'s' if undone != 1 else ''}; {self._turn_prompt()}")
-        self._reread()
-
-    def _finish(self, at_ms: int | None = None) -> None:
-        result = self.game.result
-        self.phase = Phase.OVER
-        self.bus.publish(ev.GameOver(self.now if at_ms is None else at_ms, self.game.ply, result,
-                                     tuple(self.game.scores)))
-        self._say(f"game over: {self._result_text(result)}")
-
-    def _new_game(self) -> None:
-        self.record.reset(Game(self.variant), [])
-        self._restore_board = False
-        self._notice = ""
-        self._forget_turn()
-        self._hint_text = ""
-        self.assistants.cancel_search()
-        if self.coach is not None:
-            self.coach.new_game()
-        self.phase = Phase.PLAYING
-        self.bus.publish(ev.NewGame(self.now, 0, self._position_text()))
-        self._say(f"new game; {self._turn_prompt()}")
-        self._reread()
-
-    def _start_clock(self, first: int) -> bool:
-        """Start the clock if it still waits for the game's first press or move."""
-        if self.game.is_over or not self._clock.start_if_waiting(self.now, first):
-            return False
-        self.bus.publish(ev.ClockStarted(self.now, self.game.ply, first))
-        return True
-
-    def _position_text(self) -> str:
-        return self.variant.format_position(self.game.position)

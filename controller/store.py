@@ -12,6 +12,9 @@ game is rebuilt with the engine and checked against what was saved.
     game.push(move); store.record_move(gid, game, clock_ms=[...])
     store.finish(gid, game.result)
     stored = store.last_unfinished()      # StoredGame: .game (engine Game), .clock_ms, ...
+
+Size: one class over one SQLite schema (`store_schema.py` holds the schema and
+the connection); its reads and writes share the row formats.
 """
 
 from __future__ import annotations
@@ -494,6 +497,7 @@ class Store:
         return [tuple(row) for row in self._query(
             "SELECT time_ms, time, action, detail FROM arbiter WHERE game_id = ? ORDER BY id", (game_id,))]
 
+    # Long on purpose: a stored game rebuilt move by move, players going out applied in order.
     def load_game(self, game_id: int) -> StoredGame:
         """The game rebuilt with the engine, every stored move checked against
         the rules and the stored position; StoreError if anything disagrees."""

@@ -41,6 +41,9 @@ Compact (ours)::
 PDN / PGN `TimeControl` tag: fields in seconds joined by ":"; `40/7200`
 (moves/seconds), `300` (sudden death), `300+3` (seconds + increment), `*180`
 (sandclock), `-` (no time control) and `?` (unknown).
+
+Size: the text forms (compact, PDN, presets) are one grammar with its parser,
+formatter and error messages; splitting it would split that grammar.
 """
 
 from __future__ import annotations

@@ -31,6 +31,9 @@ bit test cannot rule out (the second move adds at most one piece).
 The tracker is a pure function of (game, occupancy, time, previous tracker
 state): `Tracker.observe` returns the new state and a `Reading`; its caches
 only memoise.
+
+Size: the reading, its precomputed indexes and their caches are one pure
+function with its speed tables; split, the hot path would cross modules.
 """
 
 from __future__ import annotations

@@ -22,6 +22,10 @@ benchmarks/perft_speed.py):
   one lowest/highest-bit trick away);
 - captures collected as `{(start, end, captured_bits): (path, promoted)}`, so
   duplicate routes of one move collapse for free.
+
+Size: the white and black move generators are hot-path twins specialised on
+purpose (one per colour, no per-move branching); `_make_counter` and
+`_make_children` are long for the same reason.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ class MoveGenerator:
     - `promotion`: far-rank bitboards for white and black.
     """
 
+    # Long on purpose: it precomputes every table the hot paths read, in one place.
     def __init__(
         self,
         geometry: Geometry,
@@ -214,6 +219,7 @@ class MoveGenerator:
         if cap and (free or not more):
             found.add((start, sq, cap))
 
+    # Long on purpose: the perft/count hot path, inlined (no calls per node).
     def _make_counter(self, side: int) -> Callable[[int, int, int], int]:
         """A move counter specialised for one side of this rule set: settings and
         tables become closure constants (speed: no attribute look-ups, no side tests)."""
@@ -519,6 +525,7 @@ class MoveGenerator:
             k = kings & ~mid
             result.append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
 
+    # Long on purpose: the move-generation hot path, inlined (no calls per move).
     def _make_children(self, side: int) -> Callable[[int, int, int], list[Child]]:
         """A child generator specialised for one side (speed: as `_make_counter`)."""
         playable, dl, dr = self.playable, self.dl, self.dr

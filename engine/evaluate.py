@@ -128,6 +128,7 @@ class DraughtsEvaluator:
         score = self.white_score(white, black, kings)
         return score if self.side_to_move(position) == self.white_index else -score
 
+    # Long on purpose: the evaluation's terms summed in one pass over the pieces (hot path).
     def white_score(self, white: int, black: int, kings: int) -> int:
         wk = white & kings
         bk = black & kings

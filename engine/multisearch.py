@@ -77,6 +77,7 @@ class MultiSearcher(SearchLimits):
 
     # -- entry point -------------------------------------------------------
 
+    # Long on purpose: the paranoid search's node loop, inlined for speed.
     def search(
         self,
         position: Any,

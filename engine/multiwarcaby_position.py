@@ -102,6 +102,7 @@ class PositionFormat:
 
     # -- reading --------------------------------------------------------------
 
+    # Long on purpose: each field of the position string checked in order, each error naming it.
     def parse(self, text: str) -> MultiwarcabyPosition:
         fields = text.strip().split(":")
         if fields[0].upper() != self.tag:

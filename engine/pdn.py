@@ -19,6 +19,9 @@ variants PDN has no GameType for and for options), else from `GameType`
 reader's default (PDN's own default is 20, international); `pdn_tags.py`
 holds that mapping and the result tokens. docs/notation.md describes the
 format, multiwarcaby's record included.
+
+Size: the lenient reader and the strict writer of one format share its tags,
+results and move text; the tokenizer is `pdn_tokens.py`.
 """
 
 from __future__ import annotations
@@ -438,6 +441,7 @@ def _wrap(atoms: Sequence[str], width: int = LINE_WIDTH) -> str:
     return "\n".join(lines)
 
 
+# Long on purpose: one record written in order (tags, moves, comments, clocks, result).
 def write_game(
     variant: Variant,
     start: Position | None,

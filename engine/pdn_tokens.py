@@ -45,6 +45,7 @@ def _is_result(word: str) -> bool:
     return "/" in word or len(parts) != 2 or "0" in parts or parts[0] == parts[1]
 
 
+# Long on purpose: one scanner loop over the text, one branch per token kind.
 def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
     """The tokens of PDN text; problems come out as `error` tokens, never raised.
 

@@ -18,6 +18,10 @@ the same points. Whatever happens the result's move is one of
 
 Multiwarcaby (shared pieces, 2-4 sides, two moves a turn) is searched by
 `multisearch.py`; `think()` here picks the right one for a variant.
+
+Size: the alpha-beta search is one unit whose parts (ordering, transposition
+table, quiescence, reductions) share the node loop; `_negamax` is long on
+purpose: it is the hot path, inlined for speed.
 """
 
 from __future__ import annotations
@@ -118,6 +122,7 @@ class Searcher(SearchLimits):
 
     # -- entry point ----------------------------------------------------------
 
+    # Long on purpose: iterative deepening with its time checks and aspiration window in one loop.
     def search(
         self,
         position: Any,
@@ -271,6 +276,7 @@ class Searcher(SearchLimits):
 
     # -- the tree ---------------------------------------------------------------
 
+    # Long on purpose: the search's node loop, inlined for speed.
     def _negamax(self, position: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         self._countdown -= 1

@@ -21,6 +21,9 @@ LEDs ask whenever the board differs.
 Reed switches cannot see colours: what colour a piece is drawn in comes from
 the engine's position whenever the board matches it, and otherwise from where
 the window's hands carried each piece.
+
+Size: the simulator window's event handling, drawing of the board and its
+layout share the window's geometry.
 """
 
 from __future__ import annotations

@@ -1,0 +1,113 @@
+"""The changes the session makes to the game's record, and the events
+each one publishes: a committed turn (with the clock pressed and its times
+stamped), taken-back moves restored, a take-back, the game's end, a new game.
+
+A mixin of `Session`; the record itself is `controller/game_record.py`.
+"""
+
+from __future__ import annotations
+
+from damka.controller import events as ev
+from damka.controller.session_types import CommittedMove, Phase
+from damka.engine.game import Game
+from damka.engine.move import Move
+
+
+class SessionCommits:
+    def _commit(self, moves: tuple[Move, ...], pressed: int | None) -> None:
+        side = self.game.turn
+        records = self.record.commit(moves, self.now)
+        self._first_moves = {}
+        self._forget_turn()
+        self._flag = None
+        self._notice = ""
+        # The first move starts a clock nobody started (the mover's time
+        # not counted). The press comes before a result the move makes is
+        # acted on: the mover's time (and increment) is booked, then the
+        # clock is stopped.
+        self._start_clock(side)
+        found = self._clock.press(side, self.now, board_ok=True, moves=len(moves))
+        clock_ms = self.clock_ms()
+        if clock_ms is not None:
+            self.record.stamp_clock(clock_ms)
+        for index, record in enumerate(records):
+            last = index == len(records) - 1
+            self._publish_move(*record, pressed=pressed is not None, clock_ms=clock_ms if last else None)
+        if self._clock.clock is not None:
+            self.bus.publish(ev.ClockPressed(self.now, self.game.ply, side, clock_ms))
+        if self.game.result is None:
+            self._say(f"{' '.join(c.text for c in self.committed[-len(moves):])}; {self._turn_prompt()}")
+        else:
+            self._finish()
+            self._stop_clock()
+        self.clock_events(found)
+        self._reread()
+
+    def _redo_moves(self, count: int) -> None:
+        for entry in self.record.restore(count, self.now):
+            self._publish_move(*entry, pressed=False, redo=True)
+        if self.game.result is not None:
+            self._finish()
+        self.bus.publish(ev.Redone(self.now, self.game.ply, count, self._position_text()))
+        self._say(f"moves restored; {self._turn_prompt()}")
+        if self.game.result is not None:
+            self._stop_clock()
+        self._reread()
+
+    def _publish_move(self, record: CommittedMove, position: str, scores: tuple[int, ...], *, pressed: bool,
+                      redo: bool = False, clock_ms: tuple[int, ...] | None = None) -> None:
+        self.bus.publish(ev.MoveCommitted(
+            record.time_ms, record.ply, record.turn, record.side, record.side_name, record.move, record.text,
+            record.captures, position, pressed, redo, scores, clock_ms))
+
+    def _forget_turn(self) -> None:
+        """What belonged to the turn just ended: the hint, the coach's check, a take-back request."""
+        self.assistants.forget_hint()
+        self.assistants.clear_check()
+        self._restore_request = False
+
+    def _take_back(self, plies: int) -> None:
+        if not self.record.can_take_back(plies):
+            self._say("no take-back past a player going out")
+            return
+        undone = self.record.take_back(plies)
+        self._first_moves = {}
+        self._forget_turn()
+        self._hint_text = ""
+        self.assistants.cancel_search()
+        if self.phase is Phase.OVER and self.game.result is None:
+            self.phase = Phase.PLAYING
+        self.bus.publish(ev.TakenBack(self.now, self.game.ply, undone, self._position_text()))
+        self._say(f"took back {undone} move{'s' if undone != 1 else ''}; {self._turn_prompt()}")
+        self._reread()
+
+    def _finish(self, at_ms: int | None = None) -> None:
+        result = self.game.result
+        self.phase = Phase.OVER
+        self.bus.publish(ev.GameOver(self.now if at_ms is None else at_ms, self.game.ply, result,
+                                     tuple(self.game.scores)))
+        self._say(f"game over: {self._result_text(result)}")
+
+    def _new_game(self) -> None:
+        self.record.reset(Game(self.variant), [])
+        self._restore_board = False
+        self._notice = ""
+        self._forget_turn()
+        self._hint_text = ""
+        self.assistants.cancel_search()
+        if self.coach is not None:
+            self.coach.new_game()
+        self.phase = Phase.PLAYING
+        self.bus.publish(ev.NewGame(self.now, 0, self._position_text()))
+        self._say(f"new game; {self._turn_prompt()}")
+        self._reread()
+
+    def _start_clock(self, first: int) -> bool:
+        """Start the clock if it still waits for the game's first press or move."""
+        if self.game.is_over or not self._clock.start_if_waiting(self.now, first):
+            return False
+        self.bus.publish(ev.ClockStarted(self.now, self.game.ply, first))
+        return True
+
+    def _position_text(self) -> str:
+        return self.variant.format_position(self.game.position)
