@@ -37,10 +37,14 @@ def wait_for(predicate, timeout=3.0):
 
 
 def press(board: PtyBoard, index: int) -> None:
+    """Hold the button until the firmware has counted the press, release it until
+    the firmware has seen it up: a loaded test machine never loses a press."""
+    bank = board.device.buttons
+    count = bank.counts[index]
     board.buttons.pins[index].down = True
-    time.sleep(0.025)
+    assert wait_for(lambda: bank.counts[index] != count, timeout=10.0)
     board.buttons.pins[index].down = False
-    time.sleep(0.025)
+    assert wait_for(lambda: not bank.state >> index & 1, timeout=10.0)
 
 
 @pytest.fixture
@@ -61,7 +65,7 @@ def link(board):
     lk.close()
 
 
-def collect_presses(link: SerialLink, want: int, timeout: float = 2.0) -> list:
+def collect_presses(link: SerialLink, want: int, timeout: float = 15.0) -> list:
     got = []
     end = time.monotonic() + timeout
     while time.monotonic() < end and len(got) < want:
