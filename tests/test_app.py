@@ -17,6 +17,7 @@ from damka.display.screen import GameView, ResultView
 from damka.engine import Result
 from damka.hardware.interfaces import Button, ButtonPress, Buttons, BoardSensor, ClockPress, LedOutput, Role, Snapshot
 from damka.sim.virtual_board import VirtualBoard, carry_out
+from app_rig import on_board
 
 
 class CountingStore(Store):
@@ -26,13 +27,6 @@ class CountingStore(Store):
         self.transactions += 1
         return super().record_plies(*args, **kwargs)
 
-
-def on_board(app: App) -> VirtualBoard:
-    variant = app.session.variant
-    board = VirtualBoard(BoardMap(variant).names(variant.occupancy(variant.start_position())))
-    board.connect(app)
-    board.advance(1000)
-    return board
 
 
 def computer_answers(app: App, board: VirtualBoard, timeout: float = 20.0) -> None:

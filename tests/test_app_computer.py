@@ -15,20 +15,13 @@ import pytest
 from damka.controller.app import App, AppState
 from damka.controller.chooser import GreedyChooser
 from damka.controller.store import Store
-from damka.controller.tracker import BoardMap
 from damka.controller.setup import GameSetup
 from damka.display.screen import GameView, Screen
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
+from app_rig import on_board
 
-
-def on_board(app: App) -> VirtualBoard:
-    variant = app.session.variant
-    board = VirtualBoard(BoardMap(variant).names(variant.occupancy(variant.start_position())))
-    board.connect(app)
-    board.advance(1000)
-    return board
 
 
 def idle(app: App, board: VirtualBoard, timeout: float = 30.0) -> None:

@@ -15,11 +15,11 @@ from damka.controller.recorder import RETRY_MAX_MS
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store
 from damka.controller.store_pdn import export_pdn
-from damka.controller.tracker import BoardMap
 from damka.display.screen import GameView
 from damka.engine import Game
 from damka.engine.variants import find_variant
 from damka.sim.virtual_board import VirtualBoard, carry_out
+from app_rig import on_board
 
 
 class Disk:
@@ -46,13 +46,6 @@ def disk(request: pytest.FixtureRequest, tmp_path: Path) -> Disk:
         return Disk(real.path, real.fill, real.free, "tmpfs")
     return Disk(tmp_path, lambda: None, lambda: None, "injected")
 
-
-def on_board(app: App) -> VirtualBoard:
-    variant = app.session.variant
-    board = VirtualBoard(BoardMap(variant).names(variant.occupancy(variant.start_position())))
-    board.connect(app)
-    board.advance(1000)
-    return board
 
 
 def play(app: App, board: VirtualBoard, plies: int) -> list[str]:

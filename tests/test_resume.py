@@ -12,15 +12,11 @@ from damka.controller.clock import State
 from damka.controller.resume import describe, matches, target_squares
 from damka.controller.session import Phase
 from damka.controller.store import Store
-from damka.controller.tracker import BoardMap
 from damka.controller.setup import GameSetup
 from damka.display.screen import MenuView
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
-
-
-def start_squares(variant) -> list[str]:
-    return BoardMap(variant).names(variant.occupancy(variant.start_position()))
+from app_rig import start_squares
 
 
 def play_moves(app: App, board: VirtualBoard, count: int, press: bool = True) -> None:

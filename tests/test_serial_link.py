@@ -17,43 +17,10 @@ if sys.platform == "win32":
 from damka.firmware import protocol as P  # noqa: E402
 from damka.hardware.errors import DeviceNotFoundError  # noqa: E402
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, Role  # noqa: E402
-from damka.hardware.layout import Layout  # noqa: E402
 from damka.hardware.pty_device import PtyBoard  # noqa: E402
 from damka.hardware.serial_link import SerialLink, find_port  # noqa: E402
 
-BUTTONS = {"clock0": 0, "clock1": 1, "hint": 2}
-LAYOUT = Layout()
-
-
-def wait_for(predicate, timeout=2.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.002)
-    return predicate()
-
-
-def squares(cells):
-    return frozenset(LAYOUT.square(r, c) for r, c in cells)
-
-
-@pytest.fixture
-def board():
-    b = PtyBoard()
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def link(board):
-    received = []
-    lk = SerialLink(board.port, buttons=BUTTONS, on_snapshot=received.append)
-    lk.received = received
-    lk.start()
-    assert lk.wait_synced(2.0)
-    yield lk
-    lk.close()
+from serial_rig import BUTTONS, LAYOUT, board, link, squares, wait_for  # noqa: E402,F401 (fixtures)
 
 
 def test_snapshots_flow(board, link):

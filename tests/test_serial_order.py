@@ -18,22 +18,11 @@ if sys.platform == "win32":
 
 from damka.firmware import protocol as P  # noqa: E402
 from damka.hardware.interfaces import ClockPress  # noqa: E402
-from damka.hardware.layout import Layout  # noqa: E402
 from damka.hardware.pty_device import FrameFaults, PtyBoard  # noqa: E402
 from damka.hardware.serial_link import SerialLink  # noqa: E402
 
-BUTTONS = {"clock0": 0, "clock1": 1, "hint": 2}
-LAYOUT = Layout()
+from serial_rig import BUTTONS, LAYOUT, board, link, wait_for  # noqa: E402,F401 (fixtures)
 CELLS = [(r, c) for r in range(9) for c in range(9)]
-
-
-def wait_for(predicate, timeout=3.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.002)
-    return predicate()
 
 
 def press(board: PtyBoard, index: int) -> None:
@@ -45,24 +34,6 @@ def press(board: PtyBoard, index: int) -> None:
     assert wait_for(lambda: bank.counts[index] != count, timeout=10.0)
     board.buttons.pins[index].down = False
     assert wait_for(lambda: not bank.state >> index & 1, timeout=10.0)
-
-
-@pytest.fixture
-def board():
-    b = PtyBoard()
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def link(board):
-    received = []
-    lk = SerialLink(board.port, buttons=BUTTONS, on_snapshot=received.append)
-    lk.received = received
-    lk.start()
-    assert lk.wait_synced(2.0)
-    yield lk
-    lk.close()
 
 
 def collect_presses(link: SerialLink, want: int, timeout: float = 15.0) -> list:

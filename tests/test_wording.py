@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from damka.controller.app import App
 from damka.controller.setup import GameSetup
-from damka.controller.tracker import BoardMap
 from damka.hardware.interfaces import Button, Role
-from damka.sim.virtual_board import VirtualBoard, carry_out
+from damka.sim.virtual_board import carry_out
+from app_rig import on_board
 from test_session_rig import Rig
 
 
@@ -43,18 +43,10 @@ def test_a_blocked_piece_is_explained_too() -> None:
     assert rig.session.message == "a1 has no free square to move to: try another piece"
 
 
-def on_board(app: App) -> VirtualBoard:
-    variant = app.session.variant
-    board = VirtualBoard(BoardMap(variant).names(variant.occupancy(variant.start_position())))
-    board.connect(app)
-    board.advance(500)
-    return board
-
-
 def test_a_take_back_clears_the_hint_and_the_last_move() -> None:
     for mode in ("casual", "learning"):
         app = App(setup=GameSetup("classic", mode=mode), start_game=True, offer_resume=False, inline_thinking=True)
-        board = on_board(app)
+        board = on_board(app, settle_ms=500)
         carry_out(board, "c3", ["d4"], [])
         board.advance(2000)
         carry_out(board, "f6", ["e5"], [])

@@ -1,0 +1,20 @@
+"""The App on a virtual board set up with the game's start position, shared by
+the app tests. It holds no tests itself."""
+
+from __future__ import annotations
+
+from damka.controller.app import App
+from damka.controller.tracker import BoardMap
+from damka.sim.virtual_board import VirtualBoard
+
+
+def start_squares(variant) -> list[str]:
+    return BoardMap(variant).names(variant.occupancy(variant.start_position()))
+
+
+def on_board(app: App, settle_ms: int = 1000) -> VirtualBoard:
+    """A virtual board holding the game's start position, driving `app`, after `settle_ms`."""
+    board = VirtualBoard(start_squares(app.session.variant))
+    board.connect(app)
+    board.advance(settle_ms)
+    return board
