@@ -97,7 +97,7 @@ def test_an_illegal_remote_move_is_refused_with_the_reason_and_changes_nothing(s
     move = served.rig.do(lambda: served.app.session.game.legal_moves()[0])
     served.rig.play(move)
     deadline = time.monotonic() + 5
-    while served.rig.committed() < 1 and time.monotonic() < deadline:
+    while not served.rig.do(lambda: served.web.driver.current_remote().waiting) and time.monotonic() < deadline:
         time.sleep(0.05)
     status, answer = request(served, "POST", "/api/game/move", {"move": "a1-h8"}, code=served.code)
     assert status == 400 and "not a legal move" in answer["error"] and "legal:" in answer["error"]
