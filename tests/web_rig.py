@@ -72,6 +72,11 @@ class BoardRig:
             for square in sorted(wanted - self.board.pieces):
                 self.board.put(square)
         self.do(run)
+        deadline = time.monotonic() + 10
+        while self.do(lambda: self.app.session.phase.value) != "playing":
+            if time.monotonic() > deadline:
+                raise AssertionError("the game did not start after the pieces were set up")
+            time.sleep(0.02)
 
     def play(self, move: Any, press: bool = True, settle_ms: int = 0) -> None:
         """Carry out `move` (an engine Move of the game now) and press the clock."""
