@@ -94,6 +94,7 @@ class WebServer:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((self.config.bind, self.config.port))
         self.port = sock.getsockname()[1]
+        sock.listen(128)  # connections wait from now on, even before uvicorn serves (after the lifespan start)
         config = uvicorn.Config(self.asgi(), log_level="warning", access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=1, limit_concurrency=200, ws="none")
         self._server = uvicorn.Server(config)
