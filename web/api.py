@@ -121,7 +121,7 @@ async def guarded(web: Any, request: Request, handler: Handler, *, arbiter: bool
         data = await read_json(request, limit)
         code = request.headers.get("x-damka-code") or data.get("code")
         role = web.access.check(client, str(code) if code is not None else None, arbiter=arbiter)
-        result = await handler(web, {**data, **request.path_params}, role, f"{role}@{client}")
+        result = await handler(web, {**data, **request.path_params}, role, f"web {role}@{client}")
     except Refused as error:
         return _error(error.status, str(error), error.retry_after)
     except CommandError as error:

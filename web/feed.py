@@ -88,7 +88,8 @@ class WebFeed:
         app = self.app
         session = app.session
         clock = app.clock
-        return (id(app.built), app.state, app.overlay is None, app.banner, tuple(sorted(app.frame.items())),
+        remote = self.remote()
+        return (id(app.built), None if remote is None else (remote.waiting, len(remote._chosen)), app.state, app.overlay is None, app.banner, tuple(sorted(app.frame.items())),
                 None if clock is None else clock.state,
                 None if session is None else (session.phase, session.message, session.thinking))
 

@@ -246,6 +246,7 @@ async function loadOptions() {
   fill("level", o.levels); fill("hint_limit", o.hints);
   fill("computers", [["0", "All but one"], ["1", "1 seat"], ["2", "2 seats"], ["3", "3 seats"]]);
   form.elements.level.value = "casual";
+  form.elements.variant.value = (damka.state && damka.state.game && damka.state.game.variant) || "classic";
   const dl = $("tcs");
   for (const [v, l] of o.time_controls) if (v) dl.appendChild(new Option(l, v));
   if (damka.state) render();
