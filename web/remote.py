@@ -34,6 +34,7 @@ class RemoteOpponent:
         self._position: Position | None = None
         self._chosen: list[Move] = []
         self._answer: tuple[Move, ...] | None = None
+        self._answered = False                          # the session has the turn: wait for the next start
 
     # -- what the session calls ----------------------------------------------
 
@@ -43,6 +44,7 @@ class RemoteOpponent:
             self._position = game.position
             self._chosen = []
             self._answer = None
+            self._answered = False
 
     def poll(self) -> Any:
         with self._lock:
@@ -50,8 +52,8 @@ class RemoteOpponent:
                 return None                      # cancelled: the session asks again
             if self._answer is None:
                 return Thinking(0.0)
-            answer, self._answer = self._answer, None
-            return answer
+            self._answered = True
+            return self._answer
 
     def cancel(self) -> None:
         with self._lock:
@@ -67,12 +69,12 @@ class RemoteOpponent:
     @property
     def waiting(self) -> bool:
         """The session waits for this seat's move (and it was not given yet)."""
-        return self._game_key is not None and self._answer is None
+        return self._game_key is not None and self._answer is None and not self._answered
 
     def position_now(self) -> Position | None:
         """The position the page chooses its next move in (after a first move of the turn)."""
         with self._lock:
-            if self._game_key is None or self._answer is not None:
+            if self._game_key is None or self._answer is not None or self._answered:
                 return None
             position = self._position
             for move in self._chosen:

@@ -104,6 +104,7 @@ function render() {
   });
   tickClocks();
   const view = s.view || {};
+  if (g && s.remote && s.remote.waiting) g.status = `${g.sides[s.remote.seats[0]].name} to move, on this page`, g.message = "";
   $("status").textContent = g ? [g.status, g.message && g.message.toLowerCase() !== g.status.toLowerCase() ? g.message : ""].filter(Boolean).join(" - ")
                               : (view.title ? `The board shows: ${view.title}${view.subtitle ? " - " + view.subtitle : ""}` : "");
   const result = $("result");
