@@ -104,6 +104,22 @@ def ensure_installed(extras: str) -> None:
     stamp.write_text(digest)
 
 
+def ensure_chromium() -> None:
+    """The web page's browser tests drive Debian's Chromium: root installs it
+    with apt when it is missing (CI on a fresh machine); anyone else sees
+    those tests skipped with the command to run."""
+    if shutil.which("chromium") or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    apt = shutil.which("apt-get")
+    if apt is None:
+        return
+    say("installing Debian's chromium for the web page's browser tests")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if subprocess.call([apt, "update", "-qq"], env=env) != 0 or \
+            subprocess.call([apt, "install", "-y", "-qq", "chromium"], env=env) != 0:
+        say("apt-get install chromium failed: the browser tests will be skipped")
+
+
 def main(argv: list[str]) -> int:
     command, args = (argv[0], argv[1:]) if argv else ("run", [])
     if command in ("-h", "--help"):
@@ -119,6 +135,7 @@ def main(argv: list[str]) -> int:
         ensure_installed("sim,serial")
         return subprocess.call([str(BIN / "damka"), *(args or DEFAULT_RUN)])
     ensure_installed("dev")
+    ensure_chromium()
     code = subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
     if code == NO_TESTS_EXIT:
         say("pytest collected no tests: the suite is broken, not green")

@@ -34,6 +34,7 @@ from damka.controller.match import Match
 from damka.controller.menus import GameMenu, Menu, MenuAction, Row, game_actions_menu, game_menu, resume_menu
 from damka.controller.recorder import CHECKPOINT_MS, GameRef, Recorder, Write, WriteQueue
 from damka.controller.session import Phase, Session
+from damka.controller.session_types import Opponent
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store, StoredGame
 from damka.controller.view_builder import active_sides, game_view, player_colours, result_view, with_notice
@@ -79,6 +80,10 @@ class App:
         self.inline_thinking = inline_thinking
         self.setup = setup or GameSetup()
         self.bus = ev.EventBus()
+        # Called on the board's thread after every input and tick: an outside
+        # driver (the web page) runs the commands it queued here, never from its own thread.
+        self.pumps: list[Callable[[], None]] = []
+        self._pumping = False
         self.now = 0
         self.random = random.Random(seed)
         self.checkpoint_ms = checkpoint_ms
@@ -92,6 +97,7 @@ class App:
         self.menu: Menu = game_menu(self.setup)
         self.state = AppState.MENU
         self.notice = ""
+        self.banner = ""  # a line of an outside driver (the web page's pairing code, who changed what)
         self._resume_offer: StoredGame | None = None
         self._named_players = list(players) if players else []
         self.match = Match(list(players) if players else [])
@@ -207,13 +213,20 @@ class App:
             self.session.settle()
 
     def _after(self) -> None:
-        """After every input: store what is buffered, checkpoint a running clock."""
+        """After every input: store what is buffered, checkpoint a running clock, run the pumps."""
         if self.recorder is not None:
             self.recorder.flush()
             if self.state is AppState.GAME:
                 self.recorder.checkpoint_due(self.now)
         elif self.writes is not None:
             self.writes.drain()
+        if self.pumps and not self._pumping:
+            self._pumping = True  # a pump that drives the app (handle) does not pump again
+            try:
+                for pump in list(self.pumps):
+                    pump()
+            finally:
+                self._pumping = False
 
     # -- menus ------------------------------------------------------------------------
 
@@ -297,20 +310,30 @@ class App:
 
     # -- games ------------------------------------------------------------------------
 
-    def new_game(self, setup: GameSetup) -> None:
-        """Start a game as `setup` says: the board guides the pieces to the start."""
+    def new_game(self, setup: GameSetup, *, remote: Opponent | None = None,
+                 remote_label: str = " (remote)") -> None:
+        """Start a game as `setup` says: the board guides the pieces to the start.
+
+        `remote`: the seats `setup` gives the computer (mode "computer") are
+        played by this opponent instead (a player on the web page): the board
+        lights its moves for the person at the table exactly as the computer's."""
         self._abandon_current()
         self.setup = setup
         variant = build_variant(setup)
         computer: frozenset[int] = frozenset()
         if setup.mode == "computer":
             computer = setup.computer_seats(len(variant.sides), draw=self.random.sample)
-        seed = self.random.randrange(1 << 30) if computer and self.chooser is None else None
+        seed = self.random.randrange(1 << 30) if computer and self.chooser is None and remote is None else None
         built = build_game(setup, variant=variant, chooser=self.chooser, seed=seed, computer_sides=computer)
-        self._choose_players(variant, computer)
+        if remote is not None and computer:
+            searcher = built.session.opponent
+            if searcher is not None and hasattr(searcher, "close"):
+                searcher.close()
+            built.session.opponent = remote
+        self._choose_players(variant, computer, remote_label if remote is not None else " (computer)")
         self._start(built, self._recorder_for(built))
 
-    def _choose_players(self, variant: Variant, computer: frozenset[int]) -> None:
+    def _choose_players(self, variant: Variant, computer: frozenset[int], label: str = " (computer)") -> None:
         if not self.match.players or len(self.match.players) != len(variant.sides):
             named = self._named_players
             if named and len(named) == len(variant.sides):
@@ -319,7 +342,7 @@ class App:
                 if named:
                     self.notice = (f"{len(named)} player names for a game of {len(variant.sides)} sides: "
                                    "the sides' own names are used")
-                self.match = Match(_default_players(variant, computer))
+                self.match = Match(_default_players(variant, computer, label))
         self.game_players = self.match.order()
 
     def _recorder_for(self, built: BuiltGame, game_id: int | None = None) -> Recorder | None:
@@ -418,12 +441,13 @@ class App:
 
     def view(self) -> View:
         if self.overlay is not None:
-            return MenuView(self.overlay, subtitle=self._title())
+            return MenuView(self.overlay, subtitle=_lines(self._title(), self.banner))
         if self.state is AppState.RESULT and self.result_view is not None:
             return self.result_view
         if self.state in (AppState.MENU, AppState.RESUME) or self.session is None:
-            return MenuView(self.menu, subtitle=self.menu.description)
+            return MenuView(self.menu, subtitle=_lines(self.menu.description, self.banner))
         view = game_view(self.session, self.clock, self.game_players, self._title(), self.now)
+        view = with_notice(view, self.banner, alert=False)
         return with_notice(view, self.writes.notice(self.now) if self.writes is not None else "",
                            alert=self.writes is not None and self.writes.failing)
 
@@ -433,6 +457,10 @@ class App:
         return f"{self.session.variant.title} - {self.setup.mode}"
 
 
-def _default_players(variant: Variant, computer: frozenset[int]) -> list[str]:
-    return [variant.player_name(index) + (" (computer)" if index in computer else "")
+def _lines(*parts: str) -> str:
+    return "  ".join(part for part in parts if part)
+
+
+def _default_players(variant: Variant, computer: frozenset[int], label: str = " (computer)") -> list[str]:
+    return [variant.player_name(index) + (label if index in computer else "")
             for index in range(len(variant.sides))]

@@ -38,6 +38,16 @@ class LedConfig:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """[web]: the board's web page (docs/web.md)."""
+
+    enabled: bool = True
+    port: int = 8080
+    bind: str = "0.0.0.0"
+    arbiter_pin: str = ""   # "": one is made up at each start and logged
+
+
+@dataclass(frozen=True)
 class BoardConfig:
     source: str = "<defaults>"
     backend: str = "sim"
@@ -52,6 +62,7 @@ class BoardConfig:
     leds: LedConfig = LedConfig()
     buttons: dict[str, int] = field(default_factory=dict)
     sections: dict[str, Any] = field(default_factory=dict)  # backend name -> its parsed table
+    web: WebSettings = WebSettings()
 
     def layout(self) -> Layout:
         return Layout(self.rows, self.cols, self.rotation, self.mirror, self.sub_board)
@@ -198,11 +209,15 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     sections = _backend_sections(top, shape)
     leds = _leds(Section(source, "leds", top.get("leds", dict, {})), chosen)
     buttons = _buttons(Section(source, "buttons", top.get("buttons", dict, {})), chosen)
+    web_table = Section(source, "web", top.get("web", dict, {}))
+    web = WebSettings(web_table.get("enabled", bool, True), web_table.int_in("port", 8080, 0, 65535),
+                      web_table.get("bind", str, "0.0.0.0"), str(web_table.get("arbiter_pin", (str, int), "")))
+    web_table.done()
     top.done()
     config = BoardConfig(
         source=source, backend=backend, rows=rows, cols=cols, sub_board=sub_board,
         rotation=rotation, mirror=mirror, debounce_scans=debounce_scans, debounce_ms=debounce_ms,
-        scan_hz=scan_hz, leds=leds, buttons=buttons, sections=sections,
+        scan_hz=scan_hz, leds=leds, buttons=buttons, sections=sections, web=web,
     )
     if chosen.validate is not None:
         chosen.validate(config)

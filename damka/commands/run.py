@@ -5,6 +5,7 @@ or `backend = "sim"`, the simulator window stands in for the board."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -56,9 +57,15 @@ def run(args: argparse.Namespace) -> int:
     from damka.controller.store import Store
 
     store = Store(args.db)
+    stack = contextlib.ExitStack()
     try:
         app = App(store=store, setup=setup, start_game=bool(args.variant), offer_resume=True,
                   players=players_from(args))
+        from damka.web.launch import start_web
+
+        web = start_web(app, args.web, config.web if path is not None else None)
+        if web is not None:
+            stack.callback(web.close)
         if config.backend == "sim":
             from damka.sim.window import run_window
 
@@ -72,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
             stop_at = None if args.seconds is None else time.monotonic() + args.seconds
             loop.run(time.sleep, should_stop=lambda: stop_at is not None and time.monotonic() >= stop_at)
     finally:
+        stack.close()
         store.close()
     return 0
 

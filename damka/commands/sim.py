@@ -24,6 +24,8 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                              "computer: which side you play")
     parser.add_argument("--players", default="", metavar="A,B,...",
                         help="player names for the match standings (one per side)")
+    parser.add_argument("--web", type=int, default=None, metavar="PORT",
+                        help="serve the board's web page on PORT (docs/web.md); 0: any free port")
     parser.add_argument("--level", default=None, metavar="LEVEL",
                         help="the computer's strength with --mode computer: beginner, novice, casual "
                              "(default), club, strong or master")
@@ -87,7 +89,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = App(store=store, setup=setup, start_game=bool(args.variant), offer_resume=not args.variant,
                   players=players_from(args))
-        return run_window(app)
+        from damka.web.launch import start_web
+
+        web = start_web(app, args.web)
+        try:
+            return run_window(app)
+        finally:
+            if web is not None:
+                web.close()
     finally:
         if store is not None:
             store.close()

@@ -1,0 +1,104 @@
+"""The page's access rules against a real server on 127.0.0.1 (HTTP client, no browser)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
+
+from web_support import PIN, request, served  # noqa: E402,F401  (fixture)
+
+ENDPOINTS = [
+    ("/api/game/new", {"game": {"variant": "classic"}}),
+    ("/api/game/action", {"action": "resign"}),
+    ("/api/game/move", {"move": "c3-d4"}),
+    ("/api/code/rotate", {}),
+    ("/api/arbiter/add_time", {"side": 0, "ms": 60000}),
+    ("/api/games/import", {"pdn": '[GameType "20"]\n1. 32-28 *\n'}),
+]
+
+
+def picture(served) -> tuple:
+    """What a change would show: the app's state, its game, the code, the stored games."""
+    return served.rig.do(lambda: (served.app.state, id(served.app.built), served.web.access.code,
+                                  len(served.store.list_games())))
+
+
+def test_every_state_changing_endpoint_refuses_no_code_wrong_code_cross_site_and_get(served) -> None:
+    before = picture(served)
+    for path, body in ENDPOINTS:
+        status, answer = request(served, "POST", path, body)
+        assert status == 401 and "code" in answer["error"].lower() or "PIN" in answer["error"], (path, answer)
+        status, answer = request(served, "POST", path, body, code="000000" if served.code != "000000" else "1")
+        assert status == 403, (path, answer)
+        status, answer = request(served, "POST", path, body, code=PIN, origin="http://evil.example")
+        assert status == 403 and "cross-site" in answer["error"], (path, answer)
+        status, answer = request(served, "POST", path, body, code=PIN, csrf=False)
+        assert status == 403 and "CSRF" in answer["error"], (path, answer)
+        status, answer = request(served, "GET", path + "?code=" + PIN)
+        assert status == 405, (path, status, answer)
+    assert picture(served) == before
+
+
+def test_the_pairing_code_is_not_the_arbiter_pin(served) -> None:
+    served.rig.do(lambda: served.app.new_game(served.app.setup.__class__("classic", time_control="5+3")))
+    status, answer = request(served, "POST", "/api/arbiter/add_time", {"side": 0, "ms": 60000}, code=served.code)
+    assert status == 403 and "arbiter PIN" in answer["error"]
+
+
+def test_a_hundred_wrong_codes_in_a_row_are_slowed_down(served) -> None:
+    statuses = []
+    started = time.monotonic()
+    for _ in range(100):
+        status, _answer = request(served, "POST", "/api/login", {}, code="999999x")
+        statuses.append(status)
+    print(f"100 wrong codes: {statuses.count(403)} checked, {statuses.count(429)} refused unchecked "
+          f"in {time.monotonic() - started:.2f} s")
+    assert statuses.count(429) >= 90
+    status, answer = request(served, "POST", "/api/login", {}, code=served.code)
+    assert status == 429 and "try again" in answer["error"]       # even the right code waits now
+    status, answer = request(served, "POST", "/api/login", {}, code=served.code, source="127.0.0.2")
+    assert status == 200 and answer["role"] == "player"          # another client is not locked out
+
+
+def test_malformed_requests_get_a_clear_4xx_and_change_nothing(served) -> None:
+    before = picture(served)
+    status, answer = request(served, "POST", "/api/game/new", raw=b"{not json", code=PIN)
+    assert status == 400 and "bad JSON" in answer["error"]
+    status, answer = request(served, "POST", "/api/game/new", raw=b"[1, 2]", code=PIN)
+    assert status == 400 and "JSON object" in answer["error"]
+    status, answer = request(served, "POST", "/api/game/new", raw=b"{" + b" " * 100_000 + b"}", code=PIN)
+    assert status == 413 and "too large" in answer["error"]
+    status, answer = request(served, "POST", "/api/game/new", {"game": {"variant": "chess"}}, code=PIN)
+    assert status == 400 and "unknown 'chess'" in answer["error"] and "classic" in answer["error"]
+    status, answer = request(served, "POST", "/api/game/new", {"game": {"variant": "classic", "time_control": "5+x"}},
+                             code=PIN)
+    assert status == 400 and answer["error"].startswith("time control:"), answer
+    status, answer = request(served, "POST", "/api/game/new", {"game": {"variant": "classic", "sides": "7"}}, code=PIN)
+    assert status == 400 and "sides" in answer["error"]
+    status, answer = request(served, "POST", "/api/game/action", {"action": "explode"}, code=PIN)
+    assert status == 400 and "action" in answer["error"]
+    status, answer = request(served, "POST", "/api/game/new", {"game": {}}, code=PIN, content_type="text/plain")
+    assert status == 415
+    status, answer = request(served, "POST", "/api/games/import", {"pdn": "1. 99-98 *"}, code=PIN)
+    assert status == 400 and "PDN not imported" in answer["error"]
+    assert picture(served) == before
+
+
+def test_an_illegal_remote_move_is_refused_with_the_reason_and_changes_nothing(served) -> None:
+    status, _ = request(served, "POST", "/api/game/new", {"game": {"variant": "classic", "mode": "remote"}},
+                        code=served.code)
+    assert status == 200
+    served.rig.set_up()
+    status, answer = request(served, "POST", "/api/game/move", {"move": "c3-d4"}, code=served.code)
+    assert 400 <= status < 500 and "not the remote seat's turn" in answer["error"]
+    move = served.rig.do(lambda: served.app.session.game.legal_moves()[0])
+    served.rig.play(move)
+    deadline = time.monotonic() + 5
+    while not served.rig.do(lambda: served.web.driver.current_remote().waiting) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    status, answer = request(served, "POST", "/api/game/move", {"move": "a1-h8"}, code=served.code)
+    assert status == 400 and "not a legal move" in answer["error"] and "legal:" in answer["error"]
+    assert served.rig.do(lambda: served.app.session.planned) in (None, ())

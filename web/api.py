@@ -1,0 +1,173 @@
+"""The page's API: read-only GETs for anyone, POSTs that change a game behind the codes.
+
+Every POST goes through `guarded`: the body is read with a size limit and
+must be a JSON object, the request must be same-origin with the CSRF token,
+and the pairing code (or the arbiter PIN) must be right; only then is the
+command queued for the board's thread. Anything wrong is a 4xx with one
+clear line and changes nothing. A GET never changes anything.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from damka.controller import timecontrol
+from damka.hardware.interfaces import Role
+from damka.hardware.palette import role_colour
+from damka.controller.menus import COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, variant_choices
+from damka.web import archive
+from damka.web import arbiter as arbiter_mod
+from damka.web.driver import CommandError, setup_from
+from damka.web.security import Refused, check_csrf, check_origin
+
+BODY_LIMIT = 64 * 1024
+PDN_LIMIT = 2 * 1024 * 1024
+ACTIONS = ("resign", "draw", "takeback", "new", "resume")
+
+Handler = Callable[[Any, dict[str, Any], str, str], Awaitable[Any]]
+
+
+def routes(web: Any) -> list[Route]:
+    def post(path: str, handler: Handler, *, arbiter: bool = False, limit: int = BODY_LIMIT) -> Route:
+        async def endpoint(request: Request) -> Response:
+            return await guarded(web, request, handler, arbiter=arbiter, limit=limit)
+        return Route(path, endpoint, methods=["POST", "GET", "PUT", "DELETE", "PATCH"])
+
+    async def state(request: Request) -> Response:
+        item = web.feed.latest_state
+        return JSONResponse(item.data if item else {}, headers={"Cache-Control": "no-store"})
+
+    async def options(request: Request) -> Response:
+        return JSONResponse(form_options())
+
+    async def games(request: Request) -> Response:
+        return _archive(lambda: archive.list_games(web.app.store))
+
+    async def game(request: Request) -> Response:
+        return _archive(lambda: archive.replay(web.app.store, request.path_params["id"]))
+
+    async def pdn(request: Request) -> Response:
+        try:
+            text = archive.pdn(web.app.store, request.path_params["id"])
+        except archive.ArchiveError as error:
+            return _error(error.status, str(error))
+        name = f"damka-game-{request.path_params['id']}.pdn"
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    return [
+        Route("/api/state", state), Route("/api/options", options), Route("/api/games", games),
+        Route("/api/games/{id:int}", game), Route("/api/games/{id:int}.pdn", pdn),
+        post("/api/game/new", new_game), post("/api/game/action", action), post("/api/game/move", move),
+        post("/api/code/rotate", rotate), post("/api/login", login),
+        post("/api/arbiter/{action}", arbiter_action, arbiter=True),
+        post("/api/games/import", import_pdn, limit=PDN_LIMIT),
+    ]
+
+
+def form_options() -> dict[str, Any]:
+    """The choices of the board's new-game menu, for the page's form."""
+    return {"variants": [list(pair) for pair in variant_choices()], "sides": [list(p) for p in SIDES],
+            "modes": [list(p) for p in MODES] + [["remote", "Against a player on this page"]],
+            "time_controls": [list(p) for p in TIME_CONTROLS], "colours": [list(p) for p in COLOURS],
+            "levels": [list(p) for p in LEVELS], "hints": [list(p) for p in HINTS],
+            "presets": [{"name": p.name, "text": p.text} for p in timecontrol.PRESETS],
+            "roles": {role.value: "#%02x%02x%02x" % role_colour(role) for role in Role}}
+
+
+def _error(status: int, message: str, retry_after: float | None = None) -> JSONResponse:
+    headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
+    return JSONResponse({"ok": False, "error": message}, status_code=status, headers=headers)
+
+
+def _archive(read: Callable[[], Any]) -> Response:
+    try:
+        return JSONResponse(read())
+    except archive.ArchiveError as error:
+        return _error(error.status, str(error))
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise Refused(413, f"request body too large (at most {limit // 1024} KiB)")
+    if "application/json" not in request.headers.get("content-type", ""):
+        raise Refused(415, "send JSON (Content-Type: application/json)")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise Refused(413, f"request body too large (at most {limit // 1024} KiB)")
+    try:
+        data = json.loads(body.decode("utf-8") or "null")
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise Refused(400, f"bad JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise Refused(400, "the body must be a JSON object")
+    return data
+
+
+async def guarded(web: Any, request: Request, handler: Handler, *, arbiter: bool, limit: int) -> Response:
+    if request.method != "POST":
+        return _error(405, f"{request.method} changes nothing here: send a POST", None)
+    client = request.client.host if request.client else "?"
+    try:
+        check_origin({k.lower(): v for k, v in request.headers.items()}, request.headers.get("host", ""))
+        check_csrf(request.cookies.get("damka_csrf"), request.headers.get("x-csrf-token"))
+        data = await read_json(request, limit)
+        code = request.headers.get("x-damka-code") or data.get("code")
+        role = web.access.check(client, str(code) if code is not None else None, arbiter=arbiter)
+        result = await handler(web, {**data, **request.path_params}, role, f"web {role}@{client}")
+    except Refused as error:
+        return _error(error.status, str(error), error.retry_after)
+    except CommandError as error:
+        return _error(error.status, str(error))
+    return JSONResponse(result if isinstance(result, dict) else {"ok": True})
+
+
+async def login(web: Any, data: dict, role: str, who: str) -> dict:
+    return {"ok": True, "role": role}
+
+
+async def new_game(web: Any, data: dict, role: str, who: str) -> dict:
+    setup, names, remote = setup_from(data.get("game"))
+    return await web.driver.call(lambda: web.driver.new_game(setup, names, remote, who))
+
+
+async def action(web: Any, data: dict, role: str, who: str) -> dict:
+    name = data.get("action")
+    if name not in ACTIONS:
+        raise CommandError(f"action: {name!r} is not one of {', '.join(ACTIONS)}", 400)
+    return await web.driver.call(lambda: web.driver.menu_action(name, who))
+
+
+async def move(web: Any, data: dict, role: str, who: str) -> dict:
+    text = data.get("move")
+    if not isinstance(text, str) or not 0 < len(text) <= 80:
+        raise CommandError("move: the move's text, as the page lists it (e.g. 11-15)", 400)
+    return await web.driver.call(lambda: web.driver.remote_move(text))
+
+
+async def rotate(web: Any, data: dict, role: str, who: str) -> dict:
+    def run() -> dict:
+        web.access.rotate()
+        web.announce(f"new code from {who}")
+        return {"ok": True}
+    return await web.driver.call(run)
+
+
+async def arbiter_action(web: Any, data: dict, role: str, who: str) -> dict:
+    name = str(data.get("action"))
+    return await web.driver.call(lambda: arbiter_mod.act(web.app, web.arbiter_log, name, data, who, web.announce))
+
+
+async def import_pdn(web: Any, data: dict, role: str, who: str) -> dict:
+    text = data.get("pdn")
+    if not isinstance(text, str) or not text.strip():
+        raise CommandError("pdn: the text of a PDN file", 400)
+    records = archive.parse_pdn(text, str(data.get("name") or "upload"))
+    return await web.driver.call(lambda: archive.store_records(web.app.store, records))

@@ -1,0 +1,98 @@
+"""The stored games for the page: the list, a replay (pieces after every move), PDN out and in.
+
+Reading opens the database read-only on the server's thread (a connection
+of its own, closed at once); storing an imported file runs on the board's
+thread with the board's own connection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from damka.controller.store import Store, StoreError
+from damka.controller.store_pdn import export_pdn, import_records
+from damka.engine.errors import EngineError
+
+
+class ArchiveError(Exception):
+    def __init__(self, message: str, status: int = 404) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _open(store: Store | None) -> Store:
+    if store is None:
+        raise ArchiveError("this board keeps no games (started without a store)", 404)
+    try:
+        return Store(store.path, readonly=True)
+    except (StoreError, OSError) as error:
+        raise ArchiveError(f"the games cannot be read: {error}", 503) from None
+
+
+def list_games(store: Store | None) -> dict[str, Any]:
+    reader = _open(store)
+    try:
+        games = reader.list_games()
+    finally:
+        reader.close()
+    return {"games": [{"id": g.id, "created": g.created, "variant": g.variant, "players": list(g.players),
+                       "moves": g.moves, "result": g.result, "finished": g.finished, "mode": g.mode}
+                      for g in reversed(games)]}
+
+
+def _load(store: Store | None, game_id: int):
+    reader = _open(store)
+    try:
+        return reader.load_game(int(game_id))
+    except (StoreError, KeyError, LookupError, ValueError) as error:
+        raise ArchiveError(f"no stored game {game_id}: {error}") from None
+    finally:
+        reader.close()
+
+
+def replay(store: Store | None, game_id: int) -> dict[str, Any]:
+    """The game's moves and the pieces after each (index 0: the start), for the slider."""
+    stored = _load(store, game_id)
+    game = stored.game
+    variant = game.variant
+    geometry = variant.geometry
+    squares = [[geometry.name(i), *geometry.file_rank(i)] for i in geometry.squares]
+    boards = [{name: code for name, index in ((geometry.name(i), i) for i in geometry.squares)
+               if (code := variant.piece_at(position, index))} for position in game.positions]
+    files = [s[1] for s in squares]
+    ranks = [s[2] for s in squares]
+    return {"id": stored.id, "variant": stored.variant, "title": variant.title, "players": list(stored.players),
+            "created": stored.created, "result": export_result(stored),
+            "moves": [m.text for m in stored.moves], "boards": boards, "squares": squares,
+            "files": [min(files), max(files)], "ranks": [min(ranks), max(ranks)]}
+
+
+def export_result(stored) -> str:
+    from damka.controller.store import result_text
+
+    return result_text(stored.result, len(stored.game.variant.sides))
+
+
+def pdn(store: Store | None, game_id: int) -> str:
+    return export_pdn(_load(store, game_id))
+
+
+def parse_pdn(text: str, name: str):
+    from damka.web.driver import CommandError
+
+    try:
+        return import_records(text, name=name)
+    except (EngineError, ValueError) as error:
+        raise CommandError(f"PDN not imported: {error}", 400) from None
+
+
+def store_records(store: Store | None, records) -> dict[str, Any]:
+    from damka.web.driver import CommandError
+
+    if store is None:
+        raise CommandError("this board keeps no games (started without a store)")
+    try:
+        ids = store.add_records(records)
+    except StoreError as error:
+        raise CommandError(f"PDN not stored: {error}", 503) from None
+    return {"ok": True, "ids": ids}

@@ -1,0 +1,176 @@
+"""The page's one driver: what a request asks is run on the board's thread.
+
+The server's handlers never touch the App: they check the request, then
+`Driver.call(fn)` queues `fn` and waits (on the server's loop, not the
+board's) for the board's loop to run it from `App.pumps`, after an input or
+a tick, as if a button had been pressed then. A failed command raises
+`CommandError` with the one-line reason the page shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import deque
+from concurrent.futures import Future
+from typing import Any, Callable
+
+from damka.controller.game_factory import build_variant, time_controls
+from damka.controller.menus import MODES, MenuAction
+from damka.controller.setup import GameSetup
+from damka.engine import levels
+from damka.engine.variants import variant_names
+from damka.web.feed import WebFeed
+from damka.web.remote import RemoteOpponent
+
+COMMAND_TIMEOUT_S = 10.0
+
+
+class CommandError(ValueError):
+    """A request the board refused; the message says why (HTTP 400/409)."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def setup_from(data: Any) -> tuple[GameSetup, list[str], int | None]:
+    """A `GameSetup` (with player names and the remote seat) from the page's
+    form; CommandError(400) naming the field for anything wrong."""
+    if not isinstance(data, dict):
+        raise CommandError("the game must be a JSON object", 400)
+    variant = str(data.get("variant", "classic"))
+    if variant not in variant_names():
+        raise CommandError(f"variant: unknown {variant!r}; known: {', '.join(variant_names())}", 400)
+    sides = str(data.get("sides", "2"))
+    if sides not in ("2", "3", "4", "teams"):
+        raise CommandError(f"sides: {sides!r} is not 2, 3, 4 or teams", 400)
+    mode = str(data.get("mode", "casual"))
+    if mode not in {name for name, _ in MODES} | {"remote"}:
+        raise CommandError(f"mode: unknown {mode!r}", 400)
+    level = str(data.get("level", levels.DEFAULT_LEVEL))
+    try:
+        level = levels.find_level(level).name
+    except (KeyError, ValueError) as error:
+        raise CommandError(f"level: {error}", 400) from None
+    hints = data.get("hint_limit", 3)
+    if hints not in (None, "") and not (str(hints).isdigit() and int(hints) <= 99):
+        raise CommandError(f"hint_limit: {hints!r} is not a number of hints (0-99, empty: no limit)", 400)
+    computers = str(data.get("computers", "0"))
+    if computers not in ("0", "1", "2", "3"):
+        raise CommandError(f"computers: {computers!r} is not 0-3", 400)
+    colours = str(data.get("colours", "lot"))
+    if colours not in ("lot", "first", "second"):
+        raise CommandError(f"colours: {colours!r} is not lot, first or second", 400)
+    setup = GameSetup(variant=variant, sides=2 if sides == "teams" else int(sides), teams=sides == "teams",
+                      mode="computer" if mode == "remote" else mode,
+                      time_control=str(data.get("time_control", "")).strip(), colours=colours, level=level,
+                      computers=int(computers), hint_limit=None if hints in (None, "") else int(hints))
+    try:
+        variant_obj = build_variant(setup)
+        time_controls(setup, variant_obj)
+    except ValueError as error:
+        field = "time control" if setup.time_control and "variant" not in str(error) else "game"
+        raise CommandError(f"{field}: {error}", 400) from None
+    names = data.get("players") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) and len(n) <= 40 for n in names):
+        raise CommandError("players: a list of names (40 characters at most)", 400)
+    names = [n.strip() for n in names if n.strip()]
+    if names and len(names) != len(variant_obj.sides):
+        raise CommandError(f"players: {len(names)} names for a game of {len(variant_obj.sides)} sides", 400)
+    remote_seat = 1 if mode == "remote" else None
+    return setup, names, remote_seat
+
+
+class Driver:
+    """Queues commands for the board's thread; holds the page's remote seat."""
+
+    def __init__(self, app: Any, feed: WebFeed) -> None:
+        self.app = app
+        self.feed = feed
+        self.remote: RemoteOpponent | None = None
+        self._remote_game: Any = None
+        self._queue: deque[tuple[Callable[[], Any], Future]] = deque()
+        self._lock = threading.Lock()
+        self.announce: Callable[[str], None] = lambda note: setattr(app, "banner", note)
+        app.pumps.insert(0, self.run_queued)
+        feed.remote = self.current_remote
+
+    def close(self) -> None:
+        if self.run_queued in self.app.pumps:
+            self.app.pumps.remove(self.run_queued)
+
+    def current_remote(self) -> RemoteOpponent | None:
+        """The remote seat of the game on the board (None once another game began)."""
+        if self.remote is not None and self.app.built is self._remote_game:
+            return self.remote
+        return None
+
+    # -- either thread ----------------------------------------------------------------
+
+    async def call(self, fn: Callable[[], Any]) -> Any:
+        """Run `fn` on the board's thread; its result, or its CommandError."""
+        future: Future = Future()
+        with self._lock:
+            self._queue.append((fn, future))
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            raise CommandError("the board did not answer in time (is its loop running?)", 503) from None
+
+    # -- the board's thread -------------------------------------------------------------
+
+    def run_queued(self) -> None:
+        while True:
+            with self._lock:
+                if not self._queue:
+                    return
+                fn, future = self._queue.popleft()
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn()
+            except CommandError as error:
+                future.set_exception(error)
+            except ValueError as error:       # a move or a setting the rules refuse: the reason as it is
+                future.set_exception(CommandError(str(error), 400))
+            except Exception as error:  # noqa: BLE001 - a bad request must never stop the board
+                future.set_exception(CommandError(f"{type(error).__name__}: {error}", 400))
+            else:
+                future.set_result(result)
+            self.feed.touch()
+
+    def new_game(self, setup: GameSetup, names: list[str], remote_seat: int | None, who: str) -> dict[str, Any]:
+        app = self.app
+        if names:
+            app._named_players = list(names)
+            app.match.players = []  # the names given are used for this game
+        remote = None
+        if remote_seat is not None:
+            setup = GameSetup(**{**setup.__dict__, "colours": "first"})  # the table moves first, the page second
+            remote = RemoteOpponent(build_variant(setup))
+        app.new_game(setup, remote=remote)
+        self.remote, self._remote_game = remote, app.built
+        self.announce(f"new game set up from {who}")
+        return {"ok": True, "game": app.game_id}
+
+    def menu_action(self, name: str, who: str) -> dict[str, Any]:
+        """The same path as the board's menu (resign, draw, takeback, pause, unpause, new, resume)."""
+        app = self.app
+        if name in ("resign", "draw", "takeback", "pause", "unpause") and app.session is None:
+            raise CommandError("there is no game on the board")
+        if name == "resume" and app.state.value != "resume":
+            raise CommandError("there is no stored game to resume")
+        if name in ("resign", "draw") and app.session.result is not None:
+            raise CommandError("the game is over already")
+        app._act(MenuAction(name))
+        self.announce(f"{name} from {who}")
+        return {"ok": True}
+
+    def remote_move(self, text: str) -> dict[str, Any]:
+        remote = self.current_remote()
+        if remote is None:
+            raise CommandError("no seat of this game is played from the page")
+        turn = remote.submit(text)
+        self.app.tick(self.app.now)   # the session picks the answer up now and lights it on the board
+        return {"ok": True, "turn_complete": turn is not None}

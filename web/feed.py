@@ -1,0 +1,163 @@
+"""The one listener between the App and the page: events and pictures, numbered, handed to the server.
+
+On the board's thread: `WebFeed` is subscribed once to `App.bus` (every event
+of every game) and registered once in `App.pumps` (run after every input and
+tick). Each event becomes an item at once; after the input that caused it
+the pump adds a fresh picture of the app (`state.snapshot`) whenever
+something the page shows changed. Handing an item over costs the board one
+`call_soon_threadsafe`: the board never waits for the server or a page.
+
+On the server's loop: items get their sequence number, go into the history
+(kept for pages that reconnect) and to every open page's queue. A page that
+connects is given the latest picture and what followed it; a page that
+reconnects with `Last-Event-ID` is given exactly the items after its last
+one, or, when those are gone (a new boot, a long absence), the latest
+picture again: no gap, no duplicate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import threading
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from damka.web import state
+
+HISTORY = 4000        # items kept for reconnecting pages
+QUEUE_LIMIT = 1000    # a page this far behind is dropped (it reconnects and catches up)
+
+
+@dataclass(frozen=True)
+class Item:
+    seq: int
+    kind: str            # "event" or "state"
+    data: dict[str, Any]
+    text: str            # the JSON sent, made once for every page
+
+
+class WebFeed:
+    """Listener and pump on the board's side; history and fan-out on the server's side."""
+
+    def __init__(self, app: Any, *, remote: Callable[[], Any] = lambda: None) -> None:
+        self.app = app
+        self.boot = secrets.token_hex(4)      # a restarted board numbers afresh: pages see a new boot
+        self.remote = remote
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_lock = threading.Lock()
+        self._key: Any = None
+        self._dirty = True
+        self.seq = 0
+        self.history: deque[Item] = deque(maxlen=HISTORY)
+        self.latest_state: Item | None = None
+        self.pages: set[asyncio.Queue] = set()
+        self.dropped_pages = 0
+        self._unsubscribe = app.bus.subscribe(self.on_event)
+        app.pumps.append(self.pump)
+        self.pump()
+
+    def close(self) -> None:
+        self._unsubscribe()
+        if self.pump in self.app.pumps:
+            self.app.pumps.remove(self.pump)
+
+    # -- the board's thread ----------------------------------------------------------
+
+    def on_event(self, event: Any) -> None:
+        """The listener: the event goes to the pages as it is."""
+        self._dirty = True
+        self._hand_over("event", state.event_data(event))
+
+    def touch(self) -> None:
+        """Something the page shows changed outside the bus (a command ran): picture it."""
+        self._dirty = True
+
+    def pump(self) -> None:
+        """After an input or a tick: a new picture when what the page shows changed."""
+        key = self._cheap_key()
+        if not self._dirty and key == self._key:
+            return
+        self._key = key
+        self._dirty = False
+        self._hand_over("state", state.snapshot(self.app, self.remote()))
+
+    def _cheap_key(self) -> tuple:
+        app = self.app
+        session = app.session
+        clock = app.clock
+        remote = self.remote()
+        return (id(app.built), None if remote is None else (remote.waiting, len(remote._chosen)), app.state, app.overlay is None, app.banner, tuple(sorted(app.frame.items())),
+                None if clock is None else clock.state,
+                None if session is None else (session.phase, session.message, session.thinking))
+
+    def _hand_over(self, kind: str, data: dict[str, Any]) -> None:
+        with self._loop_lock:
+            loop = self._loop
+        if loop is None:
+            self._accept(kind, data)            # no server yet: keep it for the first page
+            return
+        try:
+            loop.call_soon_threadsafe(self._accept, kind, data)
+        except RuntimeError:                    # the server's loop closed under us
+            self._accept(kind, data)
+
+    # -- the server's loop ------------------------------------------------------------
+
+    def attach(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        with self._loop_lock:
+            self._loop = loop
+            if loop is None:
+                self.pages.clear()
+
+    def _accept(self, kind: str, data: dict[str, Any]) -> None:
+        with self._loop_lock:  # the board's thread appends here too while no server runs
+            self.seq += 1
+            data = dict(data, seq=self.seq, kind=kind)
+            item = Item(self.seq, kind, data, json.dumps(data, separators=(",", ":")))
+            self.history.append(item)
+            if kind == "state":
+                self.latest_state = item
+            pages = list(self.pages)
+        for queue in pages:
+            if queue.qsize() >= QUEUE_LIMIT:
+                self.pages.discard(queue)      # too slow: it reconnects and catches up from the history
+                self.dropped_pages += 1
+                queue.put_nowait(None)
+            else:
+                queue.put_nowait(item)
+
+    def event_id(self, item: Item) -> str:
+        return f"{self.boot}:{item.seq}"
+
+    def open_page(self, last_event_id: str | None) -> tuple[list[Item], asyncio.Queue]:
+        """On the server's loop: what a page is sent first, and its queue for what follows."""
+        queue: asyncio.Queue = asyncio.Queue()
+        with self._loop_lock:
+            backlog = self._backlog(last_event_id)
+            self.pages.add(queue)
+        return backlog, queue
+
+    def close_page(self, queue: asyncio.Queue) -> None:
+        self.pages.discard(queue)
+
+    def _backlog(self, last_event_id: str | None) -> list[Item]:
+        history = list(self.history)
+        last = _parse_id(last_event_id, self.boot)
+        if last is not None and history and (history[0].seq <= last + 1) and last <= self.seq:
+            return [item for item in history if item.seq > last]   # exactly what it missed
+        start = self.latest_state
+        if start is None:
+            return history
+        return [item for item in history if item.seq >= start.seq]
+
+
+def _parse_id(text: str | None, boot: str) -> int | None:
+    if not text or ":" not in text:
+        return None
+    their_boot, _, seq = text.partition(":")
+    if their_boot != boot or not seq.isdigit():
+        return None
+    return int(seq)

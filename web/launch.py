@@ -1,0 +1,27 @@
+"""Starting the page beside a board loop, from `damka run` / `damka sim` (--web PORT, [web] in board.toml)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+def start_web(app: Any, port: int | None, settings: Any = None) -> Any:
+    """The running `WebServer`, or None when off (no --web and [web] enabled = false, or no config
+    asking for it). A missing `web` extra is one clear line, not a crash of the board."""
+    enabled = settings.enabled if settings is not None else port is not None
+    if port is None and settings is None or not enabled and port is None:
+        return None
+    try:
+        from damka.web.server import WebConfig, WebServer
+    except ImportError as error:
+        print(f"web page off: {error.name} is missing; pip install 'damka[web]'", file=sys.stderr)
+        return None
+    config = WebConfig(port=port if port is not None else settings.port,
+                       bind=settings.bind if settings is not None else "0.0.0.0",
+                       pin=settings.arbiter_pin if settings is not None else "")
+    server = WebServer(app, config)
+    server.start()
+    print(f"web page: http://{config.bind}:{server.port}/  pairing code {server.access.code}, "
+          f"arbiter PIN {server.access.pin}", file=sys.stderr)
+    return server

@@ -1,0 +1,116 @@
+"""A seat played from the web page: an `Opponent` that answers with the page's move.
+
+The session treats the seat exactly as the computer's: it asks the opponent
+for the turn (`start`), polls it from the board's loop, and once the answer
+is there lights that move for the person at the table and accepts only it.
+The answer here is whatever a player chose on the page (`submit`, run on the
+board's thread through the web driver). A multiwarcaby turn is two moves: the
+first is kept until the second comes, and only the whole turn is answered.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from damka.controller.opponent import Thinking
+from damka.engine.game import Game
+from damka.engine.move import Move
+from damka.engine.notation import format_move
+from damka.engine.variant import Position, Variant
+
+
+class RemoteMoveError(ValueError):
+    """A move the page may not make now: the message says why."""
+
+
+class RemoteOpponent:
+    """Waits for the page's move; `poll()` says "thinking" until then."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self._lock = threading.Lock()
+        self._game_key: tuple[int, Any] | None = None   # (ply, position) of the turn asked for
+        self._position: Position | None = None
+        self._chosen: list[Move] = []
+        self._answer: tuple[Move, ...] | None = None
+        self._answered = False                          # the session has the turn: wait for the next start
+
+    # -- what the session calls ----------------------------------------------
+
+    def start(self, game: Game, *, whole_turn: bool = False) -> None:
+        with self._lock:
+            self._game_key = (game.ply, game.position)
+            self._position = game.position
+            self._chosen = []
+            self._answer = None
+            self._answered = False
+
+    def poll(self) -> Any:
+        with self._lock:
+            if self._game_key is None:
+                return None                      # cancelled: the session asks again
+            if self._answer is None:
+                return Thinking(0.0)
+            self._answered = True
+            return self._answer
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._game_key = None
+            self._chosen = []
+            self._answer = None
+
+    def close(self) -> None:
+        self.cancel()
+
+    # -- what the page calls ---------------------------------------------------
+
+    @property
+    def waiting(self) -> bool:
+        """The session waits for this seat's move (and it was not given yet)."""
+        return self._game_key is not None and self._answer is None and not self._answered
+
+    def position_now(self) -> Position | None:
+        """The position the page chooses its next move in (after a first move of the turn)."""
+        with self._lock:
+            if self._game_key is None or self._answer is not None or self._answered:
+                return None
+            position = self._position
+            for move in self._chosen:
+                position = self.variant.play(position, move)
+            return position
+
+    def legal(self) -> list[dict[str, Any]]:
+        """The moves the page may choose now: text, start, end, captures (square names)."""
+        position = self.position_now()
+        if position is None:
+            return []
+        moves = self.variant.legal_moves(position)
+        geometry = self.variant.geometry
+        return [{"text": format_move(self.variant, position, move, moves), "from": geometry.name(move.start),
+                 "to": geometry.name(move.end), "path": [geometry.name(s) for s in move.path],
+                 "captures": sorted(geometry.name(s) for s in move.captures)} for move in moves]
+
+    def submit(self, text: str) -> tuple[Move, ...] | None:
+        """The page's move (its PDN text, as `legal` gives it). The whole turn
+        once it is complete (None while a multiwarcaby turn waits for its
+        second move); RemoteMoveError naming the reason if it is not legal now."""
+        position = self.position_now()
+        if position is None:
+            raise RemoteMoveError("it is not the remote seat's turn")
+        moves = self.variant.legal_moves(position)
+        by_text = {format_move(self.variant, position, move, moves): move for move in moves}
+        move = by_text.get(str(text).strip())
+        if move is None:
+            shown = ", ".join(sorted(by_text)[:12])
+            raise RemoteMoveError(f"{text!r} is not a legal move here; legal: {shown}")
+        with self._lock:
+            self._chosen.append(move)
+            after = self.variant.play(position, move)
+            more = (len(self._chosen) < self.variant.moves_per_turn and self.variant.move_in_turn(after) != 0
+                    and self.variant.legal_moves(after))
+            if more:
+                return None
+            self._answer = tuple(self._chosen)
+            return self._answer

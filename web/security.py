@@ -1,0 +1,116 @@
+"""Who may change a game: the pairing code, the arbiter PIN, wrong-code limits, CSRF.
+
+Watching needs nothing. Every state-changing request is a POST with a JSON
+body that carries the board's pairing code (shown on the board's screen,
+rotated on request) or the arbiter PIN, in the body (`code`) or the
+`X-Damka-Code` header. Cross-site requests are refused twice over: an
+`Origin` (or `Referer`) that is not the board's own is refused, and the
+request must carry the CSRF token the page was given in a cookie
+(`damka_csrf`) back in the `X-CSRF-Token` header (double submit: another
+site can neither read the cookie nor set the header). Wrong codes are
+counted per client address: after `FREE_FAILURES` in a row each further one
+locks that client out for a while that doubles up to `MAX_LOCK_S`.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+from urllib.parse import urlsplit
+
+FREE_FAILURES = 5
+MAX_LOCK_S = 60.0
+FIRST_LOCK_S = 0.5
+
+
+class Refused(Exception):
+    """A request refused before it reaches the board: HTTP status and reason."""
+
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+def new_code() -> str:
+    return f"{secrets.randbelow(1_000_000):06d}"
+
+
+@dataclass
+class _Failures:
+    count: int = 0
+    locked_until: float = 0.0
+
+
+@dataclass
+class Access:
+    """The codes and the wrong-code counters of one server."""
+
+    pin: str
+    code: str = field(default_factory=new_code)
+    clock: Callable[[], float] = time.monotonic
+    _failures: dict[str, _Failures] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def rotate(self) -> str:
+        self.code = new_code()
+        return self.code
+
+    def check(self, client: str, given: str | None, *, arbiter: bool = False) -> str:
+        """'arbiter' or 'player' for a right code (the PIN also opens the
+        player's actions); Refused 401/403/429 otherwise."""
+        now = self.clock()
+        with self._lock:
+            failures = self._failures.setdefault(client, _Failures())
+            if failures.locked_until > now:
+                wait = failures.locked_until - now
+                raise Refused(429, f"too many wrong codes from {client}: try again in {wait:.1f} s", wait)
+            role = self._role(given)
+            if role is not None and (role == "arbiter" or not arbiter):
+                failures.count = 0
+                return role
+            if given:
+                failures.count += 1
+                if failures.count > FREE_FAILURES:
+                    lock = min(MAX_LOCK_S, FIRST_LOCK_S * 2 ** (failures.count - FREE_FAILURES - 1))
+                    failures.locked_until = now + lock
+        if not given:
+            raise Refused(401, "this needs the arbiter PIN" if arbiter else
+                          "this needs the board's pairing code (shown on the board's screen) or the arbiter PIN")
+        if role == "player":
+            raise Refused(403, "this needs the arbiter PIN (the pairing code is not enough)")
+        raise Refused(403, "wrong arbiter PIN" if arbiter else "wrong code")
+
+    def _role(self, given: str | None) -> str | None:
+        if not given:
+            return None
+        given_b = str(given).strip().encode()
+        if self.pin and hmac.compare_digest(given_b, self.pin.encode()):
+            return "arbiter"
+        if hmac.compare_digest(given_b, self.code.encode()):
+            return "player"
+        return None
+
+
+def check_origin(headers: dict[str, str], host: str) -> None:
+    """Refused(403) for a request whose Origin or Referer is another site's."""
+    for name in ("origin", "referer"):
+        value = headers.get(name)
+        if not value:
+            continue
+        if value == "null":
+            raise Refused(403, "cross-site request refused (Origin: null)")
+        netloc = urlsplit(value).netloc
+        if netloc.lower() != host.lower():
+            raise Refused(403, f"cross-site request refused ({name.capitalize()} {value} is not this board)")
+        return
+
+
+def check_csrf(cookie: str | None, header: str | None) -> None:
+    if not cookie or not header or not hmac.compare_digest(cookie.encode(), header.encode()):
+        raise Refused(403, "missing or wrong CSRF token: reload the page (header X-CSRF-Token must match "
+                           "the damka_csrf cookie)")

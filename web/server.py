@@ -1,0 +1,170 @@
+"""The web server beside the board loop: Starlette on uvicorn, in a thread of its own.
+
+    web = WebServer(app, WebConfig(port=8080, pin="2468"))
+    web.start()        # returns once the port is open; the board loop goes on as before
+    ...
+    web.stop()
+
+The server owns an asyncio loop in its thread. The board's thread only hands
+items over to it (`WebFeed`) and runs the commands it queued (`Driver`):
+nothing here ever blocks the board. Pages get live updates as server-sent
+events (`/api/events`), pushed, never polled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import socket
+import threading
+import time
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from damka.web import api
+from damka.web.arbiter import ArbiterLog
+from damka.web.driver import Driver
+from damka.web.feed import WebFeed
+from damka.web.security import Access
+
+STATIC = Path(__file__).resolve().parent / "static"
+HEARTBEAT_S = 15.0
+log = logging.getLogger("damka.web")
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    port: int = 8080
+    bind: str = "0.0.0.0"
+    pin: str = ""          # the arbiter PIN ("" : one is made up and logged at start)
+    enabled: bool = True
+
+
+class WebServer:
+    """The page's server for one App: feed, driver, access codes, uvicorn thread."""
+
+    def __init__(self, app: Any, config: WebConfig = WebConfig(), *, feed: WebFeed | None = None) -> None:
+        self.app = app
+        self.config = config
+        self.feed = feed or WebFeed(app)
+        self.access = Access(pin=config.pin or f"{secrets.randbelow(10_000):04d}")
+        self.driver = Driver(app, self.feed)
+        self.arbiter_log = ArbiterLog()
+        self.driver.announce = self.announce
+        self.announce("")
+        self._thread: threading.Thread | None = None
+        self._server: uvicorn.Server | None = None
+        self._started = threading.Event()
+        self.port = config.port
+
+    def announce(self, note: str) -> None:
+        """The board's screen line (on the board's thread): the pairing code, and what the page changed last."""
+        line = f"Web code {self.access.code}"
+        self.app.banner = f"{line} - {note}" if note else line
+
+    # -- life cycle -----------------------------------------------------------------
+
+    def asgi(self) -> Starlette:
+        @asynccontextmanager
+        async def lifespan(_app: Starlette):
+            self.feed.attach(asyncio.get_running_loop())
+            self._started.set()
+            try:
+                yield
+            finally:
+                for queue in list(self.feed.pages):
+                    queue.put_nowait(None)   # end every page's stream: the server stops
+                self.feed.attach(None)
+
+        routes = [Route("/", self.index), Route("/api/events", self.events), *api.routes(self),
+                  Mount("/static", StaticFiles(directory=STATIC), name="static")]
+        return Starlette(routes=routes, lifespan=lifespan)
+
+    def start(self, timeout: float = 10.0) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.config.bind, self.config.port))
+        self.port = sock.getsockname()[1]
+        sock.listen(128)  # connections wait from now on, even before uvicorn serves (after the lifespan start)
+        config = uvicorn.Config(self.asgi(), log_level="warning", access_log=False, lifespan="on",
+                                timeout_graceful_shutdown=1, limit_concurrency=200, ws="none")
+        self._server = uvicorn.Server(config)
+        self._started.clear()
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
+                                        name="damka-web", daemon=True)
+        self._thread.start()
+        if not self._started.wait(timeout):
+            raise RuntimeError(f"the web server did not start on {self.config.bind}:{self.port}")
+        log.warning("web page on http://%s:%d/ (pairing code %s, arbiter PIN %s)",
+                    self.config.bind, self.port, self.access.code, self.access.pin)
+
+    def _end_pages(self) -> None:
+        for queue in list(self.feed.pages):
+            queue.put_nowait(None)
+
+    def stop(self) -> None:
+        loop = self.feed._loop
+        if loop is not None:
+            try:
+                loop.call_soon_threadsafe(self._end_pages)  # every stream ends: uvicorn can close at once
+            except RuntimeError:
+                pass
+            time.sleep(0.05)
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(10)
+        self._thread = None
+
+    def close(self) -> None:
+        self.stop()
+        self.driver.close()
+        self.feed.close()
+
+    # -- pages ----------------------------------------------------------------------
+
+    async def index(self, request: Request) -> Response:
+        response = FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        token = request.cookies.get("damka_csrf") or secrets.token_urlsafe(24)
+        response.set_cookie("damka_csrf", token, samesite="strict", httponly=False)
+        return response
+
+    async def events(self, request: Request) -> Response:
+        """Server-sent events: the latest picture and what follows, each with id boot:seq."""
+        last = request.headers.get("last-event-id") or request.query_params.get("last")
+        backlog, queue = self.feed.open_page(last)
+
+        async def stream():
+            try:
+                yield "retry: 1000\n\n"
+                for item in backlog:
+                    yield f"id: {self.feed.event_id(item)}\nevent: {item.kind}\ndata: {item.text}\n\n"
+                while True:
+                    try:
+                        item = await asyncio.wait_for(queue.get(), HEARTBEAT_S)
+                    except asyncio.TimeoutError:
+                        yield ": still here\n\n"
+                        continue
+                    if item is None:
+                        return
+                    yield f"id: {self.feed.event_id(item)}\nevent: {item.kind}\ndata: {item.text}\n\n"
+            finally:
+                self.feed.close_page(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def json_error(status: int, message: str, retry_after: float | None = None) -> JSONResponse:
+    headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
+    return JSONResponse({"ok": False, "error": message}, status_code=status, headers=headers)

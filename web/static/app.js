@@ -1,0 +1,342 @@
+// The board's web page: live picture by server-sent events, commands by POST with the code.
+"use strict";
+const $ = (id) => document.getElementById(id);
+const damka = window.damka = { state: null, lastSeq: 0, gaps: 0, dups: 0, seen: {}, moveSeen: {}, roles: {},
+                               selected: null, received: 0 };
+
+function csrf() { const m = document.cookie.match(/(?:^|; )damka_csrf=([^;]*)/); return m ? decodeURIComponent(m[1]) : ""; }
+function code() { return $("code").value.trim() || sessionStorage.getItem("damka_code") || ""; }
+function notice(text, bad) { const n = $("notice"); n.textContent = text || ""; n.className = bad ? "bad" : ""; }
+
+async function post(path, body) {
+  const res = await fetch(path, { method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf(), "X-Damka-Code": code() },
+    body: JSON.stringify(body || {}) });
+  let data = {};
+  try { data = await res.json(); } catch (e) { data = { error: `${res.status} ${res.statusText}` }; }
+  if (!res.ok) throw new Error(data.error || `${res.status}`);
+  return data;
+}
+
+// -- the live feed ------------------------------------------------------------------------
+function connect() {
+  const source = new EventSource("/api/events");
+  source.onopen = () => { $("conn").textContent = "live"; $("conn").className = "conn on"; };
+  source.onerror = () => { $("conn").textContent = "reconnecting"; $("conn").className = "conn off"; };
+  source.addEventListener("state", (e) => receive(e, true));
+  source.addEventListener("event", (e) => receive(e, false));
+  damka.source = source;
+}
+
+function receive(e, isState) {
+  const data = JSON.parse(e.data);
+  const boot = (e.lastEventId || "").split(":")[0];
+  if (boot !== damka.boot) { damka.boot = boot; damka.lastSeq = data.seq - 1; }  // a new board: start afresh
+  if (data.seq <= damka.lastSeq) { damka.dups++; return; }
+  if (data.seq !== damka.lastSeq + 1 && !isState) damka.gaps++;
+  damka.lastSeq = data.seq;
+  damka.received++;
+  if (isState) { damka.state = data; damka.stateAt = performance.now(); render(); }
+  else onEvent(data);
+}
+
+function onEvent(ev) {
+  if (ev.type === "MoveCommitted" && damka.moveSeen[ev.ply] === undefined) damka.moveSeen[ev.ply] = Date.now();
+  const li = document.createElement("li");
+  li.textContent = describe(ev);
+  const list = $("events");
+  list.insertBefore(li, list.firstChild);
+  while (list.children.length > 60) list.removeChild(list.lastChild);
+  if (ev.type === "MoveRefused") notice(`refused: ${ev.reason}`, true);
+}
+
+function describe(ev) {
+  switch (ev.type) {
+    case "MoveCommitted": return `${ev.side_name}: ${ev.text}`;
+    case "MoveRefused": return `refused: ${ev.reason}`;
+    case "GameOver": return `game over (${ev.result.reason})`;
+    case "ComputerPlanned": return `to play on the board: ${ev.moves.join(" ")}`;
+    case "MessageShown": return ev.text;
+    default: return ev.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  }
+}
+
+// -- drawing ------------------------------------------------------------------------------
+function fmt(ms) {
+  if (ms <= 0) return "0.0";
+  if (ms <= 20000) return (Math.ceil(ms / 100) / 10).toFixed(1);
+  const s = Math.ceil(ms / 1000), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  return h ? `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}` : `${m}:${String(sec).padStart(2, "0")}`;
+}
+
+function clockText(i) {
+  const g = damka.state && damka.state.game;
+  const c = g && g.clock;
+  if (!c) return "";
+  const side = c.sides[i];
+  if (!side) return "";
+  if (side.untimed) return fmt(side.elapsed);
+  const running = c.running && side.active ? performance.now() - damka.stateAt : 0;
+  return fmt(side.ms - running);
+}
+
+function render() {
+  const s = damka.state;
+  const g = s.game;
+  const marks = {};
+  const legal = remoteLegal();
+  if (damka.selected) {
+    marks[damka.selected] = "select";
+    for (const m of legal) if (m.from === damka.selected) marks[m.to] = "target";
+  }
+  drawBoard($("board"), s.board, { roles: damka.roles, marks });
+  const sides = $("sides");
+  sides.textContent = "";
+  if (g) g.sides.forEach((side, i) => {
+    const row = document.createElement("div");
+    row.className = "side" + (side.to_move ? " tomove" : "") + (side.out ? " out" : "");
+    row.innerHTML = `<span class="dot"></span><span class="name"></span><span class="score"></span><span class="clock"></span>`;
+    row.querySelector(".dot").style.background = side.colour;
+    row.querySelector(".name").textContent = side.name + (g.computer.includes(i) ? "" : "");
+    row.querySelector(".score").textContent = g.shows_scores ? `${side.score} pts` : "";
+    row.querySelector(".clock").dataset.side = i;
+    sides.appendChild(row);
+  });
+  tickClocks();
+  const view = s.view || {};
+  if (g && s.remote && s.remote.waiting) g.status = `${g.sides[s.remote.seats[0]].name} to move, on this page`, g.message = "";
+  $("status").textContent = g ? [g.status, g.message && g.message.toLowerCase() !== g.status.toLowerCase() ? g.message : ""].filter(Boolean).join(" - ")
+                              : (view.title ? `The board shows: ${view.title}${view.subtitle ? " - " + view.subtitle : ""}` : "");
+  const result = $("result");
+  if (g && g.result) {
+    result.hidden = false;
+    const places = g.sides.length > 2 ? " - " + g.sides.map((x, i) => `${g.result.places[i]}. ${x.name} (${x.score})`).sort().join(", ") : "";
+    result.textContent = `${g.result.title} (${g.result.reason})${places}`;
+  } else result.hidden = true;
+  $("resumebtn").hidden = s.app !== "resume";
+  renderMoves(g);
+  renderRemote();
+  const arbSide = document.querySelector("#arbform select[name=side]");
+  const names = g ? g.sides.map((x) => x.name) : [];
+  if (arbSide.dataset.names !== names.join("|")) {
+    arbSide.dataset.names = names.join("|");
+    arbSide.innerHTML = "";
+    names.forEach((n, i) => arbSide.add(new Option(n, i)));
+  }
+}
+
+function renderMoves(g) {
+  const list = $("moves");
+  const moves = g ? g.moves : [];
+  const sig = moves.map((m) => m.text).join(" ");
+  if (list.dataset.sig === sig) return;
+  list.dataset.sig = sig;
+  list.textContent = "";
+  const perTurn = moves.some((m, i) => i && moves[i - 1].turn === m.turn);
+  const twoSides = g && g.sides.length === 2 && !perTurn;
+  const rows = [];
+  for (const m of moves) {
+    const n = twoSides ? Math.floor((m.ply - 1) / 2) + 1 : m.turn;
+    let row = rows[rows.length - 1];
+    if (!row || row.n !== n) { row = { n, texts: [], side: m.side }; rows.push(row); }
+    row.texts.push(m.text);
+  }
+  for (const row of rows) {
+    const li = document.createElement("li");
+    const who = twoSides ? "" : ` ${g.sides[row.side].name}:`;
+    li.innerHTML = `<span class="n"></span> <span class="t"></span>`;
+    li.querySelector(".n").textContent = `${row.n}.${who}`;
+    li.querySelector(".t").textContent = row.texts.join(" ");
+    list.appendChild(li);
+  }
+  list.dataset.count = moves.length;
+  list.scrollTop = list.scrollHeight;
+}
+
+function tickClocks() {
+  for (const node of document.querySelectorAll(".side .clock")) {
+    const text = clockText(Number(node.dataset.side));
+    node.textContent = text;
+    const g = damka.state.game;
+    node.classList.toggle("low", !!(g && g.clock && !g.clock.sides[node.dataset.side].untimed && text.indexOf(":") < 0 && text !== ""));
+  }
+}
+setInterval(() => { if (damka.state) tickClocks(); }, 100);
+
+// -- a seat played from this page -----------------------------------------------------------
+function remoteLegal() {
+  const r = damka.state && damka.state.remote;
+  return r && r.waiting ? r.legal : [];
+}
+
+function renderRemote() {
+  const r = damka.state.remote;
+  const box = $("remote");
+  if (!r) { box.hidden = true; return; }
+  box.hidden = false;
+  const g = damka.state.game;
+  const seat = g ? g.sides[r.seats[0]].name : "";
+  box.innerHTML = "";
+  const p = document.createElement("div");
+  p.textContent = r.waiting ? `Your move (${seat}): click a piece, then a square, or drag it.`
+    : `You play ${seat} from this page. ` + (g && g.phase === "setup" ? "Waiting for the pieces to be set up." : "Waiting for the board.");
+  box.appendChild(p);
+  const sel = damka.selected;
+  const options = remoteLegal().filter((m) => m.from === sel && m.to === damka.target);
+  if (options.length > 1) {
+    const c = document.createElement("div");
+    c.className = "choices";
+    c.append("Which capture? ");
+    for (const m of options) {
+      const b = document.createElement("button");
+      b.textContent = m.text;
+      b.onclick = () => sendMove(m.text);
+      c.appendChild(b);
+    }
+    box.appendChild(c);
+  }
+}
+
+function clickSquare(square) {
+  const legal = remoteLegal();
+  if (!legal.length || !square) return;
+  if (damka.selected && legal.some((m) => m.from === damka.selected && m.to === square)) {
+    const options = legal.filter((m) => m.from === damka.selected && m.to === square);
+    if (options.length === 1) { sendMove(options[0].text); return; }
+    damka.target = square; render(); return;
+  }
+  if (legal.some((m) => m.from === square)) { damka.selected = square; damka.target = null; notice(""); render(); return; }
+  const froms = [...new Set(legal.map((m) => m.from))];
+  if (damka.selected) {
+    const targets = legal.filter((m) => m.from === damka.selected).map((m) => m.to);
+    notice(`${damka.selected}-${square} is not legal: from ${damka.selected} the piece may go to ${targets.join(", ")}`, true);
+  } else {
+    notice(`no move from ${square}: ${legal.some((m) => m.captures.length) ? "a capture is compulsory; " : ""}pieces that can move: ${froms.join(", ")}`, true);
+  }
+}
+
+async function sendMove(text) {
+  damka.selected = null; damka.target = null;
+  try { await post("/api/game/move", { move: text }); notice(`sent ${text}: the board lights it for the player at the table`); }
+  catch (e) { notice(e.message, true); }
+  render();
+}
+
+function setupBoardInput() {
+  const svg = $("board");
+  let down = null;
+  svg.addEventListener("pointerdown", (e) => {
+    down = squareAt(svg, e.clientX, e.clientY);
+    if (down && remoteLegal().some((m) => m.from === down) && damka.selected !== down) clickSquare(down);
+  });
+  svg.addEventListener("pointerup", (e) => {
+    const up = squareAt(svg, e.clientX, e.clientY);
+    if (up && up === down && damka.selected === up) { down = null; return; }  // a click on the piece: selected
+    if (up) clickSquare(up);
+    down = null;
+  });
+}
+
+// -- forms --------------------------------------------------------------------------------
+async function loadOptions() {
+  const o = await (await fetch("/api/options")).json();
+  damka.roles = o.roles || {};
+  const form = $("newgame");
+  const fill = (name, pairs) => { const s = form.elements[name]; s.innerHTML = ""; for (const [v, l] of pairs) s.add(new Option(l, v)); };
+  fill("variant", o.variants); fill("sides", o.sides); fill("mode", o.modes); fill("colours", o.colours);
+  fill("level", o.levels); fill("hint_limit", o.hints);
+  fill("computers", [["0", "All but one"], ["1", "1 seat"], ["2", "2 seats"], ["3", "3 seats"]]);
+  form.elements.level.value = "casual";
+  form.elements.variant.value = (damka.state && damka.state.game && damka.state.game.variant) || "classic";
+  const dl = $("tcs");
+  for (const [v, l] of o.time_controls) if (v) dl.appendChild(new Option(l, v));
+  if (damka.state) render();
+}
+
+function showTab(name) {
+  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("active", b.dataset.tab === name);
+  for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.id === name);
+  if (name === "archive") loadGames();
+}
+
+async function loadGames() {
+  const list = $("games");
+  const res = await fetch("/api/games");
+  const data = await res.json();
+  list.textContent = "";
+  if (!res.ok) { list.textContent = data.error; return; }
+  for (const g of data.games) {
+    const li = document.createElement("li");
+    li.textContent = `#${g.id} ${g.created.slice(0, 16).replace("T", " ")} ${g.variant}: ${g.players.join(" - ")} (${g.moves} moves) ${g.result}`;
+    li.onclick = () => openReplay(g.id);
+    list.appendChild(li);
+  }
+}
+
+async function openReplay(id) {
+  const data = await (await fetch(`/api/games/${id}`)).json();
+  damka.replay = data;
+  $("replay").hidden = false;
+  $("replaytitle").textContent = `#${data.id} ${data.title}: ${data.players.join(" - ")} ${data.result}`;
+  $("download").href = `/api/games/${id}.pdn`;
+  const slider = $("slider");
+  slider.max = data.moves.length; slider.value = data.moves.length;
+  showReplay();
+}
+
+function showReplay() {
+  const r = damka.replay, i = Number($("slider").value);
+  drawBoard($("replayboard"), { files: r.files, ranks: r.ranks, squares: r.squares, pieces: r.boards[i], frame: {} }, {});
+  $("replaymove").textContent = i ? `after move ${i}: ${r.moves[i - 1]}` : "start position";
+}
+
+function init() {
+  for (const b of document.querySelectorAll("#tabs button")) b.onclick = () => showTab(b.dataset.tab);
+  $("codeform").onsubmit = async (e) => {
+    e.preventDefault();
+    try { const r = await post("/api/login", {}); sessionStorage.setItem("damka_code", $("code").value.trim()); notice(`unlocked as ${r.role}`); }
+    catch (err) { notice(err.message, true); }
+  };
+  $("code").value = sessionStorage.getItem("damka_code") || "";
+  for (const b of document.querySelectorAll("[data-action]")) b.onclick = async () => {
+    try { await post("/api/game/action", { action: b.dataset.action }); notice(`${b.textContent}: done`); }
+    catch (e) { notice(e.message, true); }
+  };
+  $("newgame").onsubmit = async (e) => {
+    e.preventDefault();
+    const f = e.target.elements;
+    const game = { variant: f.variant.value, sides: f.sides.value, mode: f.mode.value, time_control: f.time_control.value,
+                   colours: f.colours.value, level: f.level.value, computers: f.computers.value, hint_limit: f.hint_limit.value,
+                   players: f.players.value.split(",").map((x) => x.trim()).filter(Boolean) };
+    try { await post("/api/game/new", { game }); $("setuperror").textContent = ""; showTab("watch"); notice("new game: set up the pieces on the board"); }
+    catch (err) { $("setuperror").textContent = err.message; }
+  };
+  for (const b of document.querySelectorAll("[data-arb]")) b.onclick = async () => {
+    const f = $("arbform").elements, side = Number(f.side.value);
+    let action = b.dataset.arb, body = { side };
+    if (action === "add_time") body.ms = Math.round(Number(f.seconds.value) * 1000);
+    if (action === "draw") action = "result";
+    if (action === "loss") { action = "result"; body = { loser: side }; }
+    try {
+      const r = await post(`/api/arbiter/${action}`, body);
+      $("arberror").textContent = "";
+      const li = document.createElement("li");
+      li.textContent = `${r.log.at} ${r.log.who}: ${r.log.detail}`;
+      $("arblog").appendChild(li);
+    } catch (e) { $("arberror").textContent = e.message; }
+  };
+  $("rotate").onclick = async () => { try { await post("/api/code/rotate", {}); notice("the board's screen shows the new code"); } catch (e) { notice(e.message, true); } };
+  $("slider").oninput = showReplay;
+  $("importform").onsubmit = async (e) => {
+    e.preventDefault();
+    const file = $("pdnfile").files[0];
+    const msg = $("importmsg");
+    if (!file) { msg.textContent = "choose a PDN file first"; return; }
+    try { const r = await post("/api/games/import", { pdn: await file.text(), name: file.name }); msg.className = "error ok"; msg.textContent = `imported: game ${r.ids.join(", ")}`; loadGames(); }
+    catch (err) { msg.className = "error"; msg.textContent = err.message; }
+  };
+  setupBoardInput();
+  connect();
+  loadOptions();
+}
+init();
