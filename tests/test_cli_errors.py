@@ -9,6 +9,7 @@ person runs it, the console script `damka` in its own process.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
@@ -41,6 +42,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("perft-unknown-flag", ["perft", "classic", "2", "--bogus"], "damka perft: error: unrecognized arguments: --bogus"),
     ("perft-huge-option", ["perft", "multiwarcaby", "1", "--sides", HUGE], "sides"),
     ("perft-fen", ["perft", "classic", "2", "--fen", "W:Wz9:B"], "damka perft: error:"),
+    ("perft-fen-newline", ["perft", "classic", "2", "--fen", "W:Wz9\n\nB:B"], "damka perft: error:"),
     # moves
     ("moves-nothing", ["moves"], "required: VARIANT"),
     ("moves-variant", ["moves", "chess"], "known: multiwarcaby"),
@@ -59,7 +61,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("import-ply-word", ["import", "{missing}", "--ply", "abc"], "argument --ply"),
     ("import-dir", ["import", "{dir}"], "{dir}"),
     ("import-missing", ["import", "{missing}"], "{missing}"),
-    ("import-latin1", ["import", "{latin1}"], "UTF-8"),
+    ("import-latin1", ["import", "{latin1}"], "{latin1}: not UTF-8 text"),
     # sim
     ("sim-screenshot-dir", ["sim", "--headless", "--script", "{log}", "--screenshot", "{dir}"], "is a folder"),
     ("sim-screenshot-no-folder", ["sim", "--headless", "--script", "{log}", "--screenshot", "{tmp}/new/x.png"],
@@ -101,7 +103,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("replay-until-word", ["replay", "classic", "{log}", "--until", "abc"], "--until must be a whole number"),
     ("replay-huge-time", ["replay", "classic", "{hugetime}"], "{hugetime}: line 1: time"),
     ("replay-computer", ["replay", "classic", "{log}", "--mode", "computer", "--computer", HUGE], "--computer"),
-    ("replay-pdn-dir", ["replay", "classic", "{log}", "--pdn", "{dir}"], "{dir}"),
+    ("replay-pdn-dir", ["replay", "classic", "{log}", "--pdn", "{dir}"], "{dir}: not a regular file"),
+    ("replay-pdn-device", ["replay", "classic", "{log}", "--pdn", "/dev/full"], "/dev/full: not a regular file"),
 ]
 
 
@@ -202,6 +205,15 @@ def test_the_console_script_says_the_same(places: dict[str, str]) -> None:
         results = list(pool.map(run, [argv for _, argv, _ in cases]))
     for (name, _, expected), result in zip(cases, results):
         check_one_line(result.returncode, result.stdout, result.stderr, expected.format(**places))
+
+
+def test_replay_from_an_endless_stdin_stops_at_once(at_home: dict[str, str], capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    with open("/dev/zero", "rb") as zero:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(zero))
+        code = main(["replay", "classic", "-"])
+    out, err = capsys.readouterr()
+    check_one_line(code, out, err, "<stdin>: line 1: longer than")
 
 
 def test_nothing_is_made_by_a_refused_screenshot(at_home: dict[str, str], capsys: pytest.CaptureFixture) -> None:

@@ -28,7 +28,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.ply is not None and args.ply < 0:
         raise ValueError(f"--ply must be 0 or more, not {args.ply}")
-    text = args.file.read_text(encoding="utf-8-sig", errors="strict")
+    try:
+        text = args.file.read_text(encoding="utf-8-sig", errors="strict")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{args.file}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} "
+                         f"at offset {exc.start})") from None
     records = import_records(text, name=str(args.file), keep_open=args.keep_open, upto_ply=args.ply)
     with Store(args.db) as store:
         ids = store.add_records(records)

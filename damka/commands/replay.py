@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from damka.commands.options import add_position_arguments, count_argument, load_position
@@ -89,6 +90,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     controls = args.time_control
     if controls:
         read_controls(controls, len(variant.sides))  # a bad time control: one clear error before anything runs
+    if args.pdn and args.pdn != "-":
+        pdn_target(args.pdn)  # before the replay runs: a bad target is one error, at once
     if args.until is not None and not controls:
         raise ValueError("--until needs --time-control (without a clock nothing waits)")
     records: list[str] = []
@@ -101,11 +104,27 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         out.write(records[0])
         return 0
     if args.pdn:
-        with open(args.pdn, "w", encoding="utf-8") as handle:
-            handle.write(records[0])
+        write_pdn(args.pdn, records[0])
     for line in lines:
         print(json.dumps(line), file=out)
     return 0
+
+
+def pdn_target(path: str) -> Path:
+    """--pdn FILE: a new file or a regular one (replaced); never a folder, device or FIFO."""
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        raise ValueError(f"{path}: not a regular file; the PDN is not written there")
+    return target
+
+
+def write_pdn(path: str, text: str) -> None:
+    """Write the record; an error names the file even when the system's does not (a full disk)."""
+    try:
+        with open(pdn_target(path), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, path) from None
 
 
 def _sides(text: str, variant: Variant) -> frozenset[int]:
