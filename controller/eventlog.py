@@ -12,14 +12,19 @@ number. `MS` is milliseconds since the session started (non-decreasing). The ses
 writes this log as it runs (an `up`/`down` for every square whose sensed
 occupancy changed between two snapshots); `damka replay` reads it back and
 re-runs the game headless. A line that cannot be read raises `EventLogError`
-naming the line.
+naming the file and the line.
+
+`read_log` reads at most `MAX_LOG_BYTES`, a line at most `MAX_LINE_BYTES`:
+a log is small (a long game is a few thousand lines of ~15 bytes), so
+anything larger (`/dev/zero`, a disk image given by mistake) is refused at
+once with one line instead of filling the memory.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import BinaryIO, Iterable, Iterator, Sequence
 
 from damka.engine.errors import DamkaError
 from damka.engine.variant import Variant
@@ -28,6 +33,10 @@ from damka.hardware.interfaces import Button
 KINDS = ("up", "down", "press", "button")
 _SQUARE_RE = re.compile(r"^[a-z]\d{1,2}$")
 _BUTTONS = {button.value: button for button in Button}
+
+MAX_LINE_BYTES = 1024             # a line is ~15 bytes; room for a long comment
+MAX_LOG_BYTES = 8 * 1024 * 1024   # ~500,000 events: days of play
+MAX_TIME_MS = 10**12 - 1          # 31 years: past this a time is a typing error (and would overflow SQLite)
 
 
 class EventLogError(DamkaError, ValueError):
@@ -72,8 +81,11 @@ def parse_line(line: str, number: int = 0, last_time: int = 0) -> LogEvent | Non
     if len(parts) != 3:
         raise EventLogError(f"{where}expected 'MS KIND ARG' (e.g. '120 up c3'), got {line.strip()!r}")
     ms, kind, arg = parts
-    if not ms.isdigit():
+    if not (ms.isascii() and ms.isdigit()):  # isdigit alone takes '²', which int() refuses
         raise EventLogError(f"{where}time {ms!r} is not a whole number of milliseconds")
+    if len(ms) > len(str(MAX_TIME_MS)) or int(ms) > MAX_TIME_MS:
+        shown = ms if len(ms) <= 20 else f"{ms[:20]}..."
+        raise EventLogError(f"{where}time {shown} is past {MAX_TIME_MS} ms (31 years)")
     time_ms = int(ms)
     if time_ms < last_time:
         raise EventLogError(f"{where}time {time_ms} goes back before {last_time}")
@@ -85,17 +97,23 @@ def parse_line(line: str, number: int = 0, last_time: int = 0) -> LogEvent | Non
         raise EventLogError(f"{where}{arg!r} is not a square name (like e5)")
     if kind == "button" and arg not in _BUTTONS:
         raise EventLogError(f"{where}unknown button {arg!r} (expected one of {', '.join(_BUTTONS)})")
-    if kind == "press" and not (arg.isdigit() or arg.isalpha()):
+    if kind == "press" and not (arg.isascii() and (arg.isdigit() or arg.isalpha())):
         raise EventLogError(f"{where}{arg!r} is not a side (white, black, or 1-4)")
     return LogEvent(time_ms, kind, arg, number)
 
 
-def parse_log(lines: Iterable[str]) -> list[LogEvent]:
-    """Every event of a log, in order; EventLogError on the first bad line."""
+def parse_log(lines: Iterable[str], source: str = "") -> list[LogEvent]:
+    """Every event of a log, in order; EventLogError on the first bad line
+    (naming `source`, the file, when given)."""
     events: list[LogEvent] = []
     last = 0
     for number, line in enumerate(lines, 1):
-        event = parse_line(line, number, last)
+        try:
+            event = parse_line(line, number, last)
+        except EventLogError as exc:
+            if not source:
+                raise
+            raise EventLogError(f"{source}: {exc}") from None
         if event is not None:
             events.append(event)
             last = event.time_ms
@@ -103,8 +121,34 @@ def parse_log(lines: Iterable[str]) -> list[LogEvent]:
 
 
 def read_log(path: str) -> list[LogEvent]:
-    with open(path, encoding="utf-8") as handle:
-        return parse_log(handle)
+    """Every event of the log file at `path` (OSError if it cannot be opened)."""
+    with open(path, "rb") as handle:
+        return read_log_stream(handle, path)
+
+
+def read_log_stream(handle: BinaryIO, source: str) -> list[LogEvent]:
+    """Every event of a log read from `handle` (a file, standard input),
+    within the size bounds; `source` names it in errors."""
+    return parse_log(_bounded_lines(handle, source), source)
+
+
+def _bounded_lines(handle: BinaryIO, source: str) -> Iterator[str]:
+    """The lines of `handle` as text; EventLogError for a line or a file too
+    long to be a sensor log, or bytes that are not UTF-8."""
+    total = 0
+    number = 0
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        total += len(raw)
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            raise EventLogError(f"{source}: line {number}: longer than {MAX_LINE_BYTES} bytes; not a sensor log")
+        if total > MAX_LOG_BYTES:
+            raise EventLogError(f"{source}: larger than {MAX_LOG_BYTES // 2**20} MB; not a sensor log")
+        try:
+            yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise EventLogError(f"{source}: line {number}: not UTF-8 text "
+                                f"(byte 0x{raw[exc.start]:02x} at column {exc.start + 1})") from None
 
 
 def format_log(events: Iterable[LogEvent]) -> str:

@@ -244,6 +244,7 @@ def _prepare(conn: sqlite3.Connection, path: Path, existed: bool) -> None:
     if existed and tables:
         check = conn.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
+            check = "; ".join(line.strip() for line in check.splitlines() if line.strip())  # one line
             raise StoreError(f"{path}: damaged game database (integrity check: {check}); left untouched")
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")

@@ -1,9 +1,14 @@
 """The `damka` command line: one sub-command per module in `damka.commands`.
 
 Each command module defines `add_parser(subparsers)` (which registers its
-parser and sets `func`) so commands stay small and independent. Any
-`DamkaError` or `ValueError` from bad input becomes one line on stderr and
-exit code 2: a person never sees a traceback for their own mistake.
+parser and sets `func`) so commands stay small and independent.
+
+Every mistake a person can make on the command line ends the same way, by
+construction: ONE line on stderr (`damka CMD: error: ...`) and exit code 2,
+never a usage block or a traceback. Usage errors go through `OneLineParser`,
+which every sub-command's parser inherits; errors from running a command
+(`DamkaError`, `ValueError`, `OSError`, a number too large for SQLite or C)
+go through `error_line` in `main`.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from damka import __version__
 from damka.engine.errors import DamkaError
@@ -32,8 +38,48 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class UsageError(DamkaError, ValueError):
+    """A command line argparse could not read (a missing or malformed argument)."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line, not the usage block
+    and the error: they raise `UsageError` for `main` to print. Sub-parsers
+    made by `add_subparsers` are of the same class, so no command can forget."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self.prog, message)
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: line breaks (SQLite's integrity report, a wrapped
+    message) become '; '."""
+    return "; ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def error_line(command: str, exc: BaseException) -> str:
+    """The one line a person sees for `exc`, raised by `damka COMMAND`."""
+    if isinstance(exc, UsageError):
+        return f"{exc.prog}: error: {one_line(str(exc))} (see '{exc.prog} --help')"
+    if isinstance(exc, UnicodeDecodeError):
+        # Readers name the file themselves; this is the last resort.
+        text = f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+    elif isinstance(exc, OSError) and not isinstance(exc, DamkaError):
+        where = os.fsdecode(exc.filename) if exc.filename is not None else ""
+        text = f"{where}: {exc.strerror or exc}" if where else str(exc.strerror or exc)
+    elif isinstance(exc, OverflowError):
+        text = f"a number is too large ({exc})"
+    else:
+        text = str(exc)
+    return f"damka {command}: error: {one_line(text)}"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="damka",
         description="Damka, the smart draughts board: rules engine, board controller and simulator.",
     )
@@ -47,15 +93,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            prog = f"damka {args.command}" if getattr(args, "command", None) else "damka"
+            raise UsageError(prog, f"unrecognized arguments: {' '.join(extra)}")
+    except UsageError as exc:
+        print(error_line("", exc), file=sys.stderr)
+        return 2
     if not getattr(args, "func", None):
-        parser.print_help()
+        commands = ", ".join(name.rstrip("_") for name in COMMAND_MODULES)
+        print(error_line("", UsageError("damka", f"a command is needed: {commands}")), file=sys.stderr)
         return 2
     try:
         return int(args.func(args) or 0)
-    except (DamkaError, ValueError) as exc:
-        print(f"damka {args.command}: error: {exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:
         # `damka moves ... | head`: the reader left; that is not an error.
         try:
@@ -63,8 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError:
             pass
         return 0
-    except OSError as exc:
-        print(f"damka {args.command}: error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+    except (DamkaError, ValueError, OSError, OverflowError) as exc:
+        print(error_line(args.command, exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"damka {args.command}: interrupted", file=sys.stderr)

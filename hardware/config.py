@@ -161,11 +161,18 @@ def _kind_name(kinds: tuple[type, ...]) -> str:
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
+MAX_CONFIG_BYTES = 256 * 1024  # a board.toml is a few hundred bytes
+
+
 def load_config(path: str | Path, *, backend: str | None = None) -> BoardConfig:
     """Read a board.toml; ConfigError (naming the file) for anything wrong."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)  # bounded: `--config /dev/zero` must not fill the memory
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} kB; not a board config")
+        data = tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such configuration file") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -483,9 +483,14 @@ def play_script(window: SimWindow, events: Sequence[LogEvent], *, settle_ms: int
 
 
 def save_screenshot(window: SimWindow, path: str | Path) -> Path:
+    """Save what the window shows, in the format the name's extension says;
+    no missing folder is made (a typing error would leave one behind)."""
     path = Path(path)
     surface = window.render()
-    replace_file(path, lambda temp: pygame.image.save(surface, str(temp)), suffix=path.suffix)
+    try:
+        replace_file(path, lambda temp: pygame.image.save(surface, str(temp)), suffix=path.suffix)
+    except pygame.error as exc:
+        raise WindowError(f"{path}: cannot save the screenshot: {exc}") from None
     return path
 
 
@@ -518,8 +523,11 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
             if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
                 shots += 1
                 target = (screenshot_dir or Path.cwd()) / f"damka-{shots:03d}.png"
-                save_screenshot(window, target)
-                app.notice = f"saved {target}"
+                try:
+                    save_screenshot(window, target)
+                    app.notice = f"saved {target}"
+                except WindowError as exc:
+                    app.notice = str(exc)
                 continue
             running = window.on_event(event) and running
         now = pygame.time.get_ticks()

@@ -123,3 +123,18 @@ def test_perft_progress_goes_to_its_own_stream(monkeypatch: pytest.MonkeyPatch) 
     progress = io.StringIO()
     assert perft.count(variant, variant.start_position(), 4, progress) == 1469
     assert "depth 4: 7/7 root moves, 1469 nodes" in progress.getvalue()
+
+
+def test_every_error_line_is_one_line() -> None:
+    """Whatever a message holds (SQLite's integrity report runs over lines), the person gets one line."""
+    from damka.cli import UsageError, error_line
+    from damka.engine.errors import DamkaError
+
+    assert error_line("games", DamkaError("db: damaged (*** in database main ***\nPage 5: bad)\n")) == \
+        "damka games: error: db: damaged (*** in database main ***; Page 5: bad)"
+    assert error_line("", UsageError("damka perft", "the following arguments are required: DEPTH")) == \
+        "damka perft: error: the following arguments are required: DEPTH (see 'damka perft --help')"
+    assert error_line("run", FileNotFoundError(2, "No such file or directory", "x.toml")) == \
+        "damka run: error: x.toml: No such file or directory"
+    assert error_line("export", OverflowError("Python int too large")) == \
+        "damka export: error: a number is too large (Python int too large)"

@@ -10,11 +10,13 @@ from damka.commands.games import add_db_argument, open_existing
 from damka.controller.store_pdn import export_pdn
 from damka.controller.user_files import check_writable, write_file
 
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest row id
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "export", help="write a stored game as PDN",
-        description="Write a stored game as PDN, with each move's clock times as {[%%clock ...]} and the "
+        description="Write a stored game as PDN, with each move's clock times as {[%clock ...]} and the "
                     "TimeControl tag. GAME is an id from `damka games`, or `last`.")
     parser.add_argument("game", metavar="GAME", help="game id, or 'last'")
     parser.add_argument("--pdn", metavar="FILE", type=Path, default=None, help="write here (default: stdout)")
@@ -32,10 +34,8 @@ def run(args: argparse.Namespace) -> int:
             if not games:
                 raise ValueError(f"no games stored in {store.path}")
             game_id = games[-1].id
-        elif args.game.isdigit():
-            game_id = int(args.game)
         else:
-            raise ValueError(f"GAME must be a game id (a number) or 'last', not {args.game!r}")
+            game_id = game_number(args.game, store.path)
         text = export_pdn(store.load_game(game_id))
     if args.pdn is None:
         sys.stdout.write(text)
@@ -43,3 +43,13 @@ def run(args: argparse.Namespace) -> int:
     write_file(args.pdn, text, replace=args.force)
     print(f"game {game_id} written to {args.pdn}", file=sys.stderr)
     return 0
+
+
+def game_number(text: str, db: Path) -> int:
+    """GAME as a stored game's id; ValueError for what is not one, or cannot be one
+    (SQLite ids end at 2**63 - 1: past that no game is stored, and SQLite could not even look)."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(f"GAME must be a game id (a number) or 'last', not {text!r}")
+    if len(text) > 19 or int(text) > MAX_GAME_ID or int(text) == 0:
+        raise ValueError(f"{db}: there is no game {text}")
+    return int(text)

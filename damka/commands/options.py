@@ -9,7 +9,7 @@ The variant's option flags are generated from the variants' declarations
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Callable
 
 from damka.engine.option_spec import OptionSpec
 from damka.engine.variant import Position, Variant
@@ -67,12 +67,27 @@ def load_position(args: argparse.Namespace) -> tuple[Variant, Position]:
     return variant, position
 
 
-def parse_count(text: str, what: str, minimum: int) -> int:
-    """A whole number >= minimum, or ValueError saying which argument was wrong."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"{what} must be a whole number, not {text!r}") from None
+def parse_count(text: str, what: str, minimum: int, maximum: int | None = None, why: str = "") -> int:
+    """A whole number from `minimum` to `maximum`, or ValueError saying which
+    argument was wrong (`why`: the reason for the maximum, said with it)."""
+    text = text.strip()
+    if not (text.isascii() and text.lstrip("+-").isdigit()):  # not int(): it takes '1_000' and '٣'
+        raise ValueError(f"{what} must be a whole number, not {text!r}")
+    # Past 30 digits, a number of the same sign past any bound (int() stops at 4300 digits).
+    value = int(text) if len(text) <= 30 else int(text[0].replace("+", "") + "9" * 30)
+    shown = text if len(text) <= 30 else f"{text[:12]}... ({len(text)} digits)"
     if value < minimum:
-        raise ValueError(f"{what} must be at least {minimum}, not {value}")
+        raise ValueError(f"{what} must be at least {minimum}, not {shown}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{what} must be at most {maximum}, not {shown}" + (f": {why}" if why else ""))
     return value
+
+
+def count_argument(what: str, minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse `type=` for a bounded whole number: a bad one is a usage error naming `what`."""
+    def parse(text: str) -> int:
+        try:
+            return parse_count(text, what, minimum, maximum)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse

@@ -20,6 +20,15 @@ from damka.engine.variant import Position, Variant
 # move, with progress on a terminal.
 PROGRESS_AFTER = 0.5
 
+# The deepest depth asked for. Each depth takes about as many times longer as
+# there are moves in a position: about 5 in draughts (classic depth 10 took
+# 17 s on a desktop PC, so depth 15 takes about 9 hours there, days on a Pi),
+# 40-60 in multiwarcaby (depth 5: minutes, 6: hours, 7: days). Deeper would
+# run for years and look like a hang.
+MAX_DEPTH = 15
+WHY_MAX_DEPTH = ("each depth takes about 5 times as long as the one before in draughts, 50 in multiwarcaby "
+                 "(classic depth 15: about 9 hours on a desktop PC)")
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -29,12 +38,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "move sequences of that many moves (in multiwarcaby each of a turn's two moves counts).",
     )
     add_position_arguments(parser)
-    parser.add_argument("depth", metavar="DEPTH", help="deepest depth to count, 1 or more")
+    parser.add_argument("depth", metavar="DEPTH",
+                        help=f"deepest depth to count, 1 to {MAX_DEPTH}: {WHY_MAX_DEPTH}")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    depth = parse_count(args.depth, "DEPTH", minimum=1)
+    depth = parse_count(args.depth, "DEPTH", minimum=1, maximum=MAX_DEPTH, why=WHY_MAX_DEPTH)
     variant, position = load_position(args)
     out, err = sys.stdout, sys.stderr
     show_progress = err.isatty()

@@ -37,13 +37,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
-from damka.commands.options import add_position_arguments, load_position
+from damka.commands.options import add_position_arguments, count_argument, load_position
 from damka.controller import events as ev
 from damka.controller.chooser import GreedyChooser
 from damka.controller.clock import Clock
-from damka.controller.eventlog import EventLogError, LogEvent, parse_side, read_log
+from damka.controller.eventlog import MAX_TIME_MS, EventLogError, LogEvent, parse_side, read_log, read_log_stream
 from damka.controller.events import EventHistory
 from damka.controller.game_factory import build_game
 from damka.controller.session import Mode, Session, SessionSettings
@@ -73,7 +74,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--time-control", metavar="TC",
                         help="run a tournament clock: compact form (5+3, 5+3d, 50/120:25/60, 5+3|3+3), "
                              "pdn:SECONDS form (pdn:300+3) or a preset name (blitz-100)")
-    parser.add_argument("--until", metavar="MS", type=int,
+    parser.add_argument("--until", metavar="MS", type=count_argument("--until", 0, MAX_TIME_MS),
                         help="with a clock: let virtual time run on to MS after the last event (flags fall)")
     parser.add_argument("--pdn", metavar="FILE",
                         help="write the game's PDN (with clock annotations) to FILE ('-': standard output, "
@@ -84,11 +85,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     variant, position = load_position(args)
-    if args.log == "-":
-        from damka.controller.eventlog import parse_log
-        events = parse_log(sys.stdin)
-    else:
-        events = read_log(args.log)
+    source = "<stdin>" if args.log == "-" else args.log
+    events = read_log_stream(sys.stdin.buffer, source) if args.log == "-" else read_log(args.log)
     settings = SessionSettings(mode=Mode(args.mode), computer_sides=_sides(args.computer, variant))
     controls = args.time_control
     if controls:
@@ -98,8 +96,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.pdn and args.pdn != "-":
         check_writable(args.pdn)  # a FIFO, a device or a missing folder: said before the replay runs
     records: list[str] = []
-    lines = replay(variant, events, settings, position=position if args.fen else None, leds=args.leds,
-                   controls=controls, until=args.until, pdn_out=records if args.pdn else None)
+    try:
+        lines = replay(variant, events, settings, position=position if args.fen else None, leds=args.leds,
+                       controls=controls, until=args.until, pdn_out=records if args.pdn else None)
+    except EventLogError as exc:
+        raise EventLogError(f"{source}: {exc}") from None
     if args.pdn == "-":
         out.write(records[0])
         return 0

@@ -12,11 +12,14 @@ from damka.commands.games import add_db_argument
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+# Screenshot extensions pygame.image.save writes as that format (any other name gets TGA).
+IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".bmp", ".tga")
+
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default=None, help="game to start at once (default: the menu)")
     parser.add_argument("--mode", default="casual", choices=("casual", "learning", "tournament", "computer"))
-    parser.add_argument("--sides", default="2", help="multiwarcaby: 2, 3, 4 or 'teams'")
+    parser.add_argument("--sides", default=None, help="multiwarcaby: 2, 3, 4 or 'teams' (default 2)")
     parser.add_argument("--time-control", default="", metavar="TC",
                         help="clock: a preset name (`blitz-64`), '5+3', 'casual'; default none")
     parser.add_argument("--colours", default="lot", choices=("lot", "first", "second"),
@@ -40,32 +43,69 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_game_arguments(parser)
     parser.add_argument("--headless", action="store_true", help="no window: play --script, save --screenshot")
     parser.add_argument("--script", metavar="LOG", type=Path, help="sensor log to play (headless)")
-    parser.add_argument("--screenshot", metavar="FILE.png", type=Path, help="save the window here (headless)")
+    parser.add_argument("--screenshot", metavar="FILE.png", type=screenshot_path,
+                        help=f"save the window here (headless): {', '.join(IMAGE_TYPES)}; "
+                             "into a folder that exists")
     parser.add_argument("--no-store", action="store_true", help="do not store the games")
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
 
+def screenshot_path(text: str) -> Path:
+    """--screenshot FILE: a name whose extension pygame writes as that format (it
+    writes TGA for any other) in a folder that exists (none is made: a typing
+    error would leave one behind), not a folder or a device."""
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: is a folder; give a file name in it, like {path / 'board.png'}")
+    if path.suffix.lower() not in IMAGE_TYPES:
+        raise argparse.ArgumentTypeError(f"{text}: the name must end in {', '.join(IMAGE_TYPES)}, the image format"
+                                         + (f", not {path.suffix}" if path.suffix else ""))
+    if path.exists() and not path.is_file():
+        raise argparse.ArgumentTypeError(f"{text}: not a regular file; not overwritten")
+    folder = path.parent
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: no folder {folder} (it is not made for you)")
+    return path
+
+
+
+
 def setup_from(args: argparse.Namespace):
+    """The game the arguments ask for: a bad or unknown variant, or an option the
+    variant does not take, is one clear error now, before any window opens."""
     from damka.controller.setup import GameSetup
     from damka.engine import levels
+    from damka.engine.variants import variant_class
 
-    sides = str(args.sides)
-    if sides != "teams" and not (sides.isdigit() and 2 <= int(sides) <= 4):
+    sides = "2" if args.sides is None else str(args.sides)
+    if sides != "teams" and not (sides in ("2", "3", "4")):
         raise ValueError(f"--sides must be 2, 3, 4 or teams, not {sides!r}")
-    if args.time_control:
-        from damka.controller import timecontrol
-
-        if args.time_control != "casual":
-            timecontrol.control(args.time_control)  # a bad one is one clear error now, not later
+    if args.variant:
+        factory = variant_class(args.variant)  # unknown: the error lists the known ones
+        if sides != "2" and not any(spec.name == "sides" for spec in factory.option_specs):
+            raise ValueError(f"--sides {sides}: {factory.name} is a game for two; "
+                             f"--sides is for {', '.join(_sides_takers())}")
     level = levels.DEFAULT_LEVEL
     if args.level is not None:
         if args.mode != "computer":
             raise ValueError(f"--level {args.level}: the computer's strength; add --mode computer")
         level = levels.find_level(args.level).name  # an unknown level: one line naming the known ones
-    return GameSetup(variant=args.variant or "classic", sides=2 if sides == "teams" else int(sides),
-                     teams=sides == "teams", mode=args.mode, time_control=args.time_control or "",
-                     colours=args.colours, level=level)
+    setup = GameSetup(variant=args.variant or "classic", sides=2 if sides == "teams" else int(sides),
+                      teams=sides == "teams", mode=args.mode, time_control=args.time_control or "",
+                      colours=args.colours, level=level)
+    from damka.controller.game_factory import build_variant, time_controls
+
+    # A variant option it cannot take, or a bad time control (in any form the board
+    # accepts: compact, per side, pdn:, a preset): one clear error now, before any window.
+    time_controls(setup, build_variant(setup))
+    return setup
+
+
+def _sides_takers() -> list[str]:
+    from damka.engine.variants import variant_classes
+
+    return [cls.name for cls in variant_classes() if any(spec.name == "sides" for spec in cls.option_specs)]
 
 
 def players_from(args: argparse.Namespace) -> list[str] | None:
@@ -75,10 +115,8 @@ def players_from(args: argparse.Namespace) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> int:
     setup = setup_from(args)
-    if args.variant:
-        from damka.engine import find_variant
-
-        find_variant(setup.variant, **setup.variant_options())  # unknown variant: one clear error
+    if not args.headless and (args.script or args.screenshot):
+        raise ValueError("--script and --screenshot are for --headless (the window plays what you do)")
     if args.headless:
         return run_headless(args, setup)
     from damka.controller.app import App
