@@ -61,7 +61,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("import-ply-word", ["import", "{missing}", "--ply", "abc"], "argument --ply"),
     ("import-dir", ["import", "{dir}"], "{dir}"),
     ("import-missing", ["import", "{missing}"], "{missing}"),
-    ("import-latin1", ["import", "{latin1}"], "{latin1}: not UTF-8 text"),
+    ("import-latin1", ["import", "{latin1}"], "{latin1}: line 2: not UTF-8 text"),
     # sim
     ("sim-screenshot-dir", ["sim", "--headless", "--script", "{log}", "--screenshot", "{dir}"], "is a folder"),
     ("sim-screenshot-no-folder", ["sim", "--headless", "--script", "{log}", "--screenshot", "{tmp}/new/x.png"],
@@ -103,8 +103,8 @@ CASES: list[tuple[str, list[str], str]] = [
     ("replay-until-word", ["replay", "classic", "{log}", "--until", "abc"], "--until must be a whole number"),
     ("replay-huge-time", ["replay", "classic", "{hugetime}"], "{hugetime}: line 1: time"),
     ("replay-computer", ["replay", "classic", "{log}", "--mode", "computer", "--computer", HUGE], "--computer"),
-    ("replay-pdn-dir", ["replay", "classic", "{log}", "--pdn", "{dir}"], "{dir}: not a regular file"),
-    ("replay-pdn-device", ["replay", "classic", "{log}", "--pdn", "/dev/full"], "/dev/full: not a regular file"),
+    ("replay-pdn-dir", ["replay", "classic", "{log}", "--pdn", "{dir}"], "{dir}: a directory, not a regular file"),
+    ("replay-pdn-device", ["replay", "classic", "{log}", "--pdn", "/dev/full"], "/dev/full: a character device, not a regular file"),
 ]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, TextIO
+from typing import TextIO
 
 from damka.commands.options import add_position_arguments, load_position, parse_count
 from damka.engine.variant import Position, Variant

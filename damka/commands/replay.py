@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from damka.commands.options import add_position_arguments, count_argument, load_position
