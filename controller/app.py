@@ -38,7 +38,11 @@ from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
-__all__ = ["App", "AppState", "CHECKPOINT_MS"]
+__all__ = ["App", "AppState", "CHECKPOINT_MS", "NAVIGATION"]
+
+# Clock buttons in a menu, by side: the first side's moves up, the second's
+# down, and so on round the board.
+NAVIGATION = (Button.UP, Button.DOWN)
 
 
 class AppState(enum.Enum):
@@ -54,7 +58,7 @@ class App:
     def __init__(self, *, store: Store | None = None, setup: GameSetup | None = None,
                  players: Sequence[str] | None = None, offer_resume: bool = True, start_game: bool = False,
                  seed: int | None = None, checkpoint_ms: int = CHECKPOINT_MS,
-                 chooser: Chooser | None = None, inline_thinking: bool = False) -> None:
+                 chooser: Chooser | None = None, inline_thinking: bool = False, side_buttons: int = 4) -> None:
         """`chooser`: the computer's moves from this `Chooser`, at once (tests
         that want determinism); by default the search (`ComputerOpponent`)
         thinks off the loop at the game's level.
@@ -63,7 +67,10 @@ class App:
         computer's search and the coach's work to finish (`Session.settle`),
         so they take no time on the board's clock: for scripted replays in
         virtual time (`sim.window.play_script`, tests). The board's own loop
-        leaves it off and keeps polling."""
+        leaves it off and keeps polling.
+
+        `side_buttons`: how many turn/clock buttons the board has (2 on the
+        minimal six-button board): a side without its own ends its turn with ok."""
         if players and start_game:
             sides = len(build_variant(setup or GameSetup()).sides)
             if len(players) != sides:
@@ -73,6 +80,7 @@ class App:
         self.writes = WriteQueue(store, lambda: self.now) if store is not None else None  # kept until written
         self.chooser = chooser
         self.inline_thinking = inline_thinking
+        self.side_buttons = side_buttons
         self.setup = setup or GameSetup()
         self.bus = ev.EventBus()
         self.now = 0
@@ -179,6 +187,10 @@ class App:
     def _on_clock(self, press: ClockPress) -> None:
         if self.state is AppState.GAME and self.session is not None and self.overlay is None:
             self.session.handle(press)
+        else:
+            # No game on the board (a menu, the result): the clock buttons move
+            # between rows, so a board without up/down buttons reaches every menu.
+            self._on_button(ButtonPress(NAVIGATION[press.side % len(NAVIGATION)], press.time_ms))
 
     def _on_button(self, press: ButtonPress) -> None:
         button = press.button
@@ -188,6 +200,8 @@ class App:
                                                  can_take_back=self.setup.mode != "tournament")
             elif button is Button.OK and self.clock is not None and self.clock.state is State.PAUSED:
                 self.clock.resume(self.now)
+            elif button is Button.OK and self.session is not None and self.session.game.turn >= self.side_buttons:
+                self.session.handle(ClockPress(self.session.game.turn, press.time_ms))  # no button of its own
             elif self.session is not None:
                 self.session.handle(press)
             return

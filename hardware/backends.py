@@ -65,7 +65,7 @@ class HardwareBoard:
     """The opened devices. `sim` is the simulated hardware when mocked (a
     mock_matrix.SwitchMatrix or a pty_device.PtyBoard), else None; `hands`
     drives it the same way for every backend. `ghosts()` names squares the
-    sensor cannot trust (a matrix without diodes)."""
+    sensor cannot trust (a matrix without diodes). `inputs` names the buttons."""
 
     backend: str
     sensor: BoardSensor
@@ -76,6 +76,9 @@ class HardwareBoard:
     closers: list[Callable[[], None]] = field(default_factory=list)
     hands: MockHands | None = None
     ghosts: Callable[[], frozenset[str]] = _no_ghosts
+    inputs: tuple[str, ...] = ()
+    """Every input wired, by its [buttons] name (``clock0``, ``ok``; ``up``/``down``
+    for an encoder's two directions): what the doctor asks a maker to try."""
 
     def close(self) -> None:
         for closer in reversed(self.closers):
