@@ -110,7 +110,7 @@ def test_board_map():
 def test_doctor_shows_each_input_of_the_full_gpio_board(tmp_path, capsys):
     """Four clocks, hint, take back, menu, ok on a key row and the encoder (docs/wiring.md, Design B)."""
     path = tmp_path / "board.toml"
-    path.write_text(WIRING_GPIO)
+    path.write_text(wiring_gpio())
     assert main(["doctor", "--config", str(path), "--mock", "--seconds", "2.4"]) == 0
     out = capsys.readouterr().out
     assert "inputs to try: clock0 clock1 clock2 clock3 hint takeback menu ok up down" in out
@@ -133,24 +133,7 @@ def test_an_input_never_pressed_is_named():
     assert input_report(["clock0", "ok"], {"clock0": 2}) == "inputs seen: clock0 x2; not seen: ok"
 
 
-WIRING_GPIO = """
-[board]
-backend = "gpio"
-[gpio]
-rows = [4, 5, 6, 12, 13, 16, 17, 22, 23]
-cols = [24, 25, 26, 27, 14, 15, 18, 19, 20]
-key_row = 21
-encoder = [2, 3]
-buzzer = 8
-[buttons]
-clock0 = 0
-clock1 = 1
-clock2 = 2
-clock3 = 3
-hint = 4
-takeback = 5
-menu = 6
-ok = 7
-[leds]
-driver = "spi"
-"""
+def wiring_gpio() -> str:
+    from test_wiring_doc import gpio_example
+
+    return gpio_example()
