@@ -104,6 +104,25 @@ def ensure_installed(extras: str) -> None:
     stamp.write_text(digest)
 
 
+# Debian programs some tests use, by the command they provide (espeak-ng: the board's voice).
+TEST_PROGRAMS = {"espeak-ng": "espeak-ng"}
+
+
+def ensure_test_programs() -> None:
+    """As root, apt-get the test programs that are missing; anyone else is told
+    the command (those tests then skip, saying so)."""
+    missing = sorted({package for command, package in TEST_PROGRAMS.items() if shutil.which(command) is None})
+    if not missing:
+        return
+    apt = shutil.which("apt-get")
+    if apt is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        say(f"missing {', '.join(missing)}: some tests will skip; install with  sudo apt install {' '.join(missing)}")
+        return
+    say(f"installing {', '.join(missing)} with apt-get")
+    if subprocess.call([apt, "update"]) != 0 or subprocess.call([apt, "install", "-y", *missing]) != 0:
+        say(f"apt-get could not install {', '.join(missing)}: some tests will skip")
+
+
 def main(argv: list[str]) -> int:
     command, args = (argv[0], argv[1:]) if argv else ("run", [])
     if command in ("-h", "--help"):
@@ -119,6 +138,7 @@ def main(argv: list[str]) -> int:
         ensure_installed("sim,serial")
         return subprocess.call([str(BIN / "damka"), *(args or DEFAULT_RUN)])
     ensure_installed("dev")
+    ensure_test_programs()
     code = subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
     if code == NO_TESTS_EXIT:
         say("pytest collected no tests: the suite is broken, not green")

@@ -176,12 +176,16 @@ def open_matrix(config: BoardConfig, mock: bool) -> HardwareBoard:
     try:
         if gpio.encoder is not None:
             board.closers.append(open_encoder(gpio, factory, matrix))
+        if gpio.buzzer is not None:
+            board.buzzer = open_buzzer(gpio, factory, mock, board)
         if mock:
             board.leds = RecordingLeds()
         elif config.leds.driver == "spi" and config.leds.type != "none":
             from damka.hardware.leds import SpiWs2812, open_spi
 
-            style = LedStyle(layout, config.leds.type, config.leds.brightness, config.leds.colours)
+            style = LedStyle(layout, config.leds.type, config.leds.brightness, config.leds.colours,
+                             palette=config.light.palette)
+            board.led_style = style
             leds = SpiWs2812(open_spi(config.leds.spi_bus, config.leds.spi_device), style,
                              serpentine=config.leds.serpentine, budget_ma=config.leds.budget_ma)
             leds.start()
@@ -193,6 +197,19 @@ def open_matrix(config: BoardConfig, mock: bool) -> HardwareBoard:
         board.close()
         raise
     return board
+
+
+def open_buzzer(gpio: GpioConfig, factory, mock: bool, board: HardwareBoard):
+    """The buzzer on [gpio] buzzer (a PWM-capable mock pin when simulated)."""
+    from damka.hardware.sound import GpioBuzzer
+
+    if mock and gpio.buzzer_tonal:
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        factory = MockFactory(pin_class=MockPWMPin)  # a passive buzzer wants a PWM pin
+    buzzer = GpioBuzzer(gpio.buzzer, tonal=gpio.buzzer_tonal, pin_factory=factory)
+    board.closers.append(buzzer.close)
+    return buzzer.play
 
 
 def check_scan_rate(board: HardwareBoard, out: Out) -> None:

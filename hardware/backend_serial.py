@@ -73,7 +73,8 @@ def open_link(config: BoardConfig, mock: bool) -> HardwareBoard:
     from damka.hardware.serial_link import SerialLink
 
     serial: SerialConfig = config.section("serial")
-    style = LedStyle(config.layout(), config.leds.type, config.leds.brightness, config.leds.colours)
+    style = LedStyle(config.layout(), config.leds.type, config.leds.brightness, config.leds.colours,
+                     palette=config.light.palette)
     closers: list[Callable[[], None]] = []
     sim = hands = None
     port = serial.port
@@ -95,7 +96,8 @@ def open_link(config: BoardConfig, mock: bool) -> HardwareBoard:
     return HardwareBoard("serial", link, link, link,
                          f"serial backend on {_where(port, serial)}{' (firmware on a pty)' if mock else ''}, "
                          f"{config.rows}x{config.cols} matrix", sim=sim, closers=closers, hands=hands,
-                         inputs=tuple(config.buttons))
+                         inputs=tuple(config.buttons), buzzer=link.tone,
+                         led_style=style)
 
 
 def _where(port: str | None, serial: SerialConfig) -> str:
