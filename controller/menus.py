@@ -266,8 +266,8 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
             Row("level", "Computer", LEVELS),
             Row("computers", "Computer seats", COMPUTERS),
             Row("hints", "Hints", HINTS),
-            Row("start", "Start the game"),
             Row("settings", "Board settings"),
+            Row("start", "Start the game"),
         ],
         footer="up/down: row   ok: next / start   take back: previous",
     )
@@ -287,7 +287,7 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
     menu._update_visibility()
     menu.fit_clock()
     menu.description = board_note(setup.variant)
-    menu.cursor = len(menu.visible_rows()) - 2  # on "Start": one press of ok starts the same game again
+    menu.cursor = len(menu.visible_rows()) - 1  # on "Start": one press of ok starts the same game again
     return menu
 
 
@@ -301,8 +301,8 @@ def game_actions_menu(*, clock_running: bool = False, can_take_back: bool = True
     if can_take_back:
         rows.append(Row("takeback", "Take back a move"))
     rows.append(Row("pause" if clock_running else "unpause", "Pause the clock" if clock_running else "Start the clock"))
-    rows.append(Row("new", "New game"))
     rows.append(Row("settings", "Board settings"))
+    rows.append(Row("new", "New game"))
     return Menu(title="Game", rows=rows, footer="up/down: row   ok: choose   menu: back")
 
 
