@@ -104,20 +104,26 @@ def ensure_installed(extras: str) -> None:
     stamp.write_text(digest)
 
 
-def ensure_chromium() -> None:
-    """The web page's browser tests drive Debian's Chromium: root installs it
-    with apt when it is missing (CI on a fresh machine); anyone else sees
-    those tests skipped with the command to run."""
-    if shutil.which("chromium") or not hasattr(os, "geteuid") or os.geteuid() != 0:
+# Debian programs some tests use, by the command they provide: Chromium drives the
+# web page's browser tests, espeak-ng is the board's voice.
+TEST_PROGRAMS = {"chromium": "chromium", "espeak-ng": "espeak-ng"}
+
+
+def ensure_test_programs() -> None:
+    """As root, apt-get the test programs that are missing (CI on a fresh
+    machine); anyone else is told the command (those tests then skip, saying so)."""
+    missing = sorted({package for command, package in TEST_PROGRAMS.items() if shutil.which(command) is None})
+    if not missing:
         return
     apt = shutil.which("apt-get")
-    if apt is None:
+    if apt is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        say(f"missing {', '.join(missing)}: some tests will skip; install with  sudo apt install {' '.join(missing)}")
         return
-    say("installing Debian's chromium for the web page's browser tests")
+    say(f"installing {', '.join(missing)} with apt-get")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     if subprocess.call([apt, "update", "-qq"], env=env) != 0 or \
-            subprocess.call([apt, "install", "-y", "-qq", "chromium"], env=env) != 0:
-        say("apt-get install chromium failed: the browser tests will be skipped")
+            subprocess.call([apt, "install", "-y", "-qq", *missing], env=env) != 0:
+        say(f"apt-get could not install {', '.join(missing)}: some tests will skip")
 
 
 def main(argv: list[str]) -> int:
@@ -135,7 +141,7 @@ def main(argv: list[str]) -> int:
         ensure_installed("sim,serial")
         return subprocess.call([str(BIN / "damka"), *(args or DEFAULT_RUN)])
     ensure_installed("dev")
-    ensure_chromium()
+    ensure_test_programs()
     code = subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
     if code == NO_TESTS_EXIT:
         say("pytest collected no tests: the suite is broken, not green")

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import enum
 import random
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from damka.controller import events as ev
 from damka.controller import resume as resume_mod
+from damka.controller.board_settings import BoardSettings, read_menu, settings_menu
 from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
@@ -41,9 +42,22 @@ from damka.controller.view_builder import active_sides, game_view, player_colour
 from damka.controller.views import Colour, MenuView, ResultView, View
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
-from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
+from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Role, Snapshot
 
-__all__ = ["App", "AppState", "CHECKPOINT_MS"]
+__all__ = ["App", "AppState", "CHECKPOINT_MS", "NAVIGATION"]
+
+# Clock buttons in a menu, by side: the first side's moves up, the second's
+# down, and so on round the board.
+NAVIGATION = (Button.UP, Button.DOWN)
+SETTINGS_TITLE = "Board settings"
+
+
+class Ticker(Protocol):
+    """Something that watches the app in time: ticked with it, woken at its deadline."""
+
+    def tick(self, now: int) -> None: ...
+
+    def next_deadline(self) -> int | None: ...
 
 
 class AppState(enum.Enum):
@@ -59,7 +73,7 @@ class App:
     def __init__(self, *, store: Store | None = None, setup: GameSetup | None = None,
                  players: Sequence[str] | None = None, offer_resume: bool = True, start_game: bool = False,
                  seed: int | None = None, checkpoint_ms: int = CHECKPOINT_MS,
-                 chooser: Chooser | None = None, inline_thinking: bool = False) -> None:
+                 chooser: Chooser | None = None, inline_thinking: bool = False, side_buttons: int = 4) -> None:
         """`chooser`: the computer's moves from this `Chooser`, at once (tests
         that want determinism); by default the search (`ComputerOpponent`)
         thinks off the loop at the game's level.
@@ -68,7 +82,10 @@ class App:
         computer's search and the coach's work to finish (`Session.settle`),
         so they take no time on the board's clock: for scripted replays in
         virtual time (`sim.window.play_script`, tests). The board's own loop
-        leaves it off and keeps polling."""
+        leaves it off and keeps polling.
+
+        `side_buttons`: how many turn/clock buttons the board has (2 on the
+        minimal six-button board): a side without its own ends its turn with ok."""
         if players and start_game:
             sides = len(build_variant(setup or GameSetup()).sides)
             if len(players) != sides:
@@ -78,6 +95,10 @@ class App:
         self.writes = WriteQueue(store, lambda: self.now) if store is not None else None  # kept until written
         self.chooser = chooser
         self.inline_thinking = inline_thinking
+        self.side_buttons = side_buttons
+        self.tickers: list[Ticker] = []  # watchers of time passing (the cues' clock warnings)
+        self.board_settings = BoardSettings()
+        self.settings_listeners: list[Callable[[BoardSettings], None]] = []  # the LEDs, the cues
         self.setup = setup or GameSetup()
         self.bus = ev.EventBus()
         # Called on the board's thread after every input and tick: an outside
@@ -139,6 +160,8 @@ class App:
     @property
     def frame(self) -> LedFrame:
         if self.state is AppState.GAME and self.session is not None:
+            if not self.board_settings.last_move:
+                return {square: role for square, role in self.session.frame.items() if role is not Role.LAST_MOVE}
             return self.session.frame
         if self.state is AppState.RESUME and self._resume_offer is not None:
             return resume_mod.guidance_frame(self._resume_offer, self.occupied)
@@ -162,6 +185,8 @@ class App:
         self.now = max(self.now, now_ms)
         if self.session is not None:
             self.session.tick(self.now)
+        for ticker in self.tickers:
+            ticker.tick(self.now)
         self._settle()
         self._after()
 
@@ -179,6 +204,7 @@ class App:
                 due.append(self.recorder.next_checkpoint)
         if self.writes is not None and self.writes.retry_at is not None:
             due.append(self.writes.retry_at)  # the store failed: try again then, input or not
+        due.extend(time for time in (ticker.next_deadline() for ticker in self.tickers) if time is not None)
         future = [time for time in due if time > self.now]
         return min(future) if future else None
 
@@ -191,6 +217,10 @@ class App:
     def _on_clock(self, press: ClockPress) -> None:
         if self.state is AppState.GAME and self.session is not None and self.overlay is None:
             self.session.handle(press)
+        else:
+            # No game on the board (a menu, the result): the clock buttons move
+            # between rows, so a board without up/down buttons reaches every menu.
+            self._on_button(ButtonPress(NAVIGATION[press.side % len(NAVIGATION)], press.time_ms))
 
     def _on_button(self, press: ButtonPress) -> None:
         button = press.button
@@ -200,11 +230,14 @@ class App:
                                                  can_take_back=self.setup.mode != "tournament")
             elif button is Button.OK and self.clock is not None and self.clock.state is State.PAUSED:
                 self.clock.resume(self.now)
+            elif button is Button.OK and self.session is not None and self.session.game.turn >= self.side_buttons:
+                self.session.handle(ClockPress(self.session.game.turn, press.time_ms))  # no button of its own
             elif self.session is not None:
                 self.session.handle(press)
             return
         menu = self.overlay if self.overlay is not None else self.menu
         action = menu.press(button)
+        self._settings_changed(menu)
         if action is not None:
             self._act(action)
 
@@ -247,6 +280,8 @@ class App:
         """A tap (touch screen, mouse) on the `index`-th row of the menu shown: as ok on that row."""
         menu = self.shown_menu
         action = menu.choose(index) if menu is not None else None
+        if menu is not None:
+            self._settings_changed(menu)
         if action is not None:
             self._act(action)
 
@@ -255,6 +290,7 @@ class App:
             "start": self._start_from_menu, "back": self._back, "continue": self._close_overlay,
             "resume": self._resume, "new": self._open_new_menu, "draw": self._agree_draw, "resign": self._resign,
             "takeback": self._menu_takeback, "pause": self._pause, "unpause": self._unpause,
+            "settings": self._open_settings,
         }.get(action.name)
         if handler is not None:
             handler()
@@ -273,6 +309,20 @@ class App:
 
     def _close_overlay(self) -> None:
         self.overlay = None
+
+    def _open_settings(self) -> None:
+        self.overlay = settings_menu(self.board_settings)  # over the menu or the game; menu/Done closes it
+
+    def set_board_settings(self, settings: BoardSettings) -> None:
+        """New board settings (the menu, the config at start, later the web page): tell the listeners."""
+        if settings != self.board_settings:
+            self.board_settings = settings
+            for listener in self.settings_listeners:
+                listener(settings)
+
+    def _settings_changed(self, menu: Menu) -> None:
+        if menu.title == SETTINGS_TITLE:
+            self.set_board_settings(read_menu(menu, self.board_settings))
 
     def _open_new_menu(self) -> None:
         if self.state is AppState.RESUME and self._resume_offer is not None and self.store is not None:

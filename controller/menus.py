@@ -266,6 +266,7 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
             Row("level", "Computer", LEVELS),
             Row("computers", "Computer seats", COMPUTERS),
             Row("hints", "Hints", HINTS),
+            Row("settings", "Board settings"),
             Row("start", "Start the game"),
         ],
         footer="up/down: row   ok: next / start   take back: previous",
@@ -300,6 +301,7 @@ def game_actions_menu(*, clock_running: bool = False, can_take_back: bool = True
     if can_take_back:
         rows.append(Row("takeback", "Take back a move"))
     rows.append(Row("pause" if clock_running else "unpause", "Pause the clock" if clock_running else "Start the clock"))
+    rows.append(Row("settings", "Board settings"))
     rows.append(Row("new", "New game"))
     return Menu(title="Game", rows=rows, footer="up/down: row   ok: choose   menu: back")
 

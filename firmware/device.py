@@ -13,6 +13,8 @@ except ImportError:  # flat on the Pico's filesystem
     import protocol as P
     import scan
 
+ENCODER_BUTTONS = 2  # the encoder's steps are two more buttons: +1 (index n), -1 (index n + 1)
+
 FIRMWARE = "damka-fw 1.0"
 ERROR_REPORT_MS = 1000
 
@@ -26,17 +28,24 @@ class Device:
     pixels: NeoPixel-like (``pixels[i] = (r, g, b)``, ``write()``) or None
     ticks_ms, ticks_diff: the clock (utime.ticks_ms / utime.ticks_diff)
     buttons: scan.ButtonBank or None
+    encoder: encoder.Encoder or None; its steps count as two buttons after
+        the bank's (+1 steps at index n, -1 steps at n + 1, n = len(bank.pins))
+    buzzer: PWM-like (``freq(hz)``, ``duty_u16(d)``) or None: plays TONE frames
     """
 
     def __init__(self, matrix, transport, pixels, ticks_ms, ticks_diff=None,
                  buttons=None, rows=9, cols=9, debounce_scans=3, debounce_ms=20,
-                 serpentine=True, budget_ma=lights.DEFAULT_BUDGET_MA, name=FIRMWARE):
+                 serpentine=True, budget_ma=lights.DEFAULT_BUDGET_MA, name=FIRMWARE,
+                 encoder=None, buzzer=None):
         self.matrix = matrix
         self.transport = transport
         self.pixels = pixels
         self.ticks_ms = ticks_ms
         self.ticks_diff = ticks_diff or (lambda a, b: a - b)
         self.buttons = buttons
+        self.encoder = encoder
+        self.encoder_counts = [0] * ENCODER_BUTTONS if encoder is not None else []
+        self.tones = Tones(buzzer)
         self.rows = rows
         self.cols = cols
         self.serpentine = serpentine
@@ -67,14 +76,15 @@ class Device:
         self.seq = (self.seq + 1) & 0xFF
 
     def send_hello(self):
-        count = len(self.buttons.pins) if self.buttons else 0
-        self.send(P.HELLO, P.pack_hello(self.rows, self.cols, count, self.name))
+        self.send(P.HELLO, P.pack_hello(self.rows, self.cols, len(self.press_counts()), self.name))
+
+    def press_counts(self):
+        """Every button's wrapping press counter: the bank's, then the encoder's two."""
+        return (list(self.buttons.counts) if self.buttons else []) + self.encoder_counts
 
     def send_snapshot(self):
-        if self.buttons:
-            state, counts = self.buttons.state, self.buttons.counts
-        else:
-            state, counts = 0, []
+        state = self.buttons.state if self.buttons else 0
+        counts = self.press_counts()
         body = P.pack_snapshot(self.now, self.debouncer.stable, self.cols, state, counts)
         self.send(P.SNAPSHOT, body)
         self.last_sent = self.now
@@ -101,8 +111,10 @@ class Device:
         self.scans += 1
         changed = self.debouncer.update(raw, self.now)
         pressed = self.buttons.update() if self.buttons else []
+        pressed += self.encoder_steps()
+        counts = self.press_counts()
         for i in pressed:
-            self.send(P.BUTTON, P.pack_button(i, self.buttons.counts[i], self.now))
+            self.send(P.BUTTON, P.pack_button(i, counts[i], self.now))
         if changed or pressed or self.now - self.last_sent >= P.HEARTBEAT_MS:
             self.send_snapshot()
         data = self.transport.read()
@@ -114,6 +126,22 @@ class Device:
             self.last_error = self.now
             self.send(P.ERROR, P.pack_error(P.E_BAD_FRAME, str(self.decoder.bad)))
         self.render()
+        self.tones.update(self.now)
+
+    def encoder_steps(self):
+        """The encoder's steps since the last poll, as presses of its two buttons."""
+        if self.encoder is None:
+            return []
+        self.encoder.poll()
+        steps = self.encoder.take()
+        first = len(self.buttons.pins) if self.buttons else 0
+        index = first if steps > 0 else first + 1
+        pressed = []
+        for _ in range(abs(steps)):
+            k = index - first
+            self.encoder_counts[k] = (self.encoder_counts[k] + 1) & 0xFF
+            pressed.append(index)
+        return pressed
 
     def run(self, sleep_ms=None, until=None):
         """Poll forever (or while `until()` is false), sleeping between scans."""
@@ -137,6 +165,11 @@ class Device:
             self.send_snapshot()
         elif msg_type == P.REQUEST:
             self.send_snapshot()
+        elif msg_type == P.TONE:
+            try:
+                self.tones.play(P.unpack_tone(body), self.now)
+            except ValueError as exc:
+                self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
         elif msg_type == P.LEDS:
             if not self.leds_in_order(seq):
                 return
@@ -192,3 +225,47 @@ class Device:
             self.pixels[lights.chain_index(r, c, cols, self.serpentine)] = colour
         self.pixels.write()
         self.shown = colours
+
+
+class Tones:
+    """Notes on a PWM buzzer pin, played from the device's clock in `update()`
+    (never a sleep: the scan goes on while a cue sounds). A new TONE replaces
+    what is playing."""
+
+    DUTY = 32768  # half the period: the loudest square wave
+
+    def __init__(self, pwm):
+        self.pwm = pwm
+        self.notes = []
+        self.index = 0
+        self.ends = 0
+        self.sounding = False
+        self.played = 0  # notes started (tests)
+
+    def play(self, notes, now):
+        self.notes = list(notes)
+        self.index = -1
+        self.ends = now
+        self.update(now)
+
+    def update(self, now):
+        if self.pwm is None or self.index >= len(self.notes) or now < self.ends:
+            return
+        self.index += 1
+        if self.index >= len(self.notes):
+            self.silence()
+            return
+        freq, ms = self.notes[self.index]
+        self.ends = now + ms
+        self.played += 1
+        if freq:
+            self.pwm.freq(freq)
+            self.pwm.duty_u16(self.DUTY)
+            self.sounding = True
+        else:
+            self.silence()
+
+    def silence(self):
+        if self.pwm is not None:
+            self.pwm.duty_u16(0)
+        self.sounding = False

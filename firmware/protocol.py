@@ -21,10 +21,11 @@ ACK = 0x04        # device -> host: a LEDS (or HELLO) frame was applied
 BUTTON = 0x05     # device -> host: a press (also counted in every SNAPSHOT)
 ERROR = 0x06      # both ways: code + text
 REQUEST = 0x07    # host -> device: send a SNAPSHOT now
+TONE = 0x08       # host -> device: play notes on the buzzer (replaces what plays)
 
 TYPE_NAMES = {
     HELLO: "HELLO", SNAPSHOT: "SNAPSHOT", LEDS: "LEDS", ACK: "ACK",
-    BUTTON: "BUTTON", ERROR: "ERROR", REQUEST: "REQUEST",
+    BUTTON: "BUTTON", ERROR: "ERROR", REQUEST: "REQUEST", TONE: "TONE",
 }
 
 # ERROR codes.
@@ -42,6 +43,7 @@ DOUBLE = 4         # two short flashes per second
 
 MAX_FRAME = 512    # decoded bytes; anything longer is garbage
 HEARTBEAT_MS = 250
+MAX_NOTES = 32     # notes in one TONE frame
 
 
 def seq_delta(seq, last):
@@ -315,6 +317,23 @@ def unpack_button(body):
     if len(body) != 6:
         raise ValueError("BUTTON bad length")
     return body[0], body[1], _get_u32(body, 2)
+
+
+def pack_tone(notes):
+    """TONE: n u8, then (frequency Hz u16, duration ms u16) x n; frequency 0 is a rest."""
+    notes = list(notes)[:MAX_NOTES]
+    body = bytearray((len(notes),))
+    for freq, ms in notes:
+        body.extend((freq >> 8 & 0xFF, freq & 0xFF, ms >> 8 & 0xFF, ms & 0xFF))
+    return bytes(body)
+
+
+def unpack_tone(body):
+    """[(frequency, ms), ...]; ValueError on a bad length."""
+    if len(body) < 1 or len(body) != 1 + 4 * body[0] or body[0] > MAX_NOTES:
+        raise ValueError("TONE bad length")
+    return [((body[1 + 4 * i] << 8) | body[2 + 4 * i], (body[3 + 4 * i] << 8) | body[4 + 4 * i])
+            for i in range(body[0])]
 
 
 def pack_error(code, text):

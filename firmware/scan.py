@@ -120,8 +120,9 @@ class ButtonBank:
     wrapping press counter, which every SNAPSHOT carries: the host counts
     presses from the counters, so a lost frame never loses or repeats a press."""
 
-    def __init__(self, pins, scans=3):
+    def __init__(self, pins, scans=3, source=None):
         self.pins = pins
+        self.source = source  # a KeyRow to read before the pins, or None
         self.scans = scans
         self.state = 0
         self.counts = [0] * len(pins)
@@ -130,6 +131,8 @@ class ButtonBank:
     def update(self):
         """Read the pins once; returns the indices of buttons newly pressed."""
         pressed = []
+        if self.source is not None:
+            self.source.read()
         for i, pin in enumerate(self.pins):
             down = not pin.value()
             bit = 1 << i
@@ -144,3 +147,42 @@ class ButtonBank:
                     self.counts[i] = (self.counts[i] + 1) & 0xFF
                     pressed.append(i)
         return pressed
+
+
+class KeyRow:
+    """Push buttons wired as one more matrix row: one output pin, read through
+    the matrix's own column inputs (a diode in series with each button, like
+    the squares). Nine buttons cost one pin. `pins` are pin-like objects for
+    a ButtonBank (value() 0 while pressed); `read()` selects the row once."""
+
+    def __init__(self, row_pin, col_pins, count, settle=None):
+        if count > len(col_pins):
+            raise ValueError("a key row has at most " + str(len(col_pins)) + " buttons, not " + str(count))
+        self.row_pin = row_pin
+        self.col_pins = col_pins
+        self.settle = settle
+        self.mask = 0
+        self.pins = [_RowKey(self, i) for i in range(count)]
+
+    def read(self):
+        self.row_pin.value(0)
+        if self.settle is not None:
+            self.settle()
+        mask = 0
+        bit = 1
+        for col in self.col_pins:
+            if not col.value():
+                mask |= bit
+            bit <<= 1
+        self.row_pin.value(1)
+        self.mask = mask
+        return mask
+
+
+class _RowKey:
+    def __init__(self, row, index):
+        self.row = row
+        self.index = index
+
+    def value(self):
+        return 0 if self.row.mask >> self.index & 1 else 1

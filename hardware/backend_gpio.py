@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from damka.hardware.backends import Backend, Check, HardwareBoard, NullLeds, Out
 from damka.hardware.config import BoardConfig, BoardShape, Section, config_error
+from damka.hardware.interfaces import Button, ButtonPress
 from damka.hardware.leds import LedStyle, RecordingLeds
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
@@ -28,6 +29,19 @@ class GpioConfig:
     diodes: bool = True
     pin_factory: str | None = None  # None: gpiozero's own choice (GPIOZERO_PIN_FACTORY)
     settle_us: int = 5
+    key_row: int | None = None      # the buttons' matrix row: [buttons] are then column numbers
+    encoder: tuple[int, int] | None = None  # rotary encoder A, B (its push is a button: ok)
+    buzzer: int | None = None
+    buzzer_tonal: bool = True       # a passive buzzer (TonalBuzzer, notes) or an active one (Buzzer, beeps)
+
+    def extra_pins(self) -> dict[int, str]:
+        """Pins other than the matrix's, by what uses them."""
+        pins = {self.key_row: "[gpio] key_row"} if self.key_row is not None else {}
+        for pin in self.encoder or ():
+            pins[pin] = "[gpio] encoder"
+        if self.buzzer is not None:
+            pins[self.buzzer] = "[gpio] buzzer"
+        return pins
 
 
 def parse(g: Section | None, shape: BoardShape) -> GpioConfig:
@@ -42,16 +56,21 @@ def parse(g: Section | None, shape: BoardShape) -> GpioConfig:
         diodes=g.get("diodes", bool, True),
         pin_factory=g.choice("pin_factory", PIN_FACTORIES, None),
         settle_us=g.int_in("settle_us", 5, 0, 1000),
+        key_row=g.int_in("key_row", -1, 0, 27) if "key_row" in g.table else None,
+        encoder=g.pins("encoder", 2) if "encoder" in g.table else None,
+        buzzer=g.int_in("buzzer", -1, 0, 27) if "buzzer" in g.table else None,
+        buzzer_tonal=g.choice("buzzer_type", ("tonal", "plain"), "tonal") == "tonal",
     )
-    for key, pins in (("rows", gpio.rows), ("cols", gpio.cols)):
+    for key, pins in (("rows", gpio.rows), ("cols", gpio.cols), ("encoder", gpio.encoder or ())):
         for pin in pins:
             if not 0 <= pin <= 27:
                 raise g.error(key, f"GPIO{pin} is not a BCM pin on the 40-pin header (0-27)")
     g.done()
-    both = gpio.rows + gpio.cols
+    both = gpio.rows + gpio.cols + tuple(gpio.encoder or ()) + tuple(
+        p for p in (gpio.key_row, gpio.buzzer) if p is not None)
     twice = sorted(p for p in set(both) if both.count(p) > 1)
     if twice:
-        raise g.error(None, f"GPIO{twice[0]} is used twice in rows/cols")
+        raise g.error(None, f"GPIO{twice[0]} is used twice in rows/cols/key_row/encoder/buzzer")
     return gpio
 
 
@@ -60,11 +79,16 @@ def validate(config: BoardConfig) -> None:
     gpio: GpioConfig = config.section("gpio")
     used = {p: "[gpio] rows" for p in gpio.rows}
     used.update({p: "[gpio] cols" for p in gpio.cols})
+    used.update(gpio.extra_pins())
     for key, pin in config.buttons.items():
-        if pin in used:
+        if gpio.key_row is not None:
+            if not 0 <= pin < config.cols:
+                raise config_error(config.source, "buttons", key, f"with [gpio] key_row a button is a column "
+                                   f"number from 0 to {config.cols - 1}, not {pin}")
+        elif pin in used:
             raise config_error(config.source, "buttons", key, f"GPIO{pin} is already one of {used[pin]}")
     if config.leds.driver == "spi":
-        buttons = {pin: key for key, pin in config.buttons.items()}
+        buttons = {} if gpio.key_row is not None else {pin: key for key, pin in config.buttons.items()}
         for pin in SPI_PINS:
             if pin in used or pin in buttons:
                 what = used.get(pin) or f"[buttons] {buttons[pin]}"
@@ -72,21 +96,52 @@ def validate(config: BoardConfig) -> None:
                                    f"SPI needs GPIO9-11 (MISO, MOSI, SCLK); GPIO{pin} is in {what}")
 
 
-class MockPins:
-    """Hands on a MockFactory matrix: close switches, press buttons by name."""
+ENCODER_CYCLE = {Button.DOWN: ((0, 1), (0, 0), (1, 0), (1, 1)),  # A leads: clockwise, down a menu
+                 Button.UP: ((1, 0), (0, 0), (0, 1), (1, 1))}
 
-    def __init__(self, matrix, factory, buttons: dict[str, int]) -> None:
-        self.matrix, self.factory, self.buttons = matrix, factory, buttons
+
+class MockPins:
+    """Hands on a MockFactory matrix: close switches, press buttons by name
+    (on their own pins, or on the key row), turn the encoder a detent."""
+
+    def __init__(self, matrix, factory, buttons: dict[str, int], gpio: GpioConfig) -> None:
+        self.matrix, self.factory, self.buttons, self.gpio = matrix, factory, buttons, gpio
 
     def set_closed(self, cells: Iterable[tuple[int, int]]) -> None:
         self.matrix.set_closed(cells)
 
     def press(self, button: str) -> None:
-        if button not in self.buttons:
+        if self.gpio.encoder is not None and button in ("up", "down") and button not in self.buttons:
+            self.turn(Button(button))
+        elif button not in self.buttons:
             return  # no such button wired
-        pin = self.factory.pin(self.buttons[button])
-        pin.drive_low()
-        threading.Timer(0.05, pin.drive_high).start()
+        elif self.gpio.key_row is not None:
+            key = (self.matrix.rows - 1, self.buttons[button])  # the key row is the mock's last row
+            self.matrix.keys.add(key)
+            threading.Timer(0.05, self.matrix.keys.discard, (key,)).start()
+        else:
+            pin = self.factory.pin(self.buttons[button])
+            pin.drive_low()
+            threading.Timer(0.05, pin.drive_high).start()
+
+    def turn(self, direction: Button) -> None:
+        a, b = (self.factory.pin(p) for p in self.gpio.encoder)
+        for level_a, level_b in ENCODER_CYCLE[direction]:
+            a.drive_low() if level_a == 0 else a.drive_high()
+            b.drive_low() if level_b == 0 else b.drive_high()
+            time.sleep(0.002)
+
+
+def open_encoder(gpio: GpioConfig, factory, matrix) -> Callable[[], None]:
+    """gpiozero's RotaryEncoder on [gpio] encoder: each detent a DOWN (clockwise) or UP press."""
+    from gpiozero import RotaryEncoder
+
+    from damka.hardware.gpio_matrix import monotonic_ms
+
+    knob = RotaryEncoder(*gpio.encoder, max_steps=0, pin_factory=factory)
+    knob.when_rotated_clockwise = lambda: matrix.add_press(ButtonPress(Button.DOWN, monotonic_ms()))
+    knob.when_rotated_counter_clockwise = lambda: matrix.add_press(ButtonPress(Button.UP, monotonic_ms()))
+    return knob.close
 
 
 def open_matrix(config: BoardConfig, mock: bool) -> HardwareBoard:
@@ -105,24 +160,32 @@ def open_matrix(config: BoardConfig, mock: bool) -> HardwareBoard:
     if mock:
         from damka.hardware.mock_matrix import mock_board
 
-        factory, sim = mock_board(rows, cols, diodes=gpio.diodes)
-        hands = MockPins(sim, factory, dict(buttons))
+        key_rows = (gpio.key_row,) if gpio.key_row is not None else ()
+        factory, sim = mock_board(rows + key_rows, cols, diodes=gpio.diodes)
+        hands = MockPins(sim, factory, dict(buttons), gpio)
     else:
         factory = pin_factory(gpio.pin_factory)
     matrix = GpioMatrix(rows, cols, layout=layout, buttons=buttons, pin_factory=factory,
                         diodes=gpio.diodes, debounce_scans=config.debounce_scans,
                         debounce_ms=config.debounce_ms, rate_hz=config.scan_hz,
-                        settle_us=0 if mock else gpio.settle_us)
+                        settle_us=0 if mock else gpio.settle_us, key_row=gpio.key_row)
     board = HardwareBoard(config.backend, matrix, NullLeds(), matrix,
                           f"{config.backend} backend{' (mock pins)' if mock else ''}, {config.rows}x{config.cols} matrix",
-                          sim=sim, closers=[matrix.close], hands=hands, ghosts=lambda: matrix.ghosts)
+                          sim=sim, closers=[matrix.close], hands=hands, ghosts=lambda: matrix.ghosts,
+                          inputs=tuple(buttons) + (("up", "down") if gpio.encoder is not None else ()))
     try:
+        if gpio.encoder is not None:
+            board.closers.append(open_encoder(gpio, factory, matrix))
+        if gpio.buzzer is not None:
+            board.buzzer = open_buzzer(gpio, factory, mock, board)
         if mock:
             board.leds = RecordingLeds()
         elif config.leds.driver == "spi" and config.leds.type != "none":
             from damka.hardware.leds import SpiWs2812, open_spi
 
-            style = LedStyle(layout, config.leds.type, config.leds.brightness, config.leds.colours)
+            style = LedStyle(layout, config.leds.type, config.leds.brightness, config.leds.colours,
+                             palette=config.light.palette)
+            board.led_style = style
             leds = SpiWs2812(open_spi(config.leds.spi_bus, config.leds.spi_device), style,
                              serpentine=config.leds.serpentine, budget_ma=config.leds.budget_ma)
             leds.start()
@@ -134,6 +197,19 @@ def open_matrix(config: BoardConfig, mock: bool) -> HardwareBoard:
         board.close()
         raise
     return board
+
+
+def open_buzzer(gpio: GpioConfig, factory, mock: bool, board: HardwareBoard):
+    """The buzzer on [gpio] buzzer (a PWM-capable mock pin when simulated)."""
+    from damka.hardware.sound import GpioBuzzer
+
+    if mock and gpio.buzzer_tonal:
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        factory = MockFactory(pin_class=MockPWMPin)  # a passive buzzer wants a PWM pin
+    buzzer = GpioBuzzer(gpio.buzzer, tonal=gpio.buzzer_tonal, pin_factory=factory)
+    board.closers.append(buzzer.close)
+    return buzzer.play
 
 
 def check_scan_rate(board: HardwareBoard, out: Out) -> None:

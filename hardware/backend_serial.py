@@ -18,8 +18,11 @@ from damka.hardware.errors import LinkError
 from damka.hardware.leds import LedStyle
 
 PICO_VID = 0x2E8A
-# The firmware's button order (firmware/main.py BUTTON_PINS).
-DEFAULT_BUTTONS = {"clock0": 0, "clock1": 1, "hint": 2, "takeback": 3, "menu": 4, "ok": 5}
+# The firmware's button order (firmware/main.py BUTTONS: the key row's columns),
+# then the encoder's steps (device.ENCODER_BUTTONS: +1 turns down a menu, -1 up).
+DEFAULT_BUTTONS = {"clock0": 0, "clock1": 1, "clock2": 2, "clock3": 3, "hint": 4, "takeback": 5,
+                   "menu": 6, "ok": 7, "down": 8, "up": 9}
+ENCODER_STEPS = {"down": 1, "up": -1}
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,11 @@ class PtyHands:
 
     def press(self, button: str) -> None:
         pins = self.device.buttons.pins
-        if self.buttons.get(button, len(pins)) >= len(pins):
+        index = self.buttons.get(button)
+        if index is not None and index >= len(pins) and button in ENCODER_STEPS:
+            self.device.encoder.turn(ENCODER_STEPS[button])  # one detent of the knob
+            return
+        if index is None or index >= len(pins):
             return  # no such button on the device
         pin = pins[self.buttons[button]]
         pin.down = True
@@ -66,7 +73,8 @@ def open_link(config: BoardConfig, mock: bool) -> HardwareBoard:
     from damka.hardware.serial_link import SerialLink
 
     serial: SerialConfig = config.section("serial")
-    style = LedStyle(config.layout(), config.leds.type, config.leds.brightness, config.leds.colours)
+    style = LedStyle(config.layout(), config.leds.type, config.leds.brightness, config.leds.colours,
+                     palette=config.light.palette)
     closers: list[Callable[[], None]] = []
     sim = hands = None
     port = serial.port
@@ -87,7 +95,9 @@ def open_link(config: BoardConfig, mock: bool) -> HardwareBoard:
     link.wait_synced(2.0)
     return HardwareBoard("serial", link, link, link,
                          f"serial backend on {_where(port, serial)}{' (firmware on a pty)' if mock else ''}, "
-                         f"{config.rows}x{config.cols} matrix", sim=sim, closers=closers, hands=hands)
+                         f"{config.rows}x{config.cols} matrix", sim=sim, closers=closers, hands=hands,
+                         inputs=tuple(config.buttons), buzzer=link.tone,
+                         led_style=style)
 
 
 def _where(port: str | None, serial: SerialConfig) -> str:

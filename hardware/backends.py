@@ -22,7 +22,7 @@ switch matrix for ``gpio``, the firmware on a pty for ``serial``.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -65,7 +65,7 @@ class HardwareBoard:
     """The opened devices. `sim` is the simulated hardware when mocked (a
     mock_matrix.SwitchMatrix or a pty_device.PtyBoard), else None; `hands`
     drives it the same way for every backend. `ghosts()` names squares the
-    sensor cannot trust (a matrix without diodes)."""
+    sensor cannot trust (a matrix without diodes). `inputs` names the buttons."""
 
     backend: str
     sensor: BoardSensor
@@ -76,6 +76,15 @@ class HardwareBoard:
     closers: list[Callable[[], None]] = field(default_factory=list)
     hands: MockHands | None = None
     ghosts: Callable[[], frozenset[str]] = _no_ghosts
+    buzzer: Callable[[Sequence[tuple[int, int]]], None] | None = None
+    """Plays notes ((Hz, ms), ...) on the board's buzzer; may block while they
+    sound (run it off the loop: controller.cue_sinks). None: no buzzer."""
+    led_style: Any = None
+    """The LEDs' `leds.LedStyle` (brightness, palette) when they have one: the
+    menu's light settings are applied to it while playing."""
+    inputs: tuple[str, ...] = ()
+    """Every input wired, by its [buttons] name (``clock0``, ``ok``; ``up``/``down``
+    for an encoder's two directions): what the doctor asks a maker to try."""
 
     def close(self) -> None:
         for closer in reversed(self.closers):

@@ -37,6 +37,40 @@ class LedConfig:
     colours: dict[Role, tuple[int, int, int]] = field(default_factory=dict)
 
 
+# Cue names of [sound] off (controller/cues.py Cue values; a test keeps them equal).
+CUE_NAMES = ("byoyomi", "last_seconds", "flag", "refused", "illegal", "computer_moved", "game_over")
+VOICE_LANGUAGES = ("en", "pl")
+PALETTES = ("standard", "colour-blind")
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    """[sound]: the buzzer's cues (docs/board.example.toml)."""
+
+    enabled: bool = True
+    off: tuple[str, ...] = ()          # cues switched off
+    tournament_quiet: bool = True      # tournament games sound only the flag
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    """[voice]: spoken announcements through espeak-ng (off by default)."""
+
+    enabled: bool = False
+    language: str = "en"
+    moves: bool = True                 # announce every move (else refusals, clock and results only)
+
+
+@dataclass(frozen=True)
+class LightConfig:
+    """[light]: the LEDs as the players like them; the menu changes them while playing."""
+
+    night: bool = False
+    night_brightness: int = 8          # 0-255, used instead of [leds] brightness at night
+    last_move: bool = True             # light the last move
+    palette: str = "standard"          # or "colour-blind": the Okabe-Ito colours
+
+
 @dataclass(frozen=True)
 class WebSettings:
     """[web]: the board's web page (docs/web.md)."""
@@ -63,6 +97,9 @@ class BoardConfig:
     buttons: dict[str, int] = field(default_factory=dict)
     sections: dict[str, Any] = field(default_factory=dict)  # backend name -> its parsed table
     web: WebSettings = WebSettings()
+    sound: SoundConfig = SoundConfig()
+    voice: VoiceConfig = VoiceConfig()
+    light: LightConfig = LightConfig()
 
     def layout(self) -> Layout:
         return Layout(self.rows, self.cols, self.rotation, self.mirror, self.sub_board)
@@ -220,11 +257,15 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     web = WebSettings(web_table.get("enabled", bool, True), web_table.int_in("port", 8080, 0, 65535),
                       web_table.get("bind", str, "0.0.0.0"), str(web_table.get("arbiter_pin", (str, int), "")))
     web_table.done()
+    sound = _sound(Section(source, "sound", top.get("sound", dict, {})))
+    voice = _voice(Section(source, "voice", top.get("voice", dict, {})))
+    light = _light(Section(source, "light", top.get("light", dict, {})))
     top.done()
     config = BoardConfig(
         source=source, backend=backend, rows=rows, cols=cols, sub_board=sub_board,
         rotation=rotation, mirror=mirror, debounce_scans=debounce_scans, debounce_ms=debounce_ms,
-        scan_hz=scan_hz, leds=leds, buttons=buttons, sections=sections, web=web,
+        scan_hz=scan_hz, leds=leds, buttons=buttons, sections=sections, web=web, sound=sound, voice=voice,
+        light=light,
     )
     if chosen.validate is not None:
         chosen.validate(config)
@@ -296,3 +337,31 @@ def _buttons(b: Section, chosen: Backend) -> dict[str, int]:
             raise b.error(key, f"{value} is already used by {seen[value]}")
         seen[value] = key
     return buttons
+
+
+def _sound(s: Section) -> SoundConfig:
+    off = s.get("off", list, [])
+    for name in off:
+        if name not in CUE_NAMES:
+            raise s.error("off", f"expected cue names ({', '.join(CUE_NAMES)}), got {name!r}")
+    sound = SoundConfig(enabled=s.get("enabled", bool, True), off=tuple(off),
+                        tournament_quiet=s.get("tournament_quiet", bool, True))
+    s.done()
+    return sound
+
+
+def _voice(v: Section) -> VoiceConfig:
+    voice = VoiceConfig(enabled=v.get("enabled", bool, False),
+                        language=v.choice("language", VOICE_LANGUAGES, "en") or "en",
+                        moves=v.get("moves", bool, True))
+    v.done()
+    return voice
+
+
+def _light(lt: Section) -> LightConfig:
+    light = LightConfig(night=lt.get("night", bool, False),
+                        night_brightness=lt.int_in("night_brightness", 8, 0, 255),
+                        last_move=lt.get("last_move", bool, True),
+                        palette=lt.choice("palette", PALETTES, "standard") or "standard")
+    lt.done()
+    return light

@@ -46,6 +46,19 @@ class _ActiveLow:
         return 0 if self.device.is_active else 1
 
 
+class _PinLevel:
+    """A gpiozero pin seen as a MicroPython-style pin: value() reads, value(v) drives."""
+
+    def __init__(self, pin) -> None:
+        self.pin = pin
+
+    def value(self, v: int | None = None) -> int | None:
+        if v is None:
+            return self.pin.state
+        self.pin.state = v
+        return None
+
+
 def pin_factory(name: str | None):
     """A gpiozero pin factory by name (None: gpiozero's default choice)."""
     if name is None:
@@ -90,7 +103,9 @@ class GpioMatrix(BoardSensor, Buttons):
                  layout: Layout | None = None, buttons: Mapping[str, int] | None = None,
                  pin_factory=None, diodes: bool = True, debounce_scans: int = 3,
                  debounce_ms: int = 20, rate_hz: int = 200, settle_us: int = 0,
-                 clock: Callable[[], int] = monotonic_ms) -> None:
+                 clock: Callable[[], int] = monotonic_ms, key_row: int | None = None) -> None:
+        """`buttons`: name -> BCM pin, or with `key_row` (the pin of one more
+        matrix row that the buttons sit on) name -> column index."""
         try:
             from gpiozero import DigitalInputDevice, DigitalOutputDevice
             from gpiozero.exc import BadPinFactory, GPIOZeroError
@@ -118,9 +133,14 @@ class GpioMatrix(BoardSensor, Buttons):
             for pin in col_pins:
                 current = f"column pin GPIO{pin}"
                 self._cols.append(DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
-            for name, pin in (buttons or {}).items():
-                current = f"button {name} GPIO{pin}"
-                self._buttons.append(DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
+            if key_row is not None:
+                current = f"key row pin GPIO{key_row}"
+                self._buttons.append(DigitalOutputDevice(key_row, active_high=False, initial_value=False,
+                                                         pin_factory=pin_factory))
+            else:
+                for name, pin in (buttons or {}).items():
+                    current = f"button {name} GPIO{pin}"
+                    self._buttons.append(DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
         except BadPinFactory as exc:
             self.close()
             raise BackendUnavailableError(
@@ -135,7 +155,13 @@ class GpioMatrix(BoardSensor, Buttons):
         self._row_pins = [d.pin for d in self._rows]
         self._col_pins = [d.pin for d in self._cols]
         self.debouncer = fwscan.Debouncer(len(row_pins), len(col_pins), debounce_scans, debounce_ms)
-        self.button_bank = fwscan.ButtonBank([_ActiveLow(d) for d in self._buttons], debounce_scans)
+        if key_row is not None:
+            keys = fwscan.KeyRow(_PinLevel(self._buttons[0].pin), [_PinLevel(p) for p in self._col_pins],
+                                 len(col_pins))
+            self.button_bank = fwscan.ButtonBank([keys.pins[c] for c in (buttons or {}).values()],
+                                                 debounce_scans, source=keys)
+        else:
+            self.button_bank = fwscan.ButtonBank([_ActiveLow(d) for d in self._buttons], debounce_scans)
         self._lock = threading.Lock()
         self._snapshot = Snapshot(frozenset(), clock())
         self._presses: list[ClockPress | ButtonPress] = []
@@ -221,6 +247,11 @@ class GpioMatrix(BoardSensor, Buttons):
         """The latest debounced snapshot, without scanning."""
         with self._lock:
             return self._snapshot
+
+    def add_press(self, press: ClockPress | ButtonPress) -> None:
+        """A press from another input (the rotary encoder's callbacks, on gpiozero's thread)."""
+        with self._lock:
+            self._presses.append(press)
 
     def presses(self) -> list[ClockPress | ButtonPress]:
         if self._thread is None:

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from damka.firmware import lights
 from damka.hardware.interfaces import LedFrame, LedOutput, Role
 from damka.hardware.layout import Layout
-from damka.hardware.palette import (BLINK_ALT, BLINK_FAST, BLINK_SLOW, DOUBLE, MONO_STYLE, RGB,  # noqa: F401
-                                    RGB_STYLE, STEADY, WHITE)
+from damka.hardware.palette import (BLINK_ALT, BLINK_FAST, BLINK_SLOW, DOUBLE, MONO_STYLE, PALETTES,  # noqa: F401
+                                    RGB, RGB_STYLE, STEADY, WHITE)
 
 PaletteEntry = tuple[int, int, int, int]
 
@@ -29,18 +29,27 @@ class LedStyle:
     """Encodes frames for one board: LED type, colour overrides, brightness."""
 
     def __init__(self, layout: Layout, led_type: str = "ws2812", brightness: int = 64,
-                 colours: Mapping[Role, RGB] | None = None) -> None:
+                 colours: Mapping[Role, RGB] | None = None, palette: str = "standard") -> None:
         if led_type not in ("ws2812", "mono", "none"):
             raise ValueError(f"unknown LED type {led_type!r}")
+        self.layout, self.led_type = layout, led_type
+        self.colours = dict(colours or {})
+        self.brightness, self.palette = 0, "standard"
+        self.set_light(brightness, palette)
+
+    def set_light(self, brightness: int, palette: str = "standard") -> None:
+        """Brightness (0-255: night mode is a low one) and palette, from the menu while playing;
+        the next frame sent carries them."""
         if not 0 <= brightness <= 255:
             raise ValueError(f"brightness must be 0-255, not {brightness}")
-        self.layout, self.led_type, self.brightness = layout, led_type, brightness
-        self.colours = dict(colours or {})
+        if palette not in PALETTES:
+            raise ValueError(f"palette must be one of {', '.join(PALETTES)}, not {palette!r}")
+        self.brightness, self.palette = brightness, palette
 
     def entry(self, role: Role) -> PaletteEntry:
         if self.led_type == "mono":
             return (*WHITE, MONO_STYLE[role])
-        colour, pattern = RGB_STYLE[role]
+        colour, pattern = PALETTES[self.palette][role]
         return (*self.colours.get(role, colour), pattern)
 
     def encode(self, frame: LedFrame) -> tuple[list[PaletteEntry], bytes]:

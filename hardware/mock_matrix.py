@@ -51,6 +51,7 @@ class SwitchMatrix:
         self.factory, self.diodes = factory, diodes
         self.rows, self.cols = len(row_pins), len(col_pins)
         self.closed: set[tuple[int, int]] = set()
+        self.keys: set[tuple[int, int]] = set()  # buttons held on a key row (a row like the others)
         self.chatter: dict[tuple[int, int], Callable[[], bool]] = {}
         self._contacts = [0] * self.rows  # contact state, sampled when each row is selected
         self.row_pins = [factory.pin(p, pin_class=_RowPin, matrix=self, index=i) for i, p in enumerate(row_pins)]
@@ -90,7 +91,7 @@ class SwitchMatrix:
         mask = 0
         for c in range(self.cols):
             fn = self.chatter.get((r, c))
-            if (fn() if fn else (r, c) in self.closed):
+            if (fn() if fn else (r, c) in self.closed or (r, c) in self.keys):
                 mask |= 1 << c
         self._contacts[r] = mask
         if not self.diodes:

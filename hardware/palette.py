@@ -55,9 +55,32 @@ MONO_STYLE: dict[Role, int] = {
     Role.LAST_MOVE: STEADY,
 }
 
+# Colour-blind safe (Okabe-Ito colours, told apart with any of the common
+# colour vision deficiencies), and every role ALSO has the one-colour board's
+# blink pattern, so no role depends on colour alone: wrong = vermillion,
+# may go = bluish green, put back = blue, the computer = reddish purple,
+# hint = sky blue, capture = orange, last move = dim yellow.
+VERMILLION, ORANGE, SKY_BLUE, BLUISH_GREEN = (213, 94, 0), (230, 159, 0), (86, 180, 233), (0, 158, 115)
+YELLOW, BLUE, REDDISH_PURPLE = (240, 228, 66), (0, 114, 178), (204, 121, 167)
+COLOUR_BLIND_COLOURS: dict[Role, RGB] = {
+    Role.FLAG: VERMILLION, Role.TAKE_AWAY: VERMILLION, Role.PUT_HERE: BLUE, Role.LIFTED: (255, 255, 255),
+    Role.TO_CAPTURE: ORANGE, Role.LEGAL_TARGET: BLUISH_GREEN, Role.ILLEGAL_LIFT: VERMILLION,
+    Role.MUST_MOVE: ORANGE, Role.COMPUTER_FROM: REDDISH_PURPLE, Role.COMPUTER_TO: REDDISH_PURPLE,
+    Role.HINT_FROM: SKY_BLUE, Role.HINT_TO: SKY_BLUE, Role.LAST_MOVE: (120, 114, 33),
+}
+COLOUR_BLIND_STYLE: dict[Role, tuple[RGB, int]] = {
+    role: (COLOUR_BLIND_COLOURS[role], MONO_STYLE[role]) for role in Role}
+
+PALETTES: dict[str, dict[Role, tuple[RGB, int]]] = {"standard": RGB_STYLE, "colour-blind": COLOUR_BLIND_STYLE}
+
 WHITE: RGB = (255, 255, 255)
 
 
-def role_colour(role: Role) -> RGB:
+def role_style(role: Role, palette: str = "standard") -> tuple[RGB, int]:
+    """(colour, blink pattern) of `role` on an RGB board in `palette` ("standard", "colour-blind")."""
+    return PALETTES[palette][role]
+
+
+def role_colour(role: Role, palette: str = "standard") -> RGB:
     """The RGB board's colour for `role` (before brightness and [leds.colours])."""
-    return RGB_STYLE[role][0]
+    return PALETTES[palette][role][0]

@@ -59,6 +59,43 @@ class SimButtons:
         self.pins = [self._Pin() for _ in range(count)]
 
 
+class SimEncoder:
+    """The encoder's two contacts (value() 1 when open), turned a detent at a time."""
+
+    CYCLE = {1: ((0, 1), (0, 0), (1, 0), (1, 1)), -1: ((1, 0), (0, 0), (0, 1), (1, 1))}
+
+    class _Pin:
+        def __init__(self) -> None:
+            self.level = 1
+
+        def value(self) -> int:
+            return self.level
+
+    def __init__(self) -> None:
+        self.a, self.b = self._Pin(), self._Pin()
+
+    def turn(self, steps: int, dwell_s: float = 0.004) -> None:
+        """`steps` detents (+ A leading, - B leading), each state held `dwell_s` for the firmware's poll."""
+        for _ in range(abs(steps)):
+            for a, b in self.CYCLE[1 if steps > 0 else -1]:
+                self.a.level, self.b.level = a, b
+                time.sleep(dwell_s)
+
+
+class SimBuzzer:
+    """A PWM pin that records what the firmware plays: (ms since start, frequency or 0)."""
+
+    def __init__(self) -> None:
+        self.hz = 0
+        self.played: list[tuple[int, int]] = []
+
+    def freq(self, hz: int) -> None:
+        self.hz = hz
+
+    def duty_u16(self, duty: int) -> None:
+        self.played.append((time.monotonic_ns() // 1_000_000, self.hz if duty else 0))
+
+
 class RecordingPixels:
     """A NeoPixel stand-in that keeps what was written."""
 
@@ -192,11 +229,13 @@ class _PtyTransport:
 class PtyBoard:
     """A simulated board (matrix, buttons, LED chain, firmware) on a pty."""
 
-    def __init__(self, rows: int = 9, cols: int = 9, buttons: int = 6, corrupt: float = 0.0,
+    def __init__(self, rows: int = 9, cols: int = 9, buttons: int = 8, corrupt: float = 0.0,
                  poll_s: float = 0.001, seed: int = 1) -> None:
         self.rows, self.cols = rows, cols
         self.matrix = SimMatrix(rows, cols)
         self.buttons = SimButtons(buttons)
+        self.encoder = SimEncoder()
+        self.buzzer = SimBuzzer()
         self.pixels = RecordingPixels(rows * cols)
         self.corrupt, self.poll_s = corrupt, poll_s
         self.rng = random.Random(seed)
@@ -224,12 +263,13 @@ class PtyBoard:
 
     def _boot(self) -> None:
         """A fresh firmware (sequence numbers, press counters, clock from zero) on the transport."""
-        from damka.firmware import scan
+        from damka.firmware import encoder, scan
 
         self.device = Device(self.matrix, self.transport, self.pixels,
                              lambda: time.monotonic_ns() // 1_000_000,
                              buttons=scan.ButtonBank(self.buttons.pins),
-                             rows=self.rows, cols=self.cols)
+                             rows=self.rows, cols=self.cols,
+                             encoder=encoder.Encoder(self.encoder.a, self.encoder.b), buzzer=self.buzzer)
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="damka-fake-pico", daemon=True)
         self._thread.start()

@@ -369,3 +369,11 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
 
     def request_snapshot(self) -> None:
         self._write(P.encode_frame(P.REQUEST, self._next_seq()))
+
+    def tone(self, notes) -> None:
+        """Notes ((Hz, ms), ...) for the device's buzzer: it plays them on its own
+        clock, so this returns at once. Not acknowledged; lost while unplugged."""
+        try:
+            self._write(P.encode_frame(P.TONE, self._next_seq(), P.pack_tone(notes)))
+        except (OSError, self.serial.SerialException) as exc:
+            log.info("TONE frame not sent: %s", exc)

@@ -36,6 +36,8 @@ from typing import Iterable, Sequence
 import pygame
 
 from damka.controller.app import App
+from damka.controller.cue_sinks import ThreadedSink
+from damka.controller.cues import CueListener, CueSettings
 from damka.controller.eventlog import LogEvent, parse_side
 from damka.controller.session import Phase
 from damka.controller.tracker import BoardMap
@@ -497,11 +499,29 @@ def save_screenshot(window: SimWindow, path: str | Path) -> Path:
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
 
 
+def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
+                 settings: CueSettings | None = None) -> tuple[CueListener, list[ThreadedSink]]:
+    """The board's cues in the simulator: through the speakers (pygame's mixer,
+    when the machine has sound) and/or into a WAV file, each off the loop."""
+    from damka.sim.sound import MixerPlayer, WavRecorder
+
+    sinks: list[ThreadedSink] = []
+    if speakers:
+        try:
+            sinks.append(ThreadedSink(MixerPlayer(), name="sim-sound"))
+        except pygame.error:
+            pass  # no sound device: the board stays silent, as one without a buzzer
+    if wav is not None:
+        sinks.append(ThreadedSink(WavRecorder(wav), name="sim-wav"))
+    return CueListener.attach(app, list(sinks), settings), sinks
+
+
 def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -> int:
     """The interactive window (needs a display). Returns an exit code."""
     try:
         pygame.display.init()
         window = build(app)
+        attach_sound(app)
         display = pygame.display.set_mode(window.size)
     except pygame.error as exc:
         raise WindowError(f"cannot open the simulator window ({exc}); no display? "

@@ -235,6 +235,7 @@ def test_ticks_wrap_is_handled():
 
 class _StubPin:
     OUT, IN, PULL_UP = 1, 0, 2
+    IRQ_RISING, IRQ_FALLING = 1, 2
     made: list = []
 
     def __init__(self, n, mode=None, pull=None, value=None):
@@ -246,11 +247,29 @@ class _StubPin:
             return self.level
         self.level = v
 
+    def irq(self, handler, trigger):
+        self.handler = handler
+
+
+class _StubPwm:
+    def __init__(self, pin):
+        self.pin, self.hz, self.duty = pin, 0, 0
+
+    def freq(self, hz):
+        self.hz = hz
+
+    def duty_u16(self, duty):
+        self.duty = duty
+
+
+FLAT_MODULES = ("main", "device", "scan", "lights", "protocol", "encoder")
+
 
 @pytest.fixture
 def micropython_stubs(monkeypatch):
     machine = types.ModuleType("machine")
     machine.Pin = _StubPin
+    machine.PWM = _StubPwm
     _StubPin.made = []
     micropython = types.ModuleType("micropython")
     micropython.interrupt = None
@@ -284,10 +303,10 @@ def micropython_stubs(monkeypatch):
                          ("neopixel", neopixel), ("select", select)):
         monkeypatch.setitem(sys.modules, name, module)
     monkeypatch.syspath_prepend(str(FIRMWARE))
-    for name in ("main", "device", "scan", "lights", "protocol"):
+    for name in FLAT_MODULES:
         monkeypatch.delitem(sys.modules, name, raising=False)
     yield types.SimpleNamespace(micropython=micropython)
-    for name in ("main", "device", "scan", "lights", "protocol"):
+    for name in FLAT_MODULES:
         sys.modules.pop(name, None)
 
 
@@ -303,17 +322,23 @@ def test_main_builds_the_board_on_stub_modules(micropython_stubs, monkeypatch):
     assert [p.n for p in board.matrix.row_pins] == list(main.ROW_PINS)
     assert all(p.pull == _StubPin.PULL_UP for p in board.matrix.col_pins)
     assert len(board.pixels.buf) == 81
+    assert len(board.buttons.pins) == len(main.BUTTONS) == 8  # four clocks, hint, take back, menu, ok
+    assert board.buttons.source.row_pin.n == main.KEY_ROW_PIN
+    assert (board.encoder.pin_a.n, board.encoder.pin_b.n) == main.ENCODER_PINS
+    assert board.encoder.pin_a.handler == board.encoder.poll  # fed from pin interrupts
+    assert board.tones.pwm.pin.n == main.BUZZER_PIN
     board.start()
     board.poll()
     frames = P.FrameDecoder().feed(bytes(sent))
     assert [t for t, _, _ in frames][:2] == [P.HELLO, P.SNAPSHOT]
+    assert P.unpack_hello(frames[0][2])[3] == 10  # 8 keys and the encoder's two steps
     # The flat imports (import protocol) found the same code the host uses.
     assert sys.modules["protocol"].crc16(b"123456789") == 0x29B1
 
 
 def test_holding_menu_at_power_up_keeps_the_repl(micropython_stubs, monkeypatch):
     main = importlib.import_module("main")
-    monkeypatch.setattr(_StubPin, "value", lambda self, v=None: 0 if self.n == main.BUTTON_PINS[4] else 1)
+    monkeypatch.setattr(_StubPin, "value", lambda self, v=None: 0 if self.n == main.BUTTON_PINS[main.MENU_BUTTON] else 1)
     built = []
     monkeypatch.setattr(main, "build", lambda: built.append(1))
     main.main()

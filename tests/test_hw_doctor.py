@@ -24,7 +24,9 @@ def test_doctor_mock_gpio(capsys):
     assert out.count("squares at ") >= 3  # the empty board, then at least two changes
     assert "LED test: 13 roles across 81 squares" in out
     assert "   a b c d e f g h i" in out and " X" in out  # a live map with pieces on it
-    assert "button: ClockPress(side=0" in out
+    assert "input: clock0 (ClockPress(side=0" in out
+    assert "inputs to try: clock0 clock1 hint ok" in out
+    assert "inputs seen: clock0 x1, clock1 x1, hint x1, ok x1; every input works" in out
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="ptys are POSIX only")
@@ -33,7 +35,7 @@ def test_doctor_mock_serial(capsys):
     assert main(["doctor", "--mock", "--backend", "serial", "--seconds", "1"]) == 0
     out = capsys.readouterr().out
     assert "device: damka-fw 1.0; link synced" in out
-    assert "button: ClockPress(side=0" in out
+    assert "input: clock0 (ClockPress(side=0" in out
     assert "0 bad" in out
     # A clean link: nothing lost, nothing late or repeated, no restart, no impossible press count.
     assert "0 lost, 0 late or repeated (dropped), 0 device restarts, 0 impossible press counts" in out
@@ -105,3 +107,35 @@ def test_board_map():
     assert lines[0] == " 9 . . . . . . . . X"
     assert lines[4] == " 5 . . . . ? . . . ."
     assert lines[8] == " 1 X . . . . . . . ."
+
+
+def test_doctor_shows_each_input_of_the_full_gpio_board(tmp_path, capsys):
+    """Four clocks, hint, take back, menu, ok on a key row and the encoder (docs/wiring.md, Design B)."""
+    path = tmp_path / "board.toml"
+    path.write_text(wiring_gpio())
+    assert main(["doctor", "--config", str(path), "--mock", "--seconds", "2.4"]) == 0
+    out = capsys.readouterr().out
+    assert "inputs to try: clock0 clock1 clock2 clock3 hint takeback menu ok up down" in out
+    assert ("inputs seen: clock0 x1, clock1 x1, clock2 x1, clock3 x1, hint x1, takeback x1, menu x1, ok x1, "
+            "up x1, down x1; every input works") in out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="ptys are POSIX only")
+def test_doctor_shows_each_input_of_the_pico_board(capsys):
+    pytest.importorskip("serial")
+    assert main(["doctor", "--mock", "--backend", "serial", "--seconds", "2.4"]) == 0
+    out = capsys.readouterr().out
+    assert "inputs to try: clock0 clock1 clock2 clock3 hint takeback menu ok down up" in out
+    assert "every input works" in out, out[-400:]
+
+
+def test_an_input_never_pressed_is_named():
+    from damka.commands.doctor import input_report
+
+    assert input_report(["clock0", "ok"], {"clock0": 2}) == "inputs seen: clock0 x2; not seen: ok"
+
+
+def wiring_gpio() -> str:
+    from test_wiring_doc import gpio_example
+
+    return gpio_example()

@@ -131,7 +131,7 @@ def test_every_preset_can_be_chosen() -> None:
 
 def test_in_game_and_resume_menus() -> None:
     assert keys(game_actions_menu(clock_running=True).rows) == ["continue", "draw", "resign", "takeback", "pause",
-                                                                 "new"]
+                                                                 "settings", "new"]
     assert "takeback" not in keys(game_actions_menu(can_take_back=False).rows)
     menu = resume_menu("game 3, Classic, move 12")
     assert menu.press(Button.OK).name == "resume"

@@ -15,6 +15,7 @@ import pytest
 
 from damka.controller.clock import Clock
 from damka.controller.clock_time import FakeTime
+from damka.controller.board_settings import BoardSettings, settings_menu
 from damka.controller.menus import game_actions_menu, game_menu, resume_menu
 from damka.controller.setup import GameSetup
 from damka.controller.timecontrol import control, parse, parse_sides
@@ -119,8 +120,18 @@ def game_menu_view() -> MenuView:
     return MenuView(game_actions_menu(clock_running=True), subtitle="Multiwarcaby (4 players) - casual")
 
 
+def long_menu_view() -> MenuView:
+    """The longest new-game menu: multiwarcaby against the computer shows every row."""
+    return MenuView(game_menu(GameSetup("multiwarcaby", sides=4, mode="computer", computers=3)))
+
+
+def settings_view() -> MenuView:
+    return MenuView(settings_menu(BoardSettings(brightness=16, night=True, palette="colour-blind")))
+
+
 VIEWS = {
-    "menu": menu_view, "game-menu": game_menu_view, "resume": resume_view,
+    "menu": menu_view, "game-menu": game_menu_view, "resume": resume_view, "settings": settings_view,
+    "menu-long": long_menu_view,
     "game-2-no-clock": game_no_clock, "game-2-clock": game_clock,
     "game-3-clock": game_three, "game-4-clock": game_four, "game-4-no-clock": game_four_no_clock,
     "result-4": result_view, "result-2": result_two,

@@ -258,12 +258,13 @@ def test_keys_drive_the_buttons_and_menus() -> None:
     app = App(offer_resume=False)
     window = build(app)
     assert app.state is AppState.MENU
-    window.on_key(pygame.K_UP)        # from "Start" up to "Colours"
+    window.on_key(pygame.K_UP)        # from "Start" up to "Board settings"
+    window.on_key(pygame.K_UP)        # "Colours"
     window.on_key(pygame.K_UP)        # "Clock"
     window.on_key(pygame.K_RIGHT)     # the next time control
     assert app.menu.setup().time_control == "casual"
-    window.on_key(pygame.K_DOWN)
-    window.on_key(pygame.K_DOWN)
+    for _ in range(3):
+        window.on_key(pygame.K_DOWN)
     window.on_key(pygame.K_RETURN)    # start
     assert app.state is AppState.GAME and app.clock is not None
     assert window.on_key(pygame.K_q) is False

@@ -21,7 +21,7 @@ import time
 from damka.commands import run as run_command
 from damka.hardware.backends import backend_names
 from damka.hardware.config import load_config, parse_config
-from damka.hardware.interfaces import Role, Snapshot
+from damka.hardware.interfaces import ClockPress, Role, Snapshot
 from damka.hardware.layout import Layout
 
 
@@ -82,11 +82,27 @@ def run(args: argparse.Namespace) -> int:
             if not check.after_watch:
                 check.run(board, out)
         _led_test(board, layout, out)
-        _watch(board, layout, args.seconds, out)
+        inputs = list(board.inputs)
+        out("inputs to try: " + (" ".join(inputs) or "(none configured)")
+            + " (press each button, turn the encoder both ways)")
+        seen = _watch(board, layout, args.seconds, out, inputs)
+        out(input_report(inputs, seen))
         for check in checks:
             if check.after_watch:
                 check.run(board, out)
     return 0
+
+
+def press_name(press) -> str:
+    return f"clock{press.side}" if isinstance(press, ClockPress) else press.button.value
+
+
+def input_report(inputs: list[str], seen: dict[str, int]) -> str:
+    """One line: each input with how often it was seen; those never seen named last."""
+    done = [f"{name} x{seen[name]}" for name in inputs if seen.get(name)]
+    missing = [name for name in inputs if not seen.get(name)]
+    line = "inputs seen: " + (", ".join(done) or "none")
+    return line + (f"; not seen: {' '.join(missing)}" if missing else "; every input works")
 
 
 def _led_test(board, layout: Layout, out) -> None:
@@ -102,25 +118,26 @@ def _led_test(board, layout: Layout, out) -> None:
     out("LED test: all off")
 
 
-def _watch(board, layout: Layout, seconds: float, out) -> None:
-    """The live map for `seconds`; on simulated hardware, hands move pieces and press a clock."""
+def _watch(board, layout: Layout, seconds: float, out, inputs: list[str]) -> dict[str, int]:
+    """The live map for `seconds`; on simulated hardware, hands move pieces and
+    press every input once. Returns how often each input was seen."""
     rng = random.Random(7)
     hands = board.hands
     end = time.monotonic() + seconds
     last_map = None
     next_move = time.monotonic()
     pieces: set[tuple[int, int]] = set()
-    pressed_once = False
+    to_press = list(inputs)
+    seen: dict[str, int] = {}
     while time.monotonic() < end:
         now = time.monotonic()
         if hands is not None and now >= next_move:
-            # The mock board: drop a piece, lift another, press a clock button once.
+            # The mock board: drop a piece, lift another, press the next input.
             cell = (rng.randrange(layout.rows), rng.randrange(layout.cols))
             pieces ^= {cell}
             hands.set_closed(pieces)
-            if not pressed_once:
-                hands.press("clock0")
-                pressed_once = True
+            if to_press:
+                hands.press(to_press.pop(0))
             next_move = now + 0.2
         snap = board.sensor.snapshot()
         ghosts = board.ghosts()
@@ -132,5 +149,8 @@ def _watch(board, layout: Layout, seconds: float, out) -> None:
                 out(f"possible ghosts (no diodes?): {' '.join(sorted(ghosts))}")
             last_map = text
         for press in board.buttons.presses():
-            out(f"button: {press}")
+            name = press_name(press)
+            seen[name] = seen.get(name, 0) + 1
+            out(f"input: {name} ({press})")
         time.sleep(0.05)
+    return seen

@@ -73,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         from damka.hardware.backends import open_board
 
         with open_board(config) as board:
+            sinks = attach_cues(app, board, config)
+            board.closers.extend(sink.close for sink in sinks)
             draw = None if args.no_screen else _screen()
             loop = BoardLoop(app, board.sensor, board.leds, board.buttons,
                              now_ms=lambda: time.monotonic_ns() // 1_000_000, draw=draw)
@@ -82,6 +84,34 @@ def run(args: argparse.Namespace) -> int:
         stack.close()
         store.close()
     return 0
+
+
+def attach_cues(app, board, config) -> list:
+    """The buzzer and the voice as the config asks, each on its own thread (never the loop's)."""
+    from damka.controller.cue_sinks import ThreadedSink, tune_player, voice_player
+    from damka.controller.cues import CueListener, CueSettings
+
+    from damka.controller.board_settings import BoardSettings
+    from damka.hardware.voice import Espeak, espeak_path
+
+    sinks = []
+    if board.buzzer is not None:
+        sinks.append(ThreadedSink(tune_player(board.buzzer), name="buzzer"))
+    if config.voice.enabled or espeak_path() is not None:  # the menu may switch the voice on later
+        sinks.append(ThreadedSink(voice_player(Espeak(config.voice.language).speak), name="voice"))
+    CueListener.attach(app, sinks, CueSettings.from_config(config.sound, config.voice))
+    light = config.light
+    app.set_board_settings(BoardSettings(
+        brightness=config.leds.brightness, night=light.night, night_brightness=light.night_brightness,
+        last_move=light.last_move, palette=light.palette, sound=config.sound.enabled, voice=config.voice.enabled))
+    if board.led_style is not None:
+        def relight(settings: BoardSettings) -> None:
+            board.led_style.set_light(settings.led_brightness, settings.palette)
+            board.leds.show(app.frame)  # the new light at once, not with the next move
+
+        app.settings_listeners.append(relight)
+        relight(app.board_settings)
+    return sinks
 
 
 def _screen():

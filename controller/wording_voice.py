@@ -1,0 +1,85 @@
+"""What the board says aloud, in English and Polish: short sentences a
+speech synthesiser reads well (squares letter by letter, "to" for a step,
+"takes" for a capture), for a player who cannot look at the screen."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+LANGUAGES = ("en", "pl")
+
+WORDS: dict[str, Mapping[str, str]] = {
+    "en": {"to": "to", "takes": "takes", "refused": "Refused", "illegal": "Illegal move",
+           "put_back": "put back on", "take_off": "take off", "computer": "Computer plays", "flag": "Flag",
+           "out": "is out", "wins": "wins", "draw": "Draw", "byoyomi": "byo-yomi", "periods": "periods left",
+           "seconds": "seconds"},
+    "pl": {"to": "na", "takes": "bije", "refused": "Odrzucone", "illegal": "Nieprawidłowy ruch",
+           "put_back": "postaw z powrotem na", "take_off": "zdejmij z", "computer": "Komputer gra",
+           "flag": "Flaga", "out": "odpada", "wins": "wygrywa", "draw": "Remis", "byoyomi": "bajomi",
+           "periods": "okresów zostało", "seconds": "sekund"},
+}
+
+
+@dataclass(frozen=True)
+class Phrases:
+    """The sentences of one language. Reasons and names come from the game in
+    English; the Polish voice leaves the reasons out rather than mix languages."""
+
+    language: str
+    words: Mapping[str, str]
+
+    def path(self, text: str) -> str:
+        """PDN text to words: "c3-d4" -> "c3 to d4", "c3xe5xg7" -> "c3 takes e5 takes g7"."""
+        out = []
+        for part in re.split(r"([-x:])", text.strip()):
+            if part in ("x", ":"):
+                out.append(self.words["takes"])
+            elif part == "-":
+                out.append(self.words["to"])
+            elif part:
+                out.append(part)
+        return " ".join(out)
+
+    def _reason(self, reason: str) -> str:
+        return f". {reason}" if reason and self.language == "en" else ""
+
+    def move(self, side: str, text: str) -> str:
+        return f"{side}: {self.path(text)}"
+
+    def refused(self, reason: str) -> str:
+        return self.words["refused"] + self._reason(reason)
+
+    def illegal(self, missing: tuple[str, ...], extra: tuple[str, ...]) -> str:
+        parts = [self.words["illegal"]]
+        if missing:
+            parts.append(f"{self.words['put_back']} {' '.join(missing)}")
+        if extra:
+            parts.append(f"{self.words['take_off']} {' '.join(extra)}")
+        return ". ".join(parts)
+
+    def computer(self, moves: tuple[str, ...]) -> str:
+        return f"{self.words['computer']}: " + ", ".join(self.path(m) for m in moves)
+
+    def flag(self, player: str) -> str:
+        return f"{self.words['flag']}: {player}"
+
+    def out(self, player: str, reason: str) -> str:
+        return f"{player} {self.words['out']}" + self._reason(reason)
+
+    def result(self, winner: str | None, reason: str) -> str:
+        return (f"{winner} {self.words['wins']}" if winner else self.words["draw"]) + self._reason(reason)
+
+    def byoyomi(self, player: str, periods: int) -> str:
+        return f"{player}: {self.words['byoyomi']}, {periods} {self.words['periods']}"
+
+    def last_seconds(self, player: str, seconds: int) -> str:
+        return f"{player}: {seconds} {self.words['seconds']}"
+
+
+def phrases_for(language: str) -> Phrases:
+    """The phrases of `language` ("en" or "pl"); ValueError naming the choices otherwise."""
+    if language not in WORDS:
+        raise ValueError(f"voice language {language!r}: expected one of {', '.join(LANGUAGES)}")
+    return Phrases(language, WORDS[language])

@@ -1,0 +1,45 @@
+"""`damka run` wires the cues and the light to the board it opened: a refused
+press on the App sounds on the Pico's buzzer (TONE over the link, played by
+the firmware on a pty), and night mode from the menu dims the Pico's LEDs."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+from damka.commands.run import attach_cues
+from damka.controller.app import App
+from damka.controller.board_settings import BoardSettings
+from damka.controller.setup import GameSetup
+from damka.hardware.backends import open_board
+from damka.hardware.config import parse_config
+from test_app import on_board
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="ptys are POSIX only")
+
+
+def wait_until(check, what: str, seconds: float = 5.0) -> None:
+    end = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < end, f"waited in vain for {what}"
+        time.sleep(0.02)
+
+
+def test_a_refused_press_sounds_on_the_pico_and_night_mode_dims_its_leds() -> None:
+    pytest.importorskip("serial")
+    config = parse_config({"board": {"backend": "serial"}, "voice": {"enabled": False}})
+    with open_board(config, mock=True) as hardware:
+        app = App(setup=GameSetup("classic", mode="casual"), start_game=True)
+        sinks = attach_cues(app, hardware, config)
+        board = on_board(app)  # the App played on the virtual board; its cues go to the Pico
+        start = app.session.variant.geometry.name(app.session.game.legal_moves()[0].start)
+        board.lift(start)
+        board.advance(100)
+        board.press(0)          # refused: a piece in the hand
+        wait_until(lambda: (0, 220) in [(0, hz) for _, hz in hardware.sim.buzzer.played], "the refusal's 220 Hz")
+        app.set_board_settings(BoardSettings(night=True))
+        wait_until(lambda: hardware.sim.device.brightness == 8, "the Pico's LEDs at night brightness")
+        for sink in sinks:
+            sink.close()
