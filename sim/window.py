@@ -44,6 +44,7 @@ from damka.controller.tracker import BoardMap
 from damka.controller.user_files import replace_file
 from damka.display.screen import SIZE as SCREEN_SIZE
 from damka.display.screen import Screen
+from damka.display.touch import tap
 from damka.display.widgets import DIM, TEXT
 from damka.engine.errors import DamkaError
 from damka.display.widgets import text as draw_text
@@ -310,10 +311,8 @@ class SimWindow:
         if not self.screen_rect.collidepoint(pos):
             return False
         local = (pos[0] - self.screen_rect.x, pos[1] - self.screen_rect.y)
-        index = self.screen.menu_row_at(self.app.view(), local)
-        if index is None:
+        if not tap(self.screen, self.app, local, self.board.now):
             return False
-        self.app.tap_menu(index)
         self.follow_app()
         return True
 

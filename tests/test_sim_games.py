@@ -168,9 +168,8 @@ def test_menus_work_by_mouse_and_touch() -> None:
     assert len(window.board.pieces) == 2 * 12 and (window.board.files, window.board.ranks) == (9, 9)
     window.update(400)
     assert app.session.phase is Phase.PLAYING
-    click(window, window.screen_rect.center)              # a click on the game's screen: no menu, nothing happens
-    assert app.state is AppState.GAME and app.overlay is None
-    key(window, pygame.K_m)
+    click(window, window.screen_rect.center)              # a click (a touch) on the game's screen opens its menu
+    assert app.state is AppState.GAME and app.overlay is not None
     click(window, row_point(window, "new"))               # in-game menu: an action by a click
     assert app.state is AppState.MENU
 

@@ -75,9 +75,9 @@ def run(args: argparse.Namespace) -> int:
         with open_board(config) as board:
             sinks = attach_cues(app, board, config)
             board.closers.extend(sink.close for sink in sinks)
-            draw = None if args.no_screen else _screen()
-            loop = BoardLoop(app, board.sensor, board.leds, board.buttons,
-                             now_ms=lambda: time.monotonic_ns() // 1_000_000, draw=draw)
+            now_ms = lambda: time.monotonic_ns() // 1_000_000  # noqa: E731
+            draw = None if args.no_screen else _screen(app, now_ms)
+            loop = BoardLoop(app, board.sensor, board.leds, board.buttons, now_ms=now_ms, draw=draw)
             stop_at = None if args.seconds is None else time.monotonic() + args.seconds
             loop.run(time.sleep, should_stop=lambda: stop_at is not None and time.monotonic() >= stop_at)
     finally:
@@ -114,11 +114,13 @@ def attach_cues(app, board, config) -> list:
     return sinks
 
 
-def _screen():
-    """The board's small screen, fullscreen, through pygame (None if there is no display)."""
+def _screen(app, now_ms):
+    """The board's small screen, fullscreen, through pygame (None if there is no
+    display); touches and clicks on it act as the buttons would (display/touch.py)."""
     import pygame
 
     from damka.display.screen import SIZE, Screen
+    from damka.display.touch import tap, tap_point
 
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     try:
@@ -132,7 +134,11 @@ def _screen():
     screen = Screen(display.get_size())
 
     def draw(view) -> None:
-        pygame.event.pump()
+        for event in pygame.event.get():
+            point = tap_point(event, display.get_size())
+            if point is not None:
+                tap(screen, app, point, now_ms())
+                view = app.view()
         screen.draw(display, view)
         pygame.display.flip()
 
