@@ -13,28 +13,28 @@ with the match standings. The store is kept by a `Recorder` listening to the
 game's events; everything a game publishes is also published on `App.bus`,
 where outside listeners (the web page, MQTT) subscribe once for all games.
 
-Size: about 430 lines; the menus' actions and the game's lifecycle share the
-app's state (which game, which menu), so they stay together; the recorder, the
-views, the match and the loop are modules of their own.
+Size: about 410 lines; the games' lifecycle and the input routing share the
+app's state (which game, which menu): the menu controller (`app_menus.py`),
+the recorder, the views, the match and the loop are modules of their own.
 """
 
 from __future__ import annotations
 
-import enum
 import random
 from typing import Any, Callable, Protocol, Sequence
 
 from damka.controller import events as ev
 from damka.controller import resume as resume_mod
-from damka.controller.board_settings import BoardSettings, read_menu, settings_menu
+from damka.controller.board_settings import BoardSettings
 from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game, build_variant
+from damka.controller.app_menus import AppMenus, AppState
 from damka.controller.match import Match
-from damka.controller.menus import GameMenu, Menu, MenuAction, Row, game_actions_menu, game_menu, resume_menu
-from damka.controller.recorder import CHECKPOINT_MS, GameRef, Recorder, Write, WriteQueue
-from damka.controller.session import Phase, Session
+from damka.controller.menus import Menu, Row, game_actions_menu, game_menu, resume_menu
+from damka.controller.recorder import CHECKPOINT_MS, Recorder, WriteQueue
+from damka.controller.session import Session
 from damka.controller.session_types import Opponent
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store, StoredGame
@@ -49,7 +49,6 @@ __all__ = ["App", "AppState", "CHECKPOINT_MS", "NAVIGATION"]
 # Clock buttons in a menu, by side: the first side's moves up, the second's
 # down, and so on round the board.
 NAVIGATION = (Button.UP, Button.DOWN)
-SETTINGS_TITLE = "Board settings"
 
 
 class Ticker(Protocol):
@@ -60,14 +59,7 @@ class Ticker(Protocol):
     def next_deadline(self) -> int | None: ...
 
 
-class AppState(enum.Enum):
-    MENU = "menu"
-    RESUME = "resume"
-    GAME = "game"
-    RESULT = "result"
-
-
-class App:
+class App(AppMenus):
     """Menus, one game at a time, the store's recorder and the match."""
 
     def __init__(self, *, store: Store | None = None, setup: GameSetup | None = None,
@@ -260,103 +252,6 @@ class App:
                     pump()
             finally:
                 self._pumping = False
-
-    # -- menus ------------------------------------------------------------------------
-
-    @property
-    def shown_menu(self) -> Menu | None:
-        """The menu on the screen now (None: the game or the result shows)."""
-        if self.overlay is not None:
-            return self.overlay
-        return self.menu if self.state in (AppState.MENU, AppState.RESUME) else None
-
-    def step_menu(self, delta: int) -> None:
-        """Keyboard left/right in a menu: step the current setting."""
-        menu = self.shown_menu
-        if menu is not None and not menu.current.is_action:
-            menu.step(delta)
-
-    def tap_menu(self, index: int) -> None:
-        """A tap (touch screen, mouse) on the `index`-th row of the menu shown: as ok on that row."""
-        menu = self.shown_menu
-        action = menu.choose(index) if menu is not None else None
-        if menu is not None:
-            self._settings_changed(menu)
-        if action is not None:
-            self._act(action)
-
-    def _act(self, action: MenuAction) -> None:
-        handler = {
-            "start": self._start_from_menu, "back": self._back, "continue": self._close_overlay,
-            "resume": self._resume, "new": self._open_new_menu, "draw": self._agree_draw, "resign": self._resign,
-            "takeback": self._menu_takeback, "pause": self._pause, "unpause": self._unpause,
-            "settings": self._open_settings,
-        }.get(action.name)
-        if handler is not None:
-            handler()
-
-    def _start_from_menu(self) -> None:
-        setup = self.menu.setup() if isinstance(self.menu, GameMenu) else self.setup  # "next game": the same
-        self.new_game(setup)
-
-    def _back(self) -> None:
-        if self.overlay is not None:
-            self.overlay = None
-        elif self.state is AppState.RESULT:
-            self._open_new_menu()
-        elif self.state is AppState.MENU and self.session is not None and self.session.phase is not Phase.OVER:
-            self.state = AppState.GAME
-
-    def _close_overlay(self) -> None:
-        self.overlay = None
-
-    def _open_settings(self) -> None:
-        self.overlay = settings_menu(self.board_settings)  # over the menu or the game; menu/Done closes it
-
-    def set_board_settings(self, settings: BoardSettings) -> None:
-        """New board settings (the menu, the config at start, later the web page): tell the listeners."""
-        if settings != self.board_settings:
-            self.board_settings = settings
-            for listener in self.settings_listeners:
-                listener(settings)
-
-    def _settings_changed(self, menu: Menu) -> None:
-        if menu.title == SETTINGS_TITLE:
-            self.set_board_settings(read_menu(menu, self.board_settings))
-
-    def _open_new_menu(self) -> None:
-        if self.state is AppState.RESUME and self._resume_offer is not None and self.store is not None:
-            self.writes.put(Write("finish", GameRef(self._resume_offer.id, True),  # declined: kept as abandoned
-                                  lambda store, gid: store.finish(gid, None)))
-            self.writes.drain()
-            self._resume_offer = None
-        self.overlay = None
-        self.menu = game_menu(self.setup)
-        self.state = AppState.MENU
-
-    def _agree_draw(self) -> None:
-        self._declare_end(None, "agreement")
-
-    def _resign(self) -> None:
-        if self.session is not None:
-            self._declare_end(self.session.game.turn, "resignation")
-
-    def _menu_takeback(self) -> None:
-        self.overlay = None
-        if self.session is not None:
-            self.session.handle(ButtonPress(Button.TAKE_BACK, self.now))
-
-    def _pause(self) -> None:
-        self.overlay = None
-        if self.clock is not None and self.clock.state is State.RUNNING:
-            self.clock.pause(self.now)
-            if self.recorder is not None:
-                self.recorder.checkpoint(self.now)
-
-    def _unpause(self) -> None:
-        self.overlay = None
-        if self.clock is not None and self.clock.state is State.PAUSED:
-            self.clock.resume(self.now)
 
     # -- games ------------------------------------------------------------------------
 

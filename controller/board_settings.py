@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 
 from damka.controller.menus import Menu, Row
 
+SETTINGS_TITLE = "Board settings"  # the settings menu's title: how the app knows it
+
 # Brightness steps (of 255) as the menu offers them; night mode uses its own, low one.
 BRIGHTNESS: tuple[tuple[str, str], ...] = (
     ("16", "Dim (6%)"), ("32", "Low (12%)"), ("64", "Normal (25%)"), ("128", "Bright (50%)"), ("255", "Full"),
@@ -48,7 +50,7 @@ def settings_menu(settings: BoardSettings) -> Menu:
     if str(settings.brightness) not in {value for value, _ in brightness}:
         brightness += ((str(settings.brightness), f"{settings.brightness} (config)"),)
     menu = Menu(
-        title="Board settings",
+        title=SETTINGS_TITLE,
         rows=[
             Row("brightness", "LED brightness", brightness),
             Row("night", "Night mode", ON_OFF),
