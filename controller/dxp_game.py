@@ -269,6 +269,8 @@ class DxpGame:
             self._refuse("GAMEREQ to resume shows another position")
             return False
         self.link, self.dropped = link, ""
+        self.opponent.forget()                  # the peer plays its move again on the new connection
+        self.session.assistants.cancel_search()
         link.send(dxp.GameAccept("Damka", 0))
         self._say(f"{self.peer_name} is back: the game goes on")
         return True

@@ -16,6 +16,7 @@ import pytest
 from damka.bridges import dxp
 from damka.bridges.dxp_link import DxpLink
 from damka.controller import events as ev
+from damka.controller.dxp_game import board_letters
 from damka.controller.dxp_start import follow, initiate, make_app, start_letters
 from damka.controller.store import Store
 from damka.controller.store_pdn import export_pdn
@@ -315,9 +316,26 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     while not app.dxp.dropped and time.monotonic() < deadline:
         settle(board, 0.05)
     assert app.dxp.dropped and any("lost" in text for text in said) and not session.game.is_over
+    # The peer comes back with the game's position: resumed where it stopped.
+    links, port, listener = listen()
+    again = raw_peer(port)
+    listener.join(10)
+    colour, letters = board_letters(variant, session.game)
+    assert not app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "W"))
+    assert next_of(again, dxp.GameAccept).code == 1                 # another position: refused
+    assert app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
+    assert next_of(again, dxp.GameAccept).accepted and not app.dxp.dropped
+    assert session.game.turn == 1
+    answer = session.game.legal_moves()[0]
+    again.send(dxp.move_message(variant, answer))
+    wait_for_peer(app, board)
+    make(board, app, answer)
+    assert session.game.ply == 2 and session.game.moves[-1] == answer
+    again.close()
     # Adjudicated by the arbiter: the game ends and is over on the board.
     from damka.engine.variant import Result
     app.dxp.adjudicate(Result((0.5, 0.5), (1, 1), "adjudicated: draw"))
+    assert session.game.ply == 2
     assert session.game.is_over and session.game.result.reason == "adjudicated: draw"
 
 
