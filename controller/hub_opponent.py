@@ -144,7 +144,9 @@ class HubOpponent:
 
     def _ask(self, game: Game, level: dict[str, Any], seconds: float) -> Move:
         assert self._board is not None
-        if self._client is None or not self._client.alive:
+        if self._client is not None and not self._client.alive:
+            raise HubEngineError(f"engine {self._client.name!r} died between moves")
+        if self._client is None:
             self._client = HubClient(self.command, variant=self._board.dialect.hub_name)
             self._client.open(OPEN_TIMEOUT_S)
         board = self._board

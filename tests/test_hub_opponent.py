@@ -70,6 +70,7 @@ def play_out(app: App, board: VirtualBoard, rng: random.Random, *, kill_at: int 
                 assert pid is not None and session.thinking
                 os.kill(pid, signal.SIGKILL)
                 kill_at = None
+                session.opponent.fallback.time_per_move = 0.05  # the rest of the game quickly
             idle(app, board)
             make(board, app, session.planned[0])
         else:
@@ -115,7 +116,7 @@ def test_the_board_plays_a_whole_game_against_damka_hub_as_an_external_engine(va
 
 
 def test_the_engine_killed_mid_game_is_reported_and_damkas_engine_plays_on() -> None:
-    app = make_app("classic", 0.4)
+    app = make_app("classic", 1.0)                         # time to kill it while it thinks
     opponent = app.session.opponent
     board = on_board(app)
     try:
@@ -179,6 +180,26 @@ def test_a_broken_engine_is_given_up_and_the_move_still_comes(fake_engine, mode:
         assert opponent.take_notices() == []               # said once
         opponent.start(game)                               # the rest of the game: Damka's own, at once
         assert opponent.wait(20) in variant.legal_moves(game.position)
+    finally:
+        opponent.close()
+
+
+def test_an_engine_that_died_between_moves_is_reported_not_restarted() -> None:
+    variant = find_variant("classic")
+    opponent = HubOpponent(variant, HUB, fallback=ComputerOpponent(variant, "casual", time_per_move=0.05),
+                           time_per_move=0.05)
+    game = Game(variant)
+    try:
+        opponent.start(game)
+        assert opponent.wait(30) in variant.legal_moves(game.position) and opponent.engine_moves == 1
+        pid = opponent._client.pid  # noqa: SLF001
+        os.kill(pid, signal.SIGKILL)
+        time.sleep(0.3)
+        game.push(game.legal_moves()[0])
+        game.push(game.legal_moves()[0])
+        opponent.start(game)
+        assert opponent.wait(30) in variant.legal_moves(game.position) and opponent.engine_moves == 1
+        assert "died between moves" in opponent.take_notices()[0]
     finally:
         opponent.close()
 
