@@ -197,9 +197,23 @@ class Assistants:
             self._jobs = ThreadPoolExecutor(max_workers=1, thread_name_prefix="damka-coach")
         return self._jobs.submit(work, *args)
 
+    def notices(self) -> list[str]:
+        """What an external engine (opponent or coach) has to say: it was given up."""
+        out: list[str] = []
+        for helper in (self.opponent, self.coach):
+            take = getattr(helper, "take_notices", None)
+            if take is not None:
+                out.extend(take())
+        return out
+
     def close(self) -> None:
-        """Stop what runs off the loop (the computer's search, the coach's)."""
+        """Stop what runs off the loop (the computer's search, the coach's) and
+        any external engine process."""
         self.cancel_search()
+        for helper in (self.opponent, self.coach):
+            end = getattr(helper, "close_engine", None)
+            if end is not None:
+                end()
         if self._jobs is not None:
             self._jobs.shutdown(wait=False, cancel_futures=True)
             self._jobs = None

@@ -161,6 +161,14 @@ class BlunderWarned(GameEvent):
 
 
 @dataclass(frozen=True)
+class EngineFellBack(GameEvent):
+    """An external engine (opponent or coach) died, hung or broke the rules:
+    Damka's own engine took over (`controller/hub_opponent.py`)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class PositionUnknown(GameEvent):
     """The board shows what no move explains: the players are guided back."""
 

@@ -22,6 +22,8 @@ from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock, State, TimeSource
 from damka.controller.coach import Coach
 from damka.controller.events import EventBus
+from damka.controller.hub_coach import HubCoach
+from damka.controller.hub_opponent import HubOpponent
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.session import Session
 from damka.controller.session_types import Mode, SessionSettings
@@ -97,10 +99,32 @@ class ResumableClock:
 
 
 def make_coach(setup: GameSetup, variant: Variant) -> Coach | None:
-    """Learning mode's coach: hints (the game's limit) and blunder warnings."""
+    """Learning mode's coach: hints (the game's limit) and blunder warnings,
+    from the setup's external Hub engine when it names one for the variant."""
     if setup.mode != "learning":
         return None
+    command = setup.engine_command()
+    if command:
+        return HubCoach(variant, command, hint_limit=setup.hint_limit)
     return Coach(variant, hint_limit=setup.hint_limit)
+
+
+def make_opponent(setup: GameSetup, variant: Variant, clock: Clock | None, controls: list[TimeControl] | None,
+                  seed: int | None, now: Callable[[], int]) -> ComputerOpponent | HubOpponent:
+    """The computer: Damka's own search, or the setup's external Hub engine
+    (its time from the clock when there is one) with the own search behind it."""
+    own = ComputerOpponent(variant, setup.level, time_per_move=setup.move_time, seed=seed)
+    command = setup.engine_command()
+    if not command:
+        return own
+    time_left = None
+    if clock is not None and controls is not None:
+        def time_left(side: int) -> tuple[float, float] | None:
+            stages = controls[side].stages
+            if not stages:
+                return None
+            return clock.remaining(side, now()) / 1000, stages[0].increment_ms / 1000
+    return HubOpponent(variant, command, fallback=own, time_per_move=setup.move_time, time_left=time_left)
 
 
 def build_game(setup: GameSetup, *, variant: Variant | None = None, bus: EventBus | None = None, position: Position | None = None,
@@ -130,5 +154,5 @@ def build_game(setup: GameSetup, *, variant: Variant | None = None, bus: EventBu
     session = Session(variant, settings, position=position, clock=ResumableClock(clock) if clock else None,
                       chooser=chooser, coach=make_coach(setup, variant) if coach else None, bus=bus)
     if computer and chooser is None:
-        session.opponent = ComputerOpponent(variant, setup.level, time_per_move=setup.move_time, seed=seed)
+        session.opponent = make_opponent(setup, variant, clock, controls, seed, lambda: session.now)
     return BuiltGame(setup, variant, session, clock, controls, computer)

@@ -29,6 +29,9 @@ class SessionAssist:
 
     def _poll_thinking(self) -> None:
         """Pick up what was worked out off the loop: the computer's move, a hint, a blunder check."""
+        for text in self.assistants.notices():
+            self.bus.publish(ev.EngineFellBack(self.now, self.game.ply, text))
+            self._say(text)
         if self.thinking:
             moves = self.assistants.poll_computer(self.game)
             if moves:

@@ -33,6 +33,7 @@ class GameSetup:
     hint_limit: int | None = DEFAULT_HINT_LIMIT  # learning mode: the coach's hints per game (None: no limit)
     move_time: float | None = None  # the computer's seconds per move (None: the level's own)
     options: tuple[tuple[str, Any], ...] = ()  # further variant options (name, value), e.g. (("draw_moves", 25),)
+    engines: tuple[tuple[str, str], ...] = ()  # (variant, Hub engine command): an external computer/coach
 
     def computer_seats(self, sides: int, draw: Callable[[Sequence[int], int], list[int]] | None = None
                        ) -> frozenset[int]:
@@ -48,6 +49,10 @@ class GameSetup:
         else:
             humans = (draw or random.sample)(range(sides), people)
         return frozenset(side for side in range(sides) if side not in humans)
+
+    def engine_command(self) -> str:
+        """The external Hub engine command named for this variant ("" : Damka's own engine)."""
+        return dict(self.engines).get(self.variant, "").strip()
 
     def variant_options(self) -> dict[str, object]:
         """find_variant options for this setup."""

@@ -100,6 +100,7 @@ class BoardConfig:
     sound: SoundConfig = SoundConfig()
     voice: VoiceConfig = VoiceConfig()
     light: LightConfig = LightConfig()
+    engines: dict[str, str] = field(default_factory=dict)  # variant -> external Hub engine command
 
     def layout(self) -> Layout:
         return Layout(self.rows, self.cols, self.rotation, self.mirror, self.sub_board)
@@ -260,16 +261,33 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     sound = _sound(Section(source, "sound", top.get("sound", dict, {})))
     voice = _voice(Section(source, "voice", top.get("voice", dict, {})))
     light = _light(Section(source, "light", top.get("light", dict, {})))
+    engines = _engines(Section(source, "engines", top.get("engines", dict, {})))
     top.done()
     config = BoardConfig(
         source=source, backend=backend, rows=rows, cols=cols, sub_board=sub_board,
         rotation=rotation, mirror=mirror, debounce_scans=debounce_scans, debounce_ms=debounce_ms,
         scan_hz=scan_hz, leds=leds, buttons=buttons, sections=sections, web=web, sound=sound, voice=voice,
-        light=light,
+        light=light, engines=engines,
     )
     if chosen.validate is not None:
         chosen.validate(config)
     return config
+
+
+def _engines(section: Section) -> dict[str, str]:
+    """[engines]: variant name = the command of a Hub engine playing it (e.g. "scan hub")."""
+    from damka.engine.variants import variant_names
+
+    known = variant_names()
+    engines: dict[str, str] = {}
+    for name in list(section.table):
+        if name not in known:
+            raise section.error(name, f"unknown variant; expected one of {', '.join(known)}")
+        command = section.get(name, str, "").strip()
+        if not command:
+            raise section.error(name, "expected an engine command, got an empty string")
+        engines[name] = command
+    return engines
 
 
 def _backend_sections(top: Section, shape: BoardShape) -> dict[str, Any]:

@@ -52,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
     setup = setup_from(args)
+    if config.engines:  # [engines]: an external Hub engine per variant (docs/computer.md)
+        import dataclasses
+
+        setup = dataclasses.replace(setup, engines=tuple(config.engines.items()))
     from damka.controller.app import App
     from damka.controller.board_loop import BoardLoop
     from damka.controller.store import Store

@@ -1,0 +1,202 @@
+"""A Hub engine run as a subprocess: the client side of the Hub protocol.
+
+`HubClient` starts an engine command (Scan's `scan hub`, `damka hub`, any
+program speaking Scan's Hub protocol, version 2), does the handshake and asks
+it for moves. A reader thread turns the engine's stdout into a queue of
+lines, so every wait has a timeout: an engine that dies or hangs becomes a
+`HubEngineError` saying which, never a stuck caller.
+
+    client = HubClient("scan hub", variant="normal")
+    client.open(timeout=10)
+    reply = client.think(position_text, moves=("32-28",), level={"move-time": 1}, timeout=3)
+    reply.move                             # the engine's move text: "19-23"
+
+The caller checks the move against its own rules (`hub_protocol.HubBoard`).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from damka.bridges.hub_protocol import HubError, format_line, parse_line
+
+_EOF = None  # what the reader queues when the engine's stdout closes
+
+
+class HubEngineError(RuntimeError):
+    """The engine died, hung, or broke the protocol (the text says which)."""
+
+
+@dataclass(frozen=True)
+class HubReply:
+    """The engine's answer to `go think`: its move, and the last `info` it gave."""
+
+    move: str
+    ponder: str = ""
+    info: dict[str, str] | None = None
+
+
+def split_command(command: str | Sequence[str]) -> list[str]:
+    """The argv of an engine command; ValueError for an empty one."""
+    argv = shlex.split(command) if isinstance(command, str) else list(command)
+    if not argv:
+        raise ValueError("the engine command is empty")
+    return argv
+
+
+class HubClient:
+    """One engine process and the protocol dialogue with it."""
+
+    def __init__(self, command: str | Sequence[str], *, variant: str = "normal",
+                 params: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> None:
+        self.argv = split_command(command)
+        self.variant = variant
+        self.params = dict(params or {})
+        self.env = env
+        self.name = os.path.basename(self.argv[0])
+        self.engine_id: dict[str, str] = {}
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._write_lock = threading.Lock()
+
+    # -- the process -------------------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    def open(self, timeout: float = 10.0) -> None:
+        """Start the engine and do the handshake (`hub` ... `wait`, the
+        variant, `init` ... `ready`); HubEngineError if it fails."""
+        try:
+            self._process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             stderr=subprocess.DEVNULL, env=self.env)
+        except OSError as error:
+            raise HubEngineError(f"cannot start engine {self.name!r}: {error}") from None
+        threading.Thread(target=self._read, args=(self._process, self._lines), name="damka-hub-reader",
+                         daemon=True).start()
+        self.send("hub")
+        for command, args in self._until("wait", timeout):
+            if command == "id":
+                self.engine_id = args
+        self.send("set-param", {"name": "variant", "value": self.variant})
+        for name, value in self.params.items():
+            self.send("set-param", {"name": name, "value": value})
+        self.send("init")
+        for _ in self._until("ready", timeout):
+            pass
+
+    @staticmethod
+    def _read(process: subprocess.Popen[bytes], lines: queue.Queue[str | None]) -> None:
+        assert process.stdout is not None
+        for raw in process.stdout:
+            lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        lines.put(_EOF)
+
+    def close(self) -> None:
+        """Ask the engine to quit; kill it if it does not within a second."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        try:
+            if process.poll() is None:
+                with self._write_lock:
+                    assert process.stdin is not None
+                    process.stdin.write(b"quit\n")
+                    process.stdin.flush()
+            process.wait(1.0)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            process.kill()
+            process.wait(5.0)
+        for stream in (process.stdin, process.stdout):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+
+    # -- lines ---------------------------------------------------------------------
+
+    def send(self, command: str, args: dict[str, Any] | None = None, *flags: str) -> None:
+        process = self._process
+        if process is None or process.stdin is None:
+            raise HubEngineError(f"engine {self.name!r} is not running")
+        line = format_line(command, args, *flags) + "\n"
+        try:
+            with self._write_lock:
+                process.stdin.write(line.encode("utf-8"))
+                process.stdin.flush()
+        except (OSError, ValueError):
+            raise HubEngineError(f"engine {self.name!r} died (cannot write to it)") from None
+
+    def _next(self, deadline: float, waiting_for: str) -> tuple[str, dict[str, str]]:
+        left = deadline - time.monotonic()
+        try:
+            line = self._lines.get(timeout=max(0.0, left))
+        except queue.Empty:
+            raise HubEngineError(f"engine {self.name!r} hangs: no {waiting_for!r} in time") from None
+        if line is _EOF:
+            code = self._process.wait(5.0) if self._process is not None else None
+            raise HubEngineError(f"engine {self.name!r} died (exit code {code}) while Damka waited for {waiting_for!r}")
+        try:
+            return parse_line(line)
+        except HubError as error:
+            raise HubEngineError(f"engine {self.name!r} sent a broken line {line[:60]!r}: {error}") from None
+
+    def _until(self, wanted: str, timeout: float):
+        """The lines up to `wanted` (yielded, `wanted` not included); `error` lines are raised."""
+        deadline = time.monotonic() + timeout
+        while True:
+            command, args = self._next(deadline, wanted)
+            if command == wanted:
+                return
+            if command == "error":
+                raise HubEngineError(f"engine {self.name!r} refused: {args.get('message', '')}")
+            yield command, args
+
+    # -- thinking --------------------------------------------------------------------
+
+    def think(self, position: str, *, moves: Sequence[str] = (), level: dict[str, Any],
+              timeout: float) -> HubReply:
+        """Set the position (and the moves played from it), the level, `go think`
+        and wait for `done` within `timeout` seconds; HubEngineError otherwise."""
+        args: dict[str, Any] = {"pos": position}
+        if moves:
+            args["moves"] = " ".join(moves)
+        self.send("pos", args)
+        self.send("level", level)
+        self.send("go", None, "think")
+        return self._done(timeout)
+
+    def _done(self, timeout: float) -> HubReply:
+        info: dict[str, str] | None = None
+        deadline = time.monotonic() + timeout
+        while True:
+            command, args = self._next(deadline, "done")
+            if command == "info":
+                info = args
+            elif command == "error":
+                raise HubEngineError(f"engine {self.name!r} refused the position: {args.get('message', '')}")
+            elif command == "done":
+                move = args.get("move", "")
+                if not move:
+                    raise HubEngineError(f"engine {self.name!r} answered no move")
+                return HubReply(move, args.get("ponder", ""), info)
+
+    def stop(self, timeout: float = 2.0) -> HubReply | None:
+        """`stop` the running search and read its `done` (None if it never comes)."""
+        try:
+            self.send("stop")
+            return self._done(timeout)
+        except HubEngineError:
+            return None

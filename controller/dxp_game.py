@@ -1,0 +1,308 @@
+"""A board game against a DXP peer (another program over DamExchange).
+
+The peer sits in the computer's seat: `DxpOpponent` has the `Opponent`
+interface, so the session lights the peer's move on the board and accepts it
+only when the person carries it out exactly, as it does the computer's. The
+rest of the protocol is `DxpGame`, which listens to the game's events and
+pumps the link on the board's loop thread (`DxpApp.handle`/`tick`):
+
+- the person's moves are sent when committed (`MoveCommitted`);
+- the game's end on the board is sent (`GAMEEND`), the peer's ends the game
+  (it resigns, claims a win or a draw);
+- a take-back: the peer's `BACKREQ` is carried out on the board (the board
+  then guides the pieces back) and accepted, or refused when the position is
+  not in the game; a take-back on the board is asked of the peer;
+- a malformed message, an illegal move, a move out of turn: refused with one
+  `damka.dxp` log line and a message on the screen, the board plays on;
+- a dropped connection: said on the screen; the game waits and is stored, so
+  it can be resumed with a new connection (`reconnect`, a GAMEREQ with the
+  position) or adjudicated (`adjudicate`).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from typing import Any
+
+from damka.bridges import dxp
+from damka.bridges.dxp_link import Dropped, DxpLink
+from damka.controller import events as ev
+from damka.controller.app import App
+from damka.controller.game_factory import BuiltGame
+from damka.controller.opponent import Thinking
+from damka.controller.session_types import POLL_MS
+from damka.engine.game import Game
+from damka.engine.move import Move
+from damka.engine.variant import Result, Variant
+
+log = logging.getLogger("damka.dxp")
+
+VARIANT = "international"  # the one game DXP (version 1) names
+
+
+def time_control_text(minutes: int, moves: int) -> str:
+    """The GAMEREQ time as a Damka time control: `moves/minutes`, or the whole game."""
+    if minutes <= 0:
+        return ""
+    return f"{moves}/{minutes}" if moves > 0 else f"{minutes}+0"
+
+
+def board_letters(variant: Variant, game: Game) -> tuple[str, str]:
+    """The side to move (W/Z) and the 50 board letters of `game`'s position."""
+    position = game.position
+    letters = []
+    for number in range(1, variant.geometry.playable.bit_count() + 1):
+        bit = 1 << variant.geometry.from_number(number)
+        letter = "w" if position.white & bit else "z" if position.black & bit else "e"
+        letters.append(letter.upper() if position.kings & bit and letter != "e" else letter)
+    return dxp.COLOURS[position.turn], "".join(letters)
+
+
+class DxpOpponent:
+    """The peer's moves, delivered through the session's opponent interface."""
+
+    def __init__(self) -> None:
+        self._asked: tuple[int, Any] | None = None
+        self._moves: dict[tuple[int, Any], Move] = {}
+        self._since = 0.0
+
+    def start(self, game: Game, *, whole_turn: bool = False) -> None:
+        self._asked = (game.ply, game.position)
+
+    def deliver(self, game: Game, move: Move) -> None:
+        self._moves[(game.ply, game.position)] = move
+
+    def poll(self) -> Move | tuple[Move, ...] | Thinking | None:
+        if self._asked is None:
+            return None
+        move = self._moves.pop(self._asked, None)
+        if move is None:
+            return Thinking(0.0)
+        self._asked = None
+        return (move,)
+
+    def stop(self) -> None:
+        """'Move now' cannot hurry a peer."""
+
+    def cancel(self) -> None:
+        self._asked = None
+
+    def forget(self) -> None:
+        self._moves.clear()
+
+
+class DxpGame:
+    """The protocol around one board game: moves out, the peer's messages in."""
+
+    def __init__(self, link: DxpLink | None, peer_side: int, peer_name: str = "DXP peer") -> None:
+        self.link = link
+        self.peer_side = peer_side
+        self.peer_name = peer_name
+        self.opponent = DxpOpponent()
+        self.session: Any = None
+        self.refused: list[str] = []      # what was refused, in order (tests, the log)
+        self.dropped = ""                 # why the connection ended ("" while it is up)
+        self.ended = False                # a GAMEEND was sent or received
+        self._back_pending = False
+        self.back_target: int | None = None  # the peer's accepted take-back, until the board shows it
+        self._unsubscribe: Any = None
+
+    # -- wiring ---------------------------------------------------------------
+
+    def attach(self, built: BuiltGame) -> None:
+        """Make `built`'s session play against the peer."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self.session = built.session
+        built.session.opponent = self.opponent
+        self._unsubscribe = built.session.bus.subscribe(self._on_event)
+
+    def _say(self, text: str) -> None:
+        if self.session is not None:
+            self.session._say(text)  # noqa: SLF001 - the screen's line, as the session's own messages
+
+    def _send(self, message: dxp.Message) -> None:
+        if self.link is not None and not self.link.closed:
+            self.link.send(message)
+
+    # -- the board's events ------------------------------------------------------
+
+    def _on_event(self, event: ev.GameEvent) -> None:
+        if isinstance(event, ev.MoveCommitted) and event.side != self.peer_side and not event.redo:
+            self._send(dxp.move_message(self.session.variant, event.move))
+        elif isinstance(event, ev.GameOver) and not self.ended:
+            self.ended = True
+            self._send(dxp.GameEnd(self._reason(event.result)))
+        elif isinstance(event, ev.TakenBack) and self.back_target is not None:
+            if event.ply <= self.back_target:
+                self.back_target = None  # the board shows the peer's take-back
+        elif isinstance(event, ev.TakenBack) and not self._back_pending:
+            game = self.session.game
+            self._back_pending = True
+            self._send(dxp.BackRequest(game.ply // 2 + 1, dxp.COLOURS[game.position.turn]))
+
+    def _reason(self, result: Result | None) -> int:
+        """GAMEEND's reason, said by us: 1 we lose, 2 draw, 3 we win, 0 unknown."""
+        if result is None:
+            return 0
+        if result.winner is None:
+            return 2 if result.is_draw else 0
+        return 1 if result.winner == self.peer_side else 3
+
+    # -- the peer's messages -----------------------------------------------------------
+
+    def pump(self) -> None:
+        """Handle every message that has arrived (on the board's loop thread)."""
+        if self.link is None or self.session is None:
+            return
+        while True:
+            try:
+                item = self.link.incoming.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                self._handle(item)
+            except Exception as error:  # noqa: BLE001 - a message must never bring the board down
+                self._refuse(f"message not handled: {error}")
+
+    def _refuse(self, why: str) -> None:
+        log.warning("DXP: refused: %s", why)
+        self.refused.append(why)
+        self._say(f"{self.peer_name}: refused: {why}"[:120])
+
+    def _handle(self, item: Any) -> None:
+        if isinstance(item, dxp.DxpError):
+            self.refused.append(str(item))  # logged by the link
+            self._say(f"{self.peer_name}: bad message refused"[:120])
+        elif isinstance(item, Dropped):
+            self.dropped = item.reason
+            self._say(f"connection to {self.peer_name} lost ({item.reason}); the game waits")
+        elif isinstance(item, dxp.MoveMessage):
+            self._peer_move(item)
+        elif isinstance(item, dxp.GameEnd):
+            self._peer_end(item)
+        elif isinstance(item, dxp.BackRequest):
+            self._peer_back(item)
+        elif isinstance(item, dxp.BackAccept):
+            if not self._back_pending:
+                self._refuse("BACKACC without a take-back request")
+            elif not item.accepted:
+                self._say(f"{self.peer_name} refused the take-back: put the moves back on the board")
+            self._back_pending = False
+        elif isinstance(item, dxp.Chat):
+            log.info("DXP chat from %s: %s", self.peer_name, item.text)
+            self._say(f"{self.peer_name}: {item.text}"[:120])
+        else:
+            self._refuse(f"{type(item).__name__} in the middle of a game")
+
+    def _peer_move(self, message: dxp.MoveMessage) -> None:
+        game = self._game_now()
+        if game.is_over or self.ended:
+            self._refuse("a move after the end of the game")
+            return
+        if game.turn != self.peer_side:
+            self._refuse(f"move {message.start}-{message.end} out of turn")
+            return
+        try:
+            move = dxp.find_move(self.session.variant, game.position, message)
+        except dxp.DxpError as error:
+            self._refuse(str(error))
+            return
+        self.opponent.deliver(game, move)
+
+    def _peer_end(self, message: dxp.GameEnd) -> None:
+        if not self.ended:
+            self.ended = True
+            self._send(dxp.GameEnd({0: 0, 1: 3, 2: 2, 3: 1}[message.reason]))  # the same end, said by us
+            self._declare(message.reason)
+        log.info("DXP: %s ended the game (reason %d)", self.peer_name, message.reason)
+
+    def _declare(self, reason: int) -> None:
+        session = self.session
+        if session.game.result is not None:
+            return
+        if reason == 1:
+            session.declare_loss(self.peer_side, f"{self.peer_name} resigned")
+        elif reason == 3:
+            session.declare_loss(1 - self.peer_side, f"{self.peer_name} claimed the win")
+        elif reason == 2:
+            session.declare(Result((0.5, 0.5), (1, 1), "draw agreed over DXP"))
+        else:
+            session.declare(Result((0.0, 0.0), (1, 1), f"{self.peer_name} ended the game"))
+
+    def _peer_back(self, message: dxp.BackRequest) -> None:
+        """Accept a take-back to a position of this game; the person then puts
+        the pieces back (the board reads it as the take-back it is)."""
+        game = self.session.game
+        target = (message.move - 1) * 2 + (0 if message.colour == "W" else 1)
+        if not 0 <= target < game.ply or game.is_over:
+            self._send(dxp.BackAccept(2))
+            self._refuse(f"take-back to move {message.move}{message.colour}: not a position of this game")
+            return
+        self.opponent.forget()
+        self.back_target = target
+        self._send(dxp.BackAccept(0))
+        undo = game.ply - target
+        self._say(f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}: "
+                  "put the pieces back as they were")
+        self.session._restore_request = True  # noqa: SLF001 - the LEDs guide back, as for the take-back button
+
+    def _game_now(self) -> Game:
+        """The game as the peer sees it: at the take-back's target while the board catches up."""
+        game = self.session.game
+        if self.back_target is None or self.back_target >= game.ply:
+            return game
+        earlier = game.copy()
+        while earlier.ply > self.back_target:
+            earlier.pop()
+        return earlier
+
+    # -- after a drop ----------------------------------------------------------------
+
+    def reconnect(self, link: DxpLink, request: dxp.GameRequest) -> bool:
+        """Resume with a new connection whose GAMEREQ shows this game's position; False (refused) otherwise."""
+        colour, letters = board_letters(self.session.variant, self.session.game)
+        if request.board != letters or request.to_move != colour or dxp.COLOURS.index(
+                request.follower_colour) == self.peer_side:
+            link.send(dxp.GameAccept("Damka", 1))
+            self._refuse("GAMEREQ to resume shows another position")
+            return False
+        self.link, self.dropped = link, ""
+        self.opponent.forget()                  # the peer plays its move again on the new connection
+        self.session.assistants.cancel_search()
+        link.send(dxp.GameAccept("Damka", 0))
+        self._say(f"{self.peer_name} is back: the game goes on")
+        return True
+
+    def adjudicate(self, result: Result) -> None:
+        """End the game as the arbiter decides (after a drop, nobody to play)."""
+        self.ended = True
+        self.session.declare(result)
+
+
+class DxpApp(App):
+    """The board's App with its game against a DXP peer: the peer's messages
+    are handled after every input and tick, on the loop thread."""
+
+    def __init__(self, dxp_game: DxpGame, **options: Any) -> None:
+        self.dxp = dxp_game
+        super().__init__(**options)
+
+    def _start(self, built: BuiltGame, recorder: Any) -> None:
+        self.dxp.attach(built)
+        super()._start(built, recorder)
+
+    def handle(self, event: Any) -> None:
+        super().handle(event)
+        self.dxp.pump()
+
+    def tick(self, now_ms: int) -> None:
+        super().tick(now_ms)
+        self.dxp.pump()
+
+    def next_deadline(self) -> int | None:
+        """The link is polled every POLL_MS even when the game itself waits for nothing."""
+        deadline = super().next_deadline()
+        poll = self.now + POLL_MS
+        return poll if deadline is None else min(deadline, poll)

@@ -1,0 +1,96 @@
+"""Starting a board game against a DXP peer: the GAMEREQ / GAMEACC handshake.
+
+As follower (`damka dxp --listen`) the board waits for the peer's game
+request and accepts it when it is a game the board can set up (international
+draughts from the start position; DXP version 1 has no game type, so other
+variants are refused); as initiator (`--connect`) it sends one. Either way
+the result is a `DxpApp` whose game has the peer in the computer's seat and
+the clock from the request's time.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from typing import Any
+
+from damka.bridges import dxp
+from damka.bridges.dxp_link import Dropped, DxpLink
+from damka.controller.dxp_game import VARIANT, DxpApp, DxpGame, board_letters, time_control_text
+from damka.controller.setup import GameSetup
+from damka.engine.game import Game
+from damka.engine.variants import find_variant
+
+log = logging.getLogger("damka.dxp")
+NAME = "Damka"
+
+
+class DxpStartError(RuntimeError):
+    """No game came of the handshake (the text says why)."""
+
+
+def start_letters() -> tuple[str, str]:
+    variant = find_variant(VARIANT)
+    return board_letters(variant, Game(variant))
+
+
+def next_request(link: DxpLink, timeout: float) -> dxp.GameRequest:
+    """The peer's GAMEREQ; anything else before it is refused with a log line."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            item = link.incoming.get(timeout=max(0.0, end - time.monotonic()))
+        except queue.Empty:
+            raise DxpStartError(f"no game request from {link.peer} within {timeout:g} s") from None
+        if isinstance(item, Dropped):
+            raise DxpStartError(f"{link.peer} left before asking for a game: {item.reason}")
+        if isinstance(item, dxp.GameRequest):
+            return item
+        if not isinstance(item, dxp.DxpError):  # (malformed ones are logged by the link)
+            log.warning("DXP: %s before a game request refused", type(item).__name__)
+
+
+def follow(link: DxpLink, *, timeout: float = 60.0) -> tuple[dxp.GameRequest, int]:
+    """Accept the peer's game request (refusing what the board cannot play); (request, peer side)."""
+    while True:
+        request = next_request(link, timeout)
+        colour, letters = start_letters()
+        if request.board is not None and (request.board, request.to_move) != (letters, colour):
+            link.send(dxp.GameAccept(NAME, 1))
+            log.warning("DXP: game request refused: the board starts games from the start position only")
+            continue
+        link.send(dxp.GameAccept(NAME, 0))
+        person = dxp.COLOURS.index(request.follower_colour)
+        log.info("DXP: playing %s (%s) from %s", request.name or "the peer", dxp.COLOURS[1 - person], link.peer)
+        return request, 1 - person
+
+
+def initiate(link: DxpLink, *, person_colour: str = "W", minutes: int = 0, moves: int = 0,
+             timeout: float = 60.0) -> tuple[dxp.GameRequest, int, str]:
+    """Ask the peer for a game with the board's person as `person_colour`; (request, peer side, peer name)."""
+    request = dxp.GameRequest(NAME, person_colour, minutes, moves)
+    link.send(request)
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            item = link.incoming.get(timeout=max(0.0, end - time.monotonic()))
+        except queue.Empty:
+            raise DxpStartError(f"{link.peer} did not answer the game request") from None
+        if isinstance(item, Dropped):
+            raise DxpStartError(f"{link.peer} left: {item.reason}")
+        if isinstance(item, dxp.GameAccept):
+            if not item.accepted:
+                raise DxpStartError(f"{item.name or link.peer} refused the game (code {item.code})")
+            return request, 1 - dxp.COLOURS.index(person_colour), item.name or "DXP peer"
+
+
+def make_app(link: DxpLink, request: dxp.GameRequest, peer_side: int, peer_name: str = "",
+             **app_options: Any) -> DxpApp:
+    """The board's App, its game against the peer already set up (waiting for the pieces)."""
+    name = peer_name or request.name or "DXP peer"
+    game = DxpGame(link, peer_side, name)
+    setup = GameSetup(VARIANT, mode="computer", colours="second" if peer_side == 0 else "first",
+                      time_control=time_control_text(request.minutes, request.moves))
+    players = ["Board", name] if peer_side == 1 else [name, "Board"]
+    return DxpApp(game, setup=setup, start_game=True, offer_resume=False, players=players, **app_options)

@@ -1,0 +1,119 @@
+"""The coach with an external Hub engine behind it: hints and blunder checks.
+
+`HubCoach` is a `Coach` (same limits, same `BlunderWarning`), so the session
+uses it exactly as its own. A hint is the engine's move in `hint_time`; a
+blunder check asks the engine for its score of the position before the move
+(the best the side can do) and after it, and warns when the move loses at
+least `coach.THRESHOLD` against the best. Whatever goes wrong with the engine
+(it cannot start, dies, hangs, answers an illegal move or no score), the
+engine is given up, the board is told once (`take_notices()`), and Damka's
+own coach answers, now and for the rest of the game.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from damka.bridges.hub_client import HubClient, HubEngineError
+from damka.bridges.hub_protocol import HubBoard, HubError, find_dialect
+from damka.controller.coach import THRESHOLD, BlunderWarning, Coach
+from damka.controller.hub_opponent import GRACE_S, OPEN_TIMEOUT_S, hub_variant
+from damka.engine.game import Game
+from damka.engine.move import Move
+
+CHECK_TIME_S = 0.3  # each of the two engine searches of a blunder check
+
+
+class HubCoach(Coach):
+    """Hints and blunder warnings from an external Hub engine, Damka's own coach behind it."""
+
+    def __init__(self, variant: Any, command: str, *, check_time: float = CHECK_TIME_S, **options: Any) -> None:
+        super().__init__(variant, **options)
+        self.command = command
+        self.check_time = check_time
+        name = hub_variant(variant)
+        self._board = HubBoard(find_dialect(name)) if name else None
+        self._client: HubClient | None = None
+        self._lock = threading.Lock()
+        self.failed = "" if name else f"the Hub protocol cannot name {variant.name}"
+        self._noticed = False
+        self.engine_answers = 0
+
+    def take_notices(self) -> list[str]:
+        if self.failed and not self._noticed:
+            self._noticed = True
+            name = self.command.split()[0] if self.command.split() else "engine"
+            return [f"coach engine {name} failed: {self.failed}; Damka's own coach goes on"]
+        return []
+
+    # -- the engine --------------------------------------------------------------
+
+    def _think(self, game: Game, seconds: float) -> tuple[Move, float | None]:
+        """The engine's move and score (men, side to move) for `game`'s position."""
+        assert self._board is not None
+        board = self._board
+        if self._client is None or not self._client.alive:
+            self._client = HubClient(self.command, variant=board.dialect.hub_name)
+            self._client.open(OPEN_TIMEOUT_S)
+        moves = [board.format_move(move) for move in game.moves]
+        reply = self._client.think(board.format_position(game.positions[0]), moves=moves,
+                                   level={"move-time": f"{seconds:.3f}"}, timeout=seconds + GRACE_S)
+        move = board.parse_move(game.position, reply.move)
+        if move not in self.variant.legal_moves(game.position):
+            raise HubError(f"move {reply.move!r} is not legal in this game")
+        score = (reply.info or {}).get("score")
+        return move, None if score is None else float(score)
+
+    def _engine(self, work: Any, *args: Any) -> Any:
+        """`work(*args)` with the engine, or None once it has failed (given up then)."""
+        if self.failed:
+            return None
+        with self._lock:
+            try:
+                answer = work(*args)
+            except (HubEngineError, HubError, OSError, ValueError) as error:
+                self.failed = str(error) or "no answer"
+                self.close_engine()
+                return None
+        self.engine_answers += 1
+        return answer
+
+    def close_engine(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    # -- the coach ------------------------------------------------------------------
+
+    def hint(self, game: Game) -> Move:
+        if self.hints_left == 0 or game.is_over:
+            return super().hint(game)  # the same refusals
+        answer = self._engine(self._think, game, self.hint_time)
+        if answer is None:
+            return super().hint(game)
+        self.hints_used += 1
+        return answer[0]
+
+    def check_blunder(self, game: Game, move: Move) -> BlunderWarning | None:
+        legal = self.variant.legal_moves(game.position)
+        if move not in legal or len(legal) == 1:
+            return None
+        answer = self._engine(self._scores, game, move)
+        if answer is None:
+            return super().check_blunder(game, move)
+        return answer
+
+    def _scores(self, game: Game, move: Move) -> BlunderWarning | None:
+        best, best_score = self._think(game, self.check_time)
+        after = game.copy()
+        after.push(move)
+        if after.is_over:
+            return None
+        reply, reply_score = self._think(after, self.check_time)
+        if best_score is None or reply_score is None:
+            raise HubEngineError("the engine gave no score")
+        loss = round((best_score + reply_score) * 100)  # the move's value is -reply_score
+        if best == move or loss < THRESHOLD:
+            return None
+        return BlunderWarning(move, min(loss, 10_000), (reply,), best)

@@ -1,0 +1,97 @@
+"""`damka dxp`: a board game against another program over DXP (DamExchange).
+
+`--listen [PORT]` waits for the peer's game request (the board as follower,
+port 27531 by default); `--connect HOST:PORT` sends one (the board as
+initiator, the person playing `--colour`, `--minutes`/`--moves` on the clock).
+The game is international draughts (the one game DXP version 1 names); it is
+stored like every board game (`damka export` writes its PDN). See docs/dxp.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import time
+from pathlib import Path
+
+from damka.bridges.dxp import DEFAULT_PORT
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    from damka.commands.games import add_db_argument
+
+    parser = subparsers.add_parser(
+        "dxp", help="play a board game against another program over DXP (DamExchange, TCP)",
+        description="The board against a DXP peer: its moves are lit for the person to carry out, "
+        "the person's moves are sent when committed. International draughts.")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--listen", type=int, nargs="?", const=DEFAULT_PORT, metavar="PORT",
+                       help=f"wait for the peer's game request on PORT (default {DEFAULT_PORT})")
+    where.add_argument("--connect", metavar="HOST:PORT", help="ask the peer at HOST:PORT for a game")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--colour", choices=("white", "black"), default="white",
+                        help="--connect: the colour the person at the board plays (default white)")
+    parser.add_argument("--minutes", type=int, default=0, help="--connect: minutes per side (0: no clock)")
+    parser.add_argument("--moves", type=int, default=0, help="--connect: moves in that time (0: the whole game)")
+    parser.add_argument("--config", type=Path, default=None, help="board configuration (TOML)")
+    parser.add_argument("--seconds", type=float, default=None, help="stop after S seconds (tests)")
+    add_db_argument(parser)
+    parser.set_defaults(func=run)
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--connect {text!r}: expected HOST:PORT, e.g. 127.0.0.1:{DEFAULT_PORT}")
+    return host, int(port)
+
+
+def run(args: argparse.Namespace) -> int:
+    from damka.bridges.dxp_link import DxpLink
+    from damka.controller.dxp_start import DxpStartError, follow, initiate, make_app
+    from damka.controller.store import Store
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    if args.minutes < 0 or args.moves < 0:
+        raise ValueError("--minutes and --moves must be 0 or more")
+    try:
+        if args.connect:
+            link = DxpLink.connect(*parse_address(args.connect))
+            request, peer_side, name = initiate(link, person_colour="W" if args.colour == "white" else "Z",
+                                                minutes=args.minutes, moves=args.moves)
+        else:
+            port = args.listen if args.listen is not None else DEFAULT_PORT
+            print(f"damka dxp: waiting for a DXP peer on {args.host}:{port}", flush=True)
+            link = DxpLink.listen(port, args.host)
+            request, peer_side = follow(link)
+            name = request.name
+    except (OSError, DxpStartError) as error:
+        raise ValueError(f"no DXP game: {error}") from None
+    store = Store(args.db)
+    try:
+        app = make_app(link, request, peer_side, name, store=store)
+        return _play(app, args)
+    finally:
+        link.close()
+        store.close()
+
+
+def _play(app, args: argparse.Namespace) -> int:
+    from damka.commands.run import _screen, find_config
+    from damka.controller.board_loop import BoardLoop
+    from damka.hardware.config import BoardConfig, load_config
+
+    path = find_config(args.config)
+    config = load_config(path) if path is not None else BoardConfig()
+    if config.backend == "sim":
+        from damka.sim.window import run_window
+
+        return run_window(app)
+    from damka.hardware.backends import open_board
+
+    with open_board(config) as board:
+        loop = BoardLoop(app, board.sensor, board.leds, board.buttons,
+                         now_ms=lambda: time.monotonic_ns() // 1_000_000, draw=_screen())
+        stop_at = None if args.seconds is None else time.monotonic() + args.seconds
+        loop.run(time.sleep, should_stop=lambda: stop_at is not None and time.monotonic() >= stop_at)
+    return 0

@@ -1,0 +1,376 @@
+"""DXP: the board (virtual, 10x10) against pydraughts' DXP implementation on
+127.0.0.1, played to the end, both sides' PDN the same game; the peer's
+take-back and a drop; malformed, truncated and illegal messages are refused
+(log line, message) and never bring the board down."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from damka.bridges import dxp
+from damka.bridges.dxp_link import DxpLink
+from damka.controller import events as ev
+from damka.controller.dxp_game import board_letters
+from damka.controller.dxp_start import follow, initiate, make_app, start_letters
+from damka.controller.store import Store
+from damka.controller.store_pdn import export_pdn
+from damka.controller.tracker import BoardMap
+from damka.engine import pdn
+from damka.engine.variants import find_variant
+from damka.sim.virtual_board import VirtualBoard, carry_out
+
+draughts = pytest.importorskip("draughts", reason="pydraughts (the dev extra) is the independent DXP peer")
+from draughts.engine import DXPEngine  # noqa: E402  (pydraughts imports its engines in this order)
+import draughts.PDN  # noqa: E402
+
+
+# -- the messages ------------------------------------------------------------------
+
+SAMPLES = [
+    dxp.GameRequest("Tornado voor Windows 4.0", "W", 60, 65),
+    dxp.GameRequest("Peer", "Z", 5, 0, start_letters()[1], "W"),
+    dxp.GameAccept("Damka", 0), dxp.GameAccept("Scan", 2),
+    dxp.MoveMessage(12, 32, 28), dxp.MoveMessage(3, 28, 19, (23, 33)),
+    dxp.GameEnd(3, 1), dxp.Chat("What do you think about move 35?"),
+    dxp.BackRequest(5, "Z"), dxp.BackAccept(0),
+]
+
+
+def test_every_message_reads_back_as_written() -> None:
+    for message in SAMPLES:
+        assert dxp.parse(dxp.format_message(message)) == message
+    assert dxp.format_message(dxp.MoveMessage(1, 32, 28)) == "M0001322800"
+    assert dxp.format_message(dxp.GameRequest("Tornado voor Windows 4.0", "W", 60, 65)) == \
+        "R01Tornado voor Windows 4.0        W060065A"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "empty"), ("X12", "unknown message kind"), ("M00013228", "11"), ("M0001322801", "13"),
+    ("M00a1322800", "time"), ("M000132280233", "15"), ("E5", "3"), ("E41", "reason must be 0-3"),
+    ("BxyzW", "move number"), ("B005Q", "W or Z"), ("K", "2"), ("Aname", "34"),
+    ("R01" + "x" * 32 + "Q060065A", "follower colour"), ("R01" + "x" * 32 + "W060065C", "setup"),
+    ("R01" + "x" * 32 + "W060065BW" + "q" * 50, "board letters"), ("M\x00\x01", "printable"),
+])
+def test_malformed_messages_say_what_is_wrong(text: str, words: str) -> None:
+    with pytest.raises(dxp.DxpError, match=words):
+        dxp.parse(text)
+
+
+def test_fuzzed_messages_only_ever_give_a_message_or_a_dxp_error() -> None:
+    rng = random.Random(16)
+    texts = [dxp.format_message(m) for m in SAMPLES]
+    alphabet = "RAMECBKWZewzAB0123456789 x\x00\xff-"
+    for _ in range(5000):
+        text = list(rng.choice(texts))
+        for _ in range(rng.randint(1, 4)):
+            kind = rng.randrange(3)
+            spot = rng.randrange(len(text) + 1)
+            if kind == 0 and text:
+                del text[min(spot, len(text) - 1):]                      # truncated
+            elif kind == 1:
+                text.insert(spot, rng.choice(alphabet))
+            elif text:
+                text[min(spot, len(text) - 1)] = rng.choice(alphabet)
+        try:
+            dxp.parse("".join(text))
+        except dxp.DxpError:
+            pass
+    framer = dxp.Framer()
+    assert framer.feed(b"M0001322800\x00E3") == ["M0001322800"]
+    assert framer.feed(b"1\x00") == ["E31"]
+    out = framer.feed(b"C" + b"a" * 2000)
+    assert len(out) == 1 and isinstance(out[0], dxp.DxpError)
+    assert framer.feed(b"tail\x00K0\x00") == ["K0"]       # the over-long message's tail is dropped
+
+
+def test_a_move_message_names_only_a_legal_move() -> None:
+    variant = find_variant("international")
+    start = variant.start_position()
+    move = dxp.find_move(variant, start, dxp.MoveMessage(0, 32, 28))
+    assert dxp.move_message(variant, move) == dxp.MoveMessage(0, 32, 28)
+    for bad, words in [(dxp.MoveMessage(0, 33, 27), "not legal"), (dxp.MoveMessage(0, 19, 23), "not legal"),
+                       (dxp.MoveMessage(0, 0, 99), "outside 1-50"), (dxp.MoveMessage(0, 32, 28, (30,)), "not legal")]:
+        with pytest.raises(dxp.DxpError, match=words):
+            dxp.find_move(variant, start, bad)
+
+
+# -- a whole game against pydraughts' DXP client ----------------------------------------
+
+
+def listen() -> tuple[list[DxpLink], int, threading.Thread]:
+    links: list[DxpLink] = []
+    bound: list[int] = []
+    ready = threading.Event()
+    thread = threading.Thread(target=lambda: links.append(DxpLink.listen(0, timeout=20, ready=ready, bound=bound)),
+                              daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    return links, bound[0], thread
+
+
+def on_board(app) -> VirtualBoard:
+    variant = app.session.variant
+    board = VirtualBoard(BoardMap(variant).names(variant.occupancy(variant.start_position())), files=10, ranks=10)
+    board.connect(app)
+    board.advance(1000)
+    return board
+
+
+def make(board: VirtualBoard, app, move) -> None:
+    name = app.session.variant.geometry.name
+    carry_out(board, name(move.start), [name(s) for s in move.path], [name(s) for s in sorted(move.captures)],
+              step_ms=150)
+    board.advance(2500)
+
+
+def wait_for_peer(app, board: VirtualBoard, timeout: float = 30.0) -> None:
+    end = time.monotonic() + timeout
+    while not app.session.planned and not app.session.game.is_over:
+        assert time.monotonic() < end, "no move from the DXP peer"
+        time.sleep(0.005)
+        board.advance(20)
+
+
+class PydraughtsPeer(threading.Thread):
+    """pydraughts' DXPEngine (the initiator) playing random moves of its own."""
+
+    def __init__(self, port: int, seed: int, max_plies: int) -> None:
+        super().__init__(daemon=True)
+        self.engine = DXPEngine(options={"engine-opened": True, "ip": "127.0.0.1", "port": port, "initial-time": 600})
+        self.engine.receiver.receive_thread.daemon = True  # (pydraughts' reader spins on a closed socket)
+        self.board = draughts.Board(variant="standard")
+        self.rng = random.Random(seed)
+        self.max_plies = max_plies
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            while not self.board.is_over() and len(self.board.move_stack) < self.max_plies:
+                reply = self.engine.play(self.board)       # sends our last move, waits for the board's
+                if reply.move is None:
+                    return
+                self.board.push(reply.move)
+                if self.board.is_over():
+                    return
+                move = self.rng.choice(self.board.legal_moves())
+                self.board.push(move)
+                if self.board.is_over():
+                    self.engine.sender.send_move(move)     # the last move: nothing comes back
+        except BaseException as error:  # noqa: BLE001 - reported by the test
+            self.error = error
+
+
+def test_a_whole_game_against_pydraughts_dxp_both_pdns_the_same(tmp_path: Path) -> None:
+    links, port, listener = listen()
+    peer = PydraughtsPeer(port, seed=3, max_plies=400)
+    peer.start()
+    listener.join(20)
+    link = links[0]
+    request, peer_side = follow(link, timeout=20)
+    assert peer_side == 1 and request.minutes == 10          # pydraughts plays black; 600 s a side
+    store = Store(tmp_path / "games.db")
+    app = make_app(link, request, peer_side, store=store)
+    assert app.setup.time_control == "10+0"
+    board = on_board(app)
+    rng = random.Random(5)
+    session = app.session
+    while not session.game.is_over and session.game.ply < 400:
+        ply = session.game.ply
+        if session.game.turn == peer_side:
+            wait_for_peer(app, board)
+            if session.game.is_over:
+                break
+            make(board, app, session.planned[0])              # the peer's move, lit and carried out
+        else:
+            make(board, app, rng.choice(session.game.legal_moves()))
+        assert session.game.ply == ply + 1
+    peer.join(30)
+    peer.engine.sender.disconnect()
+    assert peer.error is None and not peer.is_alive()
+    assert session.game.is_over, f"no result after {session.game.ply} plies"
+    app.dxp.pump()
+    assert app.dxp.refused == []
+    ours = export_pdn(store.load_game(app.game_id))
+    theirs_path = tmp_path / "theirs.pdn"
+    draughts.PDN.PDNWriter(str(theirs_path), board=peer.board)
+    our_moves = read_moves(ours)
+    their_moves = read_moves(theirs_path.read_text())
+    assert our_moves == their_moves and len(our_moves) == session.game.ply > 20
+    # Damka's own reader agrees on the game it wrote.
+    games = pdn.read_games(ours)
+    assert list(games[0].moves) == list(session.game.moves)
+    link.close()
+    store.close()
+
+
+def read_moves(text: str) -> list[str]:
+    """The moves of a PDN game as pydraughts' reader sees them (an independent reader)."""
+    game = draughts.PDN.PDNReader(pdn_text=text).games[0]
+    return [move.replace("-", "x") if False else move for move in game.moves]
+
+
+# -- refusals, take-backs, drops ---------------------------------------------------------
+
+
+def raw_peer(port: int) -> DxpLink:
+    return DxpLink.connect("127.0.0.1", port)
+
+
+def start_raw_game(tmp_path: Path, caplog):
+    links, port, listener = listen()
+    peer = raw_peer(port)
+    peer.send(dxp.GameRequest("Fuzzer", "W", 0, 0))        # the board plays white, no clock
+    listener.join(10)
+    request, peer_side = follow(links[0], timeout=10)
+    assert isinstance(peer.incoming.get(timeout=5), dxp.GameAccept)
+    app = make_app(links[0], request, peer_side)
+    return app, on_board(app), peer
+
+
+def settle(board: VirtualBoard, seconds: float = 0.3) -> None:
+    """Real time for the socket, board time for the loop (which pumps the link)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        board.advance(20)
+        time.sleep(0.01)
+
+
+def next_of(link: DxpLink, kind: type, timeout: float = 5.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        item = link.incoming.get(timeout=max(0.01, end - time.monotonic()))
+        if isinstance(item, kind):
+            return item
+    raise AssertionError(f"no {kind.__name__}")
+
+
+def test_garbage_truncated_and_illegal_messages_are_refused_and_the_game_goes_on(tmp_path: Path, caplog) -> None:
+    caplog.set_level(logging.WARNING, logger="damka.dxp")
+    app, board, peer = start_raw_game(tmp_path, caplog)
+    session = app.session
+    variant = session.variant
+    make(board, app, next(m for m in session.game.legal_moves()))
+    sent = next_of(peer, dxp.MoveMessage)
+    assert dxp.find_move(variant, variant.start_position(), sent) == session.game.moves[0]
+    rng = random.Random(7)
+    junk = [b"M00013228\x00", b"M0001322801\x00", b"Q\x00", b"\x00", b"E9\x00", b"M0001312600\x00",
+            b"M0000322800\x00", b"B999Z\x00", b"K0\x00", b"R01" + b"x" * 40 + b"\x00", b"\xff\xfe\x00",
+            b"C" + b"z" * 3000 + b"\x00"]
+    junk += [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))) + b"\x00" for _ in range(200)]
+    for data in junk:
+        peer.send_raw(data)
+    deadline = time.monotonic() + 10
+    while len(app.dxp.refused) < len(junk) - 5 and time.monotonic() < deadline:
+        board.advance(20)
+        time.sleep(0.002)
+    assert session.game.ply == 1 and not session.planned and not session.game.is_over
+    assert len(app.dxp.refused) >= len(junk) - 5                  # (random junk may merge into one message)
+    assert any("not legal" in text for text in app.dxp.refused)   # 31-26 is not a black move here
+    assert any("refused" in record.getMessage() for record in caplog.records)
+    # A right move is still taken after all that.
+    legal = session.game.legal_moves()[0]
+    peer.send(dxp.move_message(variant, legal))
+    wait_for_peer(app, board)
+    assert session.planned == (legal,)
+    make(board, app, legal)
+    assert session.game.ply == 2
+    peer.close()
+
+
+def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Path) -> None:
+    app, board, peer = start_raw_game(tmp_path, None)
+    session = app.session
+    said: list[str] = []
+    app.bus.subscribe(lambda event: said.append(event.text), ev.MessageShown)
+    variant = session.variant
+    make(board, app, session.game.legal_moves()[0])
+    next_of(peer, dxp.MoveMessage)
+    reply = session.game.legal_moves()[0]
+    peer.send(dxp.move_message(variant, reply))
+    wait_for_peer(app, board)
+    make(board, app, reply)
+    assert session.game.ply == 2
+    peer.send(dxp.BackRequest(1, "Z"))                           # back to black's first move
+    settle(board)
+    assert next_of(peer, dxp.BackAccept).accepted and any("put the pieces back" in text for text in said)
+    name = variant.geometry.name
+    board.lift(name(reply.end))                                  # the person puts black's man back
+    board.drop(name(reply.start))
+    board.advance(2500)
+    assert session.game.ply == 1 and app.dxp.back_target is None and app.dxp.refused == []
+    other = session.game.legal_moves()[-1]
+    peer.send(dxp.move_message(variant, other))                  # the peer plays another move there
+    wait_for_peer(app, board)
+    assert session.planned == (other,)
+    peer.send(dxp.BackRequest(9, "W"))                           # a position the game never had
+    settle(board)
+    assert not next_of(peer, dxp.BackAccept).accepted and session.game.ply == 1
+    peer.close()                                                 # the peer goes away
+    deadline = time.monotonic() + 5
+    while not app.dxp.dropped and time.monotonic() < deadline:
+        settle(board, 0.05)
+    assert app.dxp.dropped and any("lost" in text for text in said) and not session.game.is_over
+    # The peer comes back with the game's position: resumed where it stopped.
+    links, port, listener = listen()
+    again = raw_peer(port)
+    listener.join(10)
+    colour, letters = board_letters(variant, session.game)
+    assert not app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "W"))
+    assert next_of(again, dxp.GameAccept).code == 1                 # another position: refused
+    assert app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
+    assert next_of(again, dxp.GameAccept).accepted and not app.dxp.dropped
+    assert session.game.turn == 1
+    answer = session.game.legal_moves()[0]
+    again.send(dxp.move_message(variant, answer))
+    wait_for_peer(app, board)
+    make(board, app, answer)
+    assert session.game.ply == 2 and session.game.moves[-1] == answer
+    again.close()
+    # Adjudicated by the arbiter: the game ends and is over on the board.
+    from damka.engine.variant import Result
+    app.dxp.adjudicate(Result((0.5, 0.5), (1, 1), "adjudicated: draw"))
+    assert session.game.ply == 2
+    assert session.game.is_over and session.game.result.reason == "adjudicated: draw"
+
+
+def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
+    bound: list[int] = []
+    ready = threading.Event()
+    peers: list[DxpLink] = []
+    thread = threading.Thread(target=lambda: peers.append(DxpLink.listen(0, timeout=10, ready=ready, bound=bound)),
+                              daemon=True)
+    thread.start()
+    assert ready.wait(5)
+    link = DxpLink.connect("127.0.0.1", bound[0])
+    thread.join(5)
+    peer = peers[0]
+
+    def accept() -> None:
+        request = next_of(peer, dxp.GameRequest)
+        assert request.follower_colour == "Z" and request.minutes == 5
+        peer.send(dxp.GameAccept("Peer", 0))
+
+    helper = threading.Thread(target=accept, daemon=True)
+    helper.start()
+    request, peer_side, name = initiate(link, person_colour="Z", minutes=5, timeout=5)
+    helper.join(5)
+    assert peer_side == 0 and name == "Peer"
+    app = make_app(link, request, peer_side, name)
+    board = on_board(app)
+    session = app.session
+    first = session.game.legal_moves()[0]
+    peer.send(dxp.move_message(session.variant, first))
+    wait_for_peer(app, board)
+    make(board, app, first)
+    peer.send(dxp.GameEnd(1, 1))                                 # the peer resigns
+    settle(board)
+    assert session.game.is_over and session.game.result.winner == 1
+    assert next_of(peer, dxp.GameEnd).reason == 3                # the board confirms: it wins
+    link.close()
+    peer.close()
