@@ -35,6 +35,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "doctor",
     "replay",
     "hub",
+    "hall",
 )
 
 

@@ -201,3 +201,11 @@ class BoardPublisher:
                 log.info("hall %s board %s: arbiter command %s", self.hall, self.board, data.get("cmd"))
         except topics.MessageError as exc:
             log.warning("%s", exc)
+
+
+def start_publisher(settings: Any, store: Any, bus: Any) -> BoardPublisher:
+    """The publisher of a board's `[hall]` section (`damka run`): attached to its store and `App.bus`, started."""
+    publisher = BoardPublisher(settings.hall, settings.board, settings.broker, store.path)
+    publisher.attach(store, bus)
+    log.info("publishing to hall %s as board %s at %s", settings.hall, settings.board, settings.broker)
+    return publisher.start()

@@ -264,6 +264,10 @@ class HallRecord:
 
     # -- reading ------------------------------------------------------------------------------
 
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Read the hall's database (the page's views)."""
+        return self.db.execute(sql, params).fetchall()
+
     def game_keys(self) -> list[tuple[str, int, int]]:
         """(board, board's game id, hall game id) of every opened game, by board then game."""
         return self.db.execute("SELECT board, board_game, game_id FROM hall_games WHERE game_id > 0"

@@ -66,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         web = start_web(app, args.web, config.web if path is not None else None)
         if web is not None:
             stack.callback(web.close)
+        if config.hall is not None:  # [hall]: the games go to the tournament hall too (docs/hall.md)
+            from damka.hall.publisher import start_publisher
+
+            stack.callback(start_publisher(config.hall, store, app.bus).close)
         if config.backend == "sim":
             from damka.sim.window import run_window
 
