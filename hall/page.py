@@ -34,7 +34,7 @@ async function poll(){{
   const r = await fetch('api/hall'); const d = await r.json();
   document.getElementById('boards').innerHTML = d.boards.map(b => {{
     const g = b.game || {{}};
-    const flag = b.flag === 'offline' ? 'OFFLINE' : b.flag === 'problem' ? 'PROBLEM: ' + esc(b.problem) : 'live';
+    const flag = (b.online ? 'live' : 'OFFLINE') + (b.bad ? ' · PROBLEM (' + b.bad + '): ' + esc(b.problem) : '');
     return `<div class="b ${{b.flag}}" data-board="${{esc(b.board)}}" onclick="location='board/${{encodeURIComponent(b.board)}}'">
       <b>${{esc(b.board)}}</b> — ${{flag}}<br>${{esc((g.players||[]).join(' – '))}}<br>
       ${{esc(g.variant||'')}} · ${{g.moves||0}} moves · ${{esc(g.result||'')}}</div>`}}).join('');

@@ -46,8 +46,8 @@ def hall_data(record: HallRecord) -> dict[str, Any]:
     latest = {g["board"]: g for g in all_games}
     boards = []
     for board in record.boards():
-        boards.append({**board, "game": latest.get(board["board"]),
-                       "flag": "offline" if not board["online"] else ("problem" if board["bad"] else "")})
+        flags = (["offline"] if not board["online"] else []) + (["problem"] if board["bad"] else [])
+        boards.append({**board, "game": latest.get(board["board"]), "flags": flags, "flag": " ".join(flags)})
     return {"boards": boards, "standings": standings(all_games), "counts": dict(record.counts)}
 
 
