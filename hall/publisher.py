@@ -65,8 +65,29 @@ class BoardPublisher:
 
     def attach(self, store: Any, bus: Any = None) -> None:
         store.add_hook(self.outbox.hook)
+        self._resume_state(store)
         if bus is not None:
             bus.subscribe(self.listen)
+
+    def _resume_state(self, store: Any) -> None:
+        """After a restart the retained state is the store's last game, not an empty one."""
+        games = store.list_games()
+        if not games:
+            return
+        stored = store.load_game(max(summary.id for summary in games))
+        game = stored.game
+        seq = self.reader.conn.execute("SELECT coalesce(max(seq), 0) FROM outbox WHERE game_id = ?",
+                                       (stored.id,)).fetchone()[0]
+        result = stored.result
+        with self._lock:
+            self.state.update(game=stored.id, variant=stored.variant, options=stored.options,
+                              players=list(stored.players), position=game.variant.format_position(game.position),
+                              ply=game.ply, clock_ms=list(stored.clock_ms) if stored.clock_ms else None, seq=seq,
+                              scores=list(game.scores),
+                              result=None if result is None else {"points": list(result.points),
+                                                                  "places": list(result.places),
+                                                                  "reason": result.reason, "winner": result.winner})
+            self._state_dirty = True
 
     def _changed(self, kind: str, game_id: int, message: dict[str, Any]) -> None:
         with self._lock:
