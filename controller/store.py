@@ -218,12 +218,16 @@ class Store:
         self.readonly = readonly
         self._conn = connect(self.path, readonly=readonly)
         self._hooks: list[StoreHook] = []
+        self._committed: list[Callable[[], None]] = []
 
-    def add_hook(self, hook: "StoreHook") -> None:
+    def add_hook(self, hook: "StoreHook", committed: Callable[[], None] | None = None) -> None:
         """`hook(conn, kind, game_id, details)` runs inside the transaction of
         each game write (kinds: open, moves, takeback, drop, finish), so what
-        it writes (the hall's outbox) commits or fails with the write itself."""
+        it writes (the hall's outbox) commits or fails with the write itself;
+        `committed()` runs after each commit (to wake whoever sends it)."""
         self._hooks.append(hook)
+        if committed is not None:
+            self._committed.append(committed)
 
     def _notify(self, conn: sqlite3.Connection, kind: str, game_id: int, **details: Any) -> None:
         for hook in self._hooks:
@@ -251,6 +255,8 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
             yield conn
             conn.execute("COMMIT")
+            for committed in self._committed:
+                committed()
         except sqlite3.Error as exc:
             rollback(conn)
             raise StoreError(f"{self.path}: cannot write the game database: {sqlite_reason(exc)}") from None

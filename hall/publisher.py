@@ -64,7 +64,7 @@ class BoardPublisher:
     # -- the board's side: never blocks ------------------------------------------------
 
     def attach(self, store: Any, bus: Any = None) -> None:
-        store.add_hook(self.outbox.hook)
+        store.add_hook(self.outbox.hook, self._wake.set)
         self._resume_state(store)
         if bus is not None:
             bus.subscribe(self.listen)
@@ -103,8 +103,7 @@ class BoardPublisher:
             elif kind == "finish":
                 state["result"] = json.loads(message["result"]) if message["result"] else None
             state["seq"] = message["seq"]
-            self._state_dirty = True
-        self._wake.set()
+            self._state_dirty = True  # (the sender is woken once the transaction commits)
 
     def listen(self, event: ev.GameEvent) -> None:
         """The `App.bus` listener: scores and clock events (queued for the sender)."""

@@ -2,77 +2,24 @@
 
 from __future__ import annotations
 
-import getpass
-import shutil
-import socket
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
-from damka.hall.accounts import make_accounts
-from damka.hall.broker import BrokerSettings
-
-ROOT = Path(__file__).resolve().parents[1]
-ACL = ROOT / "deploy" / "mosquitto" / "damka-hall.acl"
-CONF = ROOT / "deploy" / "mosquitto" / "damka-hall.conf"
+from damka.hall.local_broker import Broker as _Broker, free_port, mosquitto_binary  # noqa: F401
 
 
 def need_mosquitto() -> str:
-    binary = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
-    if binary is None or shutil.which("mosquitto_passwd") is None:
-        pytest.skip("mosquitto is not installed (bootstrap.py installs it as root: apt install mosquitto)")
+    binary = mosquitto_binary()
+    if binary is None:
+        pytest.skip("mosquitto is not installed and could not be (bootstrap.py installs it as root: apt install mosquitto)")
     return binary
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Broker:
-    """mosquitto -c <the project's conf, with this port and folder>; stop() and start() again keep its data."""
-
-    def __init__(self, folder: Path, boards: list[str]) -> None:
-        self.binary = need_mosquitto()
-        self.folder = folder
-        self.port = free_port()
-        names = ["arbiter", "spectator", *boards]
-        self.passwords = make_accounts(folder / "passwd", names)
-        conf = CONF.read_text()
-        conf = conf.replace("/etc/mosquitto/damka-hall.passwd", str(folder / "passwd"))
-        conf = conf.replace("/etc/mosquitto/damka-hall.acl", str(ACL))
-        conf = conf.replace("listener 1883", f"listener {self.port} 127.0.0.1")
-        conf = conf.replace("/var/lib/mosquitto/", f"{folder}/")
-        # (as root mosquitto would switch to the `mosquitto` user, who cannot read the test's folder)
-        user = f"user {getpass.getuser()}\n"
-        (folder / "mosquitto.conf").write_text(conf + f"\nlog_dest file {folder}/mosquitto.log\n" + user)
-        self.process: subprocess.Popen | None = None
-
-    def settings(self, user: str) -> BrokerSettings:
-        return BrokerSettings("127.0.0.1", self.port, username=user, password=self.passwords.get(user, ""))
-
-    def start(self) -> "Broker":
-        self.process = subprocess.Popen([self.binary, "-c", str(self.folder / "mosquitto.conf")],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
-                return self
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"mosquitto exited: {self.process.stderr.read().decode()[-500:]}")
-                time.sleep(0.05)
-        raise RuntimeError("mosquitto did not listen within 10 s")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
-        self.process = None
+class Broker(_Broker):
+    def __init__(self, folder, boards) -> None:
+        need_mosquitto()
+        super().__init__(folder, boards)
 
 
 def wait_for(condition, timeout: float = 20.0, every: float = 0.05) -> bool:
