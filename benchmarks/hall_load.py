@@ -74,6 +74,12 @@ def boards_process(names: list[str], passwords: dict[str, str], port: int, folde
         boards.append({"store": store, "pub": publisher, "game": None, "gid": 0, "seed": index,
                        "spec": parse_specs(f"{VARIANTS[index % len(VARIANTS)]}:{index}")[0],
                        "due": time.monotonic() + rng.uniform(0, HUMAN_MOVE_S / speed)})
+    connect_by = time.monotonic() + 30  # latency is measured on connected boards (a board's boot is not the hall's)
+    while time.monotonic() < connect_by and not all(b["pub"].connected.is_set() for b in boards):
+        time.sleep(0.05)
+    now = time.monotonic()
+    for b in boards:
+        b["due"] = now + rng.uniform(0, HUMAN_MOVE_S / speed)
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         board = min(boards, key=lambda b: b["due"])
@@ -147,6 +153,9 @@ def main() -> int:
     time.sleep(2.0)  # the last acknowledged messages reach the hall
     stop.set()
     hall.join()
+    ticks = os.sysconf("SC_CLK_TCK")
+    fields = Path(f"/proc/{broker.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    broker_cpu = (int(fields[11]) + int(fields[12])) / ticks
     broker.stop()
     boards = [json.loads((folder / f"boards{k}.json").read_text()) for k in range(args.procs)]
     h = json.loads((folder / "hall.json").read_text())
@@ -161,6 +170,7 @@ def main() -> int:
     print(f"commit-to-hall latency over {len(lat)} moves: p50 {percentile(lat, .5) * 1000:.1f} ms, "
           f"p99 {percentile(lat, .99) * 1000:.1f} ms, max {max(lat, default=float('nan')) * 1000:.1f} ms")
     print(f"hall CPU: {h['cpu_s']:.2f} s over {elapsed + 3:.0f} s = {100 * h['cpu_s'] / (elapsed + 3):.1f}% of one core")
+    print(f"broker (mosquitto) CPU: {broker_cpu:.2f} s = {100 * broker_cpu / (elapsed + 3):.1f}% of one core")
     return 0 if rows == h["applied"] else 1
 
 
