@@ -137,3 +137,58 @@ def test_outbox_is_written_with_the_move_and_kept_while_offline(tmp_path: Path, 
     finally:
         board.close()
         hall.close()
+
+
+def test_the_app_on_a_virtual_board_publishes_through_its_recorder(tmp_path: Path, broker: Broker) -> None:
+    """`damka run`'s path: App + virtual board, the recorder's writes carry the outbox, the bus the clock."""
+    from app_rig import on_board
+    from damka.sim.virtual_board import carry_out
+
+    from damka.controller.app import App
+    from damka.controller.setup import GameSetup
+    from damka.hall.config import BoardHall
+    from damka.hall.publisher import start_publisher
+
+    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    clocks: list[bytes] = []
+    watcher = mqtt_watch(broker, "damka/h/b1/clock", clocks)
+    with Store(tmp_path / "b1.sqlite") as store:
+        app = App(store=store, setup=GameSetup("russian", mode="tournament", time_control="5+0"), start_game=True)
+        publisher = start_publisher(BoardHall("h", "b1", broker.settings("b1")), store, app.bus)
+        try:
+            board = on_board(app)
+            board.press(1)
+            for _ in range(6):
+                move = app.session.game.legal_moves()[0]
+                mover = app.session.variant.side_to_move(app.session.game.position)
+                name = app.session.variant.geometry.name
+                carry_out(board, name(move.start), [name(s) for s in move.path], [name(s) for s in move.captures])
+                board.press(mover)  # the mover's clock button ends the turn
+                board.advance(500)
+            assert app.session.game.ply == 6
+            total = 7  # the game opened, six moves
+            assert wait_for(lambda: hall.record.counts["applied"] >= total, 20), hall.record.counts
+            with hall.lock:
+                assert views.round_pdn(hall.record) == export_pdn(store.load_game(app.game_id))
+                assert "%clock" in views.round_pdn(hall.record)
+            assert wait_for(lambda: len(clocks) >= 6, 10) and b'"event":"pressed"' in clocks[-1]
+        finally:
+            publisher.close()
+            watcher.disconnect()
+            watcher.loop_stop()
+            hall.close()
+
+
+def mqtt_watch(broker: Broker, pattern: str, into: list[bytes]):
+    """A spectator's client collecting the payloads of `pattern`."""
+    from damka.hall.broker import mqtt_client
+
+    client = mqtt_client("watch", broker.settings("spectator"))
+    ready = threading.Event()
+    client.on_connect = lambda c, *a: (c.subscribe(pattern, qos=1), None)
+    client.on_subscribe = lambda *a: ready.set()
+    client.on_message = lambda c, u, m: into.append(m.payload)
+    client.connect_async("127.0.0.1", broker.port)
+    client.loop_start()
+    assert ready.wait(5)
+    return client
