@@ -112,6 +112,11 @@ class BoardPublisher:
             with self._lock:
                 self.state["scores"] = list(event.scores)
                 self._state_dirty = True
+        elif isinstance(event, (ev.TakenBack, ev.Redone)):
+            with self._lock:
+                self.state.update(position=event.position, ply=event.ply)
+                self._state_dirty = True
+            self._wake.set()
         elif isinstance(event, ev.ClockPressed):
             clock = {"event": "pressed", "side": event.side, "clock_ms": list(event.clock_ms or [])}
         elif isinstance(event, ev.ClockStarted):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -67,9 +68,12 @@ def run(args: argparse.Namespace) -> int:
         if web is not None:
             stack.callback(web.close)
         if config.hall is not None:  # [hall]: the games go to the tournament hall too (docs/hall.md)
-            from damka.hall.publisher import start_publisher
+            try:
+                from damka.hall.publisher import start_publisher
 
-            stack.callback(start_publisher(config.hall, store, app.bus).close)
+                stack.callback(start_publisher(config.hall, store, app.bus).close)
+            except ImportError as error:
+                print(f"hall off: {error.name} is missing; pip install 'damka[hall]'", file=sys.stderr)
         if config.backend == "sim":
             from damka.sim.window import run_window
 
