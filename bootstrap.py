@@ -106,7 +106,7 @@ def ensure_installed(extras: str) -> None:
 
 # Debian programs some tests use, by the command they provide: Chromium drives the
 # web page's browser tests, espeak-ng is the board's voice.
-TEST_PROGRAMS = {"chromium": "chromium", "espeak-ng": "espeak-ng"}
+TEST_PROGRAMS = {"chromium": "chromium", "espeak-ng": "espeak-ng", "mosquitto": "mosquitto"}
 
 
 def ensure_test_programs() -> None:

@@ -203,6 +203,9 @@ class StoredGame:
         return self.finished is not None
 
 
+StoreHook = Callable[[sqlite3.Connection, str, int, dict], None]
+
+
 class Store:
     """The game database. One connection, used from one thread (the app loop)."""
 
@@ -214,6 +217,21 @@ class Store:
         self._now = now
         self.readonly = readonly
         self._conn = connect(self.path, readonly=readonly)
+        self._hooks: list[StoreHook] = []
+        self._committed: list[Callable[[], None]] = []
+
+    def add_hook(self, hook: "StoreHook", committed: Callable[[], None] | None = None) -> None:
+        """`hook(conn, kind, game_id, details)` runs inside the transaction of
+        each game write (kinds: open, moves, takeback, drop, finish), so what
+        it writes (the hall's outbox) commits or fails with the write itself;
+        `committed()` runs after each commit (to wake whoever sends it)."""
+        self._hooks.append(hook)
+        if committed is not None:
+            self._committed.append(committed)
+
+    def _notify(self, conn: sqlite3.Connection, kind: str, game_id: int, **details: Any) -> None:
+        for hook in self._hooks:
+            hook(conn, kind, game_id, details)
 
     # -- life cycle ---------------------------------------------------------
 
@@ -237,6 +255,8 @@ class Store:
             conn.execute("BEGIN IMMEDIATE")
             yield conn
             conn.execute("COMMIT")
+            for committed in self._committed:
+                committed()
         except sqlite3.Error as exc:
             rollback(conn)
             raise StoreError(f"{self.path}: cannot write the game database: {sqlite_reason(exc)}") from None
@@ -271,8 +291,18 @@ class Store:
         variant's start); `players` a name per side (default: the side names);
         `at` when it began (default: now; see `stamp`)."""
         with self._transaction() as conn:
-            return self._insert_game(conn, variant, start, options, players, mode, time_control,
-                                     clock_ms, clock_state, tags, at)
+            game_id = self._insert_game(conn, variant, start, options, players, mode, time_control,
+                                        clock_ms, clock_state, tags, at)
+            if self._hooks:
+                self._notify(conn, "open", game_id, **self._game_row(conn, game_id))
+            return game_id
+
+    @staticmethod
+    def _game_row(conn: sqlite3.Connection, game_id: int) -> dict[str, Any]:
+        names = ("variant", "options", "start_position", "players", "mode", "time_control", "clock_start", "tags",
+                 "created")
+        row = conn.execute(f"SELECT {', '.join(names)} FROM games WHERE id = ?", (game_id,)).fetchone()
+        return dict(zip(names, row))
 
     def _insert_game(self, conn: sqlite3.Connection, variant: Variant, start: Any,
                      options: Mapping[str, Any] | None, players: Sequence[str] | None, mode: str,
@@ -323,6 +353,10 @@ class Store:
                 last = index == len(plies) - 1
                 text = texts[index] if texts and index < len(texts) else None
                 self._insert_move(conn, game_id, game, ply, text, clock_ms if last else None, at)
+            if self._hooks:
+                rows = conn.execute("SELECT ply, side, text, start, path, captures, position, clock, time FROM moves"
+                                    " WHERE game_id = ? AND ply >= ? ORDER BY ply", (game_id, min(plies))).fetchall()
+                self._notify(conn, "moves", game_id, rows=rows)
             if clock_ms is not None or clock_state is not None:
                 conn.execute("UPDATE games SET clock = coalesce(?, clock), clock_state = coalesce(?, clock_state)"
                              " WHERE id = ?", (_clock_list(clock_ms),
@@ -341,6 +375,7 @@ class Store:
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
             if clock_ms is not None:
                 conn.execute("UPDATE games SET clock = ? WHERE id = ?", (_clock_list(clock_ms), game_id))
+            self._notify(conn, "takeback", game_id, ply=ply)
 
     def save_clock(self, game_id: int, clock_ms: Sequence[int], clock_state: Any = None) -> None:
         """Checkpoint the running clock between moves (the app does it every
@@ -373,6 +408,7 @@ class Store:
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
             conn.execute("INSERT INTO arbiter (game_id, time_ms, time, action, detail) VALUES (?,?,?,?,?)",
                          (game_id, time_ms, at or self._stamp(), DROP_ACTION, drop_detail(side, ply, reason)))
+            self._notify(conn, "drop", game_id, ply=ply, side=side, reason=reason, time_ms=time_ms)
             if clock_state is not None:
                 conn.execute("UPDATE games SET clock_state = ? WHERE id = ?", (json.dumps(clock_state), game_id))
 
@@ -392,6 +428,8 @@ class Store:
         with self._transaction() as conn:
             conn.execute("UPDATE games SET finished = ?, result = ?, clock = coalesce(?, clock) WHERE id = ?",
                          (at or self._stamp(), _result_json(result), _clock_list(clock_ms), game_id))
+            self._notify(conn, "finish", game_id, result=_result_json(result),
+                         clock_ms=None if clock_ms is None else list(clock_ms))
 
     def add_record(self, game: Game, **details: Any) -> int:
         """Store a whole game at once (an imported record) in one transaction;

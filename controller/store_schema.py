@@ -134,6 +134,31 @@ CREATE TABLE arbiter (
 CREATE INDEX games_unfinished ON games(finished, id);
 """
 
+# The hall's outbox (hall/outbox.py): what a board must still send to the
+# tournament hall, written in the same transaction as the move it tells of.
+# Made when a board first publishes (CREATE ... IF NOT EXISTS), so a board
+# without a hall never has it and the schema version stays the same.
+OUTBOX_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    id       INTEGER PRIMARY KEY,         -- the order of sending
+    game_id  INTEGER NOT NULL,            -- games.id
+    seq      INTEGER NOT NULL,            -- 1, 2, ... per game: the hall applies each once, in order
+    topic    TEXT NOT NULL,               -- under damka/<hall>/<board>/
+    payload  TEXT NOT NULL,               -- JSON
+    sent     INTEGER NOT NULL DEFAULT 0,  -- 1 once the broker acknowledged it (QoS 1)
+    UNIQUE (game_id, seq)
+);
+CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox(sent, id)
+"""
+
+
+def ensure_outbox(conn: sqlite3.Connection) -> None:
+    """Make the outbox table if it is not there yet."""
+    for statement in OUTBOX_SCHEMA.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
 # MIGRATIONS[n] turns a version-n database into version n+1, inside the
 # transaction that also bumps user_version. Add one entry per schema change.
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}

@@ -36,6 +36,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "replay",
     "hub",
     "dxp",
+    "hall",
 )
 
 

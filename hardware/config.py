@@ -97,6 +97,7 @@ class BoardConfig:
     buttons: dict[str, int] = field(default_factory=dict)
     sections: dict[str, Any] = field(default_factory=dict)  # backend name -> its parsed table
     web: WebSettings = WebSettings()
+    hall: Any = None  # [hall]: damka.hall.config.BoardHall (docs/hall.md); None: no tournament hall
     sound: SoundConfig = SoundConfig()
     voice: VoiceConfig = VoiceConfig()
     light: LightConfig = LightConfig()
@@ -258,6 +259,11 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     web = WebSettings(web_table.get("enabled", bool, True), web_table.int_in("port", 8080, 0, 65535),
                       web_table.get("bind", str, "0.0.0.0"), str(web_table.get("arbiter_pin", (str, int), "")))
     web_table.done()
+    hall = None
+    if "hall" in top.table:
+        from damka.hall.config import parse_board_hall  # (only a board in a hall reads it)
+
+        hall = parse_board_hall(top.get("hall", dict, {}), source)
     sound = _sound(Section(source, "sound", top.get("sound", dict, {})))
     voice = _voice(Section(source, "voice", top.get("voice", dict, {})))
     light = _light(Section(source, "light", top.get("light", dict, {})))
@@ -267,7 +273,7 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
         source=source, backend=backend, rows=rows, cols=cols, sub_board=sub_board,
         rotation=rotation, mirror=mirror, debounce_scans=debounce_scans, debounce_ms=debounce_ms,
         scan_hz=scan_hz, leds=leds, buttons=buttons, sections=sections, web=web, sound=sound, voice=voice,
-        light=light, engines=engines,
+        light=light, engines=engines, hall=hall,
     )
     if chosen.validate is not None:
         chosen.validate(config)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -70,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
         web = start_web(app, args.web, config.web if path is not None else None)
         if web is not None:
             stack.callback(web.close)
+        if config.hall is not None:  # [hall]: the games go to the tournament hall too (docs/hall.md)
+            try:
+                from damka.hall.publisher import start_publisher
+
+                stack.callback(start_publisher(config.hall, store, app.bus).close)
+            except ImportError as error:
+                print(f"hall off: {error.name} is missing; pip install 'damka[hall]'", file=sys.stderr)
         if config.backend == "sim":
             from damka.sim.window import run_window
 

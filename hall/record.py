@@ -1,0 +1,283 @@
+"""The hall's record: every game of every board, each message applied once, in order.
+
+Games live in an ordinary Damka store (so the hall's PDN is written by the
+same `export_pdn` as the board's own export); next to them, `hall_games` maps
+(board, board's game id) to the hall's game and the next sequence number
+expected. A Store hook writes that number in the same transaction as the move,
+so a hall killed at any moment applies each message exactly once when the
+messages come again. A message ahead of the next expected is held until the
+gap fills (and the board is asked to send again from the gap); one behind is a
+duplicate and ignored. A message that is malformed, out of turn or illegal is
+counted against its board and skipped: it never reaches another board's game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from damka.controller.store import Store, StoreError
+from damka.controller.store_pdn import export_pdn
+from damka.engine.errors import DamkaError
+from damka.engine.game import Game
+from damka.engine.move import Move
+from damka.engine.variant import Result
+from damka.engine.variants import find_variant
+from damka.hall import topics
+from damka.hall.topics import MessageError, field
+
+log = logging.getLogger("damka.hall")
+HELD_MAX = 5000          # messages held per game waiting for a gap to fill
+RESEND_EVERY_S = 2.0     # ask a board again for a gap at most this often
+
+HALL_SCHEMA = """
+CREATE TABLE IF NOT EXISTS hall_games (
+    board      TEXT NOT NULL,
+    board_game INTEGER NOT NULL,
+    game_id    INTEGER NOT NULL,          -- games.id in this (the hall's) store
+    next_seq   INTEGER NOT NULL,
+    PRIMARY KEY (board, board_game)
+);
+CREATE TABLE IF NOT EXISTS hall_boards (
+    board    TEXT PRIMARY KEY,
+    online   INTEGER NOT NULL DEFAULT 0,
+    state    TEXT NOT NULL DEFAULT '{}',  -- the board's last retained state
+    bad      INTEGER NOT NULL DEFAULT 0,  -- malformed or out-of-turn messages
+    problem  TEXT NOT NULL DEFAULT ''     -- the last of them, in one line
+)
+"""
+
+
+def result_from_json(text: str | None) -> Result | None:
+    if not text:
+        return None
+    data = json.loads(text)
+    return Result(tuple(data["points"]), tuple(data["places"]), data["reason"], data.get("winner"))
+
+
+class HallRecord:
+    """Apply messages with `apply(board, leaf, payload)`; read with `boards()`, `round_pdn()`, `results()`."""
+
+    def __init__(self, path: Path, request: Callable[[str, int, int], None] = lambda b, g, s: None) -> None:
+        self.store = Store(path)
+        self.db = sqlite3.connect(self.store.path, timeout=10.0, isolation_level=None, check_same_thread=False)
+        for statement in HALL_SCHEMA.split(";"):
+            if statement.strip():
+                self.db.execute(statement)
+        self.store.add_hook(self._hook)
+        self.request = request
+        self.games: dict[int, Game] = {}
+        self.held: dict[tuple[str, int], dict[int, dict[str, Any]]] = {}
+        self._asked: dict[tuple[str, int], float] = {}
+        self._behind: dict[tuple[str, int], tuple[int, float]] = {}  # gap -> (seq missing, since)
+        self._context: tuple[str, int, int] | None = None
+        self.counts = {"applied": 0, "duplicate": 0, "held": 0, "bad": 0}
+
+    def close(self) -> None:
+        self.db.close()
+        self.store.close()
+
+    # -- messages ------------------------------------------------------------------------
+
+    def apply(self, board: str, leaf: str, raw: bytes) -> str:
+        """One message from `board`'s topic `leaf`; what became of it (applied, duplicate, held, bad, ...)."""
+        where = topics.topic("*", board, leaf)
+        try:
+            data = topics.decode(raw, where)
+            if leaf == "status":
+                self._board(board, online=1 if data.get("online") is True else 0)
+                return "status"
+            if leaf == "state":
+                self._board(board, state=topics.encode(data))
+                self._check_behind(board, data)
+                return "state"
+            if leaf in topics.LOGGED:
+                return self._logged(board, data, where)
+            return "ignored"
+        except MessageError as exc:
+            return self._bad(board, str(exc))
+
+    def _logged(self, board: str, data: dict[str, Any], where: str) -> str:
+        board_game, seq = field(data, "game", int, where), field(data, "seq", int, where)
+        if board_game < 1 or seq < 1:
+            raise MessageError(f"{where}: game and seq must be positive")
+        key = (board, board_game)
+        expected = self._next_seq(key)
+        if seq < expected:
+            self.counts["duplicate"] += 1
+            return "duplicate"
+        if seq > expected:
+            held = self.held.setdefault(key, {})
+            if len(held) < HELD_MAX:
+                held[seq] = data
+            self.counts["held"] += 1
+            self._ask(key, expected)
+            return "held"
+        outcome = self._apply_one(key, seq, data, where)
+        held = self.held.get(key, {})
+        while (seq := seq + 1) in held:
+            self._apply_one(key, seq, held.pop(seq), where)
+        return outcome
+
+    def _apply_one(self, key: tuple[str, int], seq: int, data: dict[str, Any], where: str) -> str:
+        board, board_game = key
+        self._context = (board, board_game, seq)
+        try:
+            self._dispatch(key, data, f"{where} game {board_game} seq {seq}")
+            self.counts["applied"] += 1
+            return "applied"
+        except (MessageError, DamkaError, StoreError, KeyError, TypeError, ValueError) as exc:
+            self._skip(key, seq)
+            return self._bad(board, str(exc) if isinstance(exc, MessageError) else f"{where} seq {seq}: {exc}")
+        finally:
+            self._context = None
+
+    def _dispatch(self, key: tuple[str, int], data: dict[str, Any], where: str) -> None:
+        kind = data.get("kind")
+        if kind == "open":
+            if self._game_id(key) is not None:
+                raise MessageError(f"{where}: the game is already open")
+            variant = find_variant(field(data, "variant", str, where), **json.loads(field(data, "options", str, where)))
+            start = variant.parse_position(field(data, "start_position", str, where))
+            clock = data.get("clock_start")
+            self.store.new_game(variant, start=start, options=json.loads(data["options"]),
+                                players=json.loads(field(data, "players", str, where)), mode=str(data.get("mode")),
+                                time_control=data.get("time_control"), clock_ms=json.loads(clock) if clock else None,
+                                tags=json.loads(data.get("tags") or "{}"), at=field(data, "created", str, where))
+            return
+        game_id = self._game_id(key)
+        if game_id is None:
+            raise MessageError(f"{where}: {kind} before the game was opened")
+        game = self._game(game_id)
+        if kind == "move":
+            self._move(game_id, game, data, where)
+        elif kind == "takeback":
+            ply = field(data, "ply", int, where)
+            while game.ply > max(ply, 0):
+                game.pop()
+            self.store.take_back(game_id, ply)
+        elif kind == "drop":
+            ply, side = field(data, "ply", int, where), field(data, "side", int, where)
+            game.amend(game.variant.drop_side(game.position, side))  # type: ignore[attr-defined]
+            self.store.record_drop(game_id, ply, side, str(data.get("reason", "")), time_ms=data.get("time_ms"))
+        elif kind == "finish":
+            result = result_from_json(data.get("result"))
+            if result is not None and game.result != result:
+                game.declare(result)
+            clock = data.get("clock_ms")
+            self.store.finish(game_id, result, clock_ms=clock if isinstance(clock, list) else None)
+        else:
+            raise MessageError(f"{where}: unknown kind {kind!r}")
+
+    def _move(self, game_id: int, game: Game, data: dict[str, Any], where: str) -> None:
+        ply = field(data, "ply", int, where)
+        if not 1 <= ply <= game.ply + 1:
+            raise MessageError(f"{where}: move {ply} after only {game.ply} moves")
+        while game.ply >= ply:  # the board took moves back and played others: its record replaces them
+            game.pop()
+        geometry, variant = game.variant.geometry, game.variant
+        if field(data, "side", int, where) != variant.side_to_move(game.position):
+            raise MessageError(f"{where}: move {ply} by side {data['side'] + 1}, out of turn")
+        move = Move(geometry.parse(field(data, "start", str, where)),
+                    tuple(geometry.parse(s) for s in field(data, "path", str, where).split()),
+                    frozenset(geometry.parse(s) for s in str(data.get("captures", "")).split()))
+        game.push(move)
+        if variant.format_position(game.position) != data.get("position"):
+            game.pop()
+            raise MessageError(f"{where}: move {ply}: the position after it differs from the board's")
+        clock = data.get("clock")
+        self.store.record_plies(game_id, game, [ply], texts=[field(data, "text", str, where)],
+                                clock_ms=json.loads(clock) if clock else None, at=field(data, "time", str, where))
+
+    # -- bookkeeping -------------------------------------------------------------------------
+
+    def _hook(self, conn: sqlite3.Connection, kind: str, game_id: int, details: dict[str, Any]) -> None:
+        if self._context is None:
+            return
+        board, board_game, seq = self._context
+        conn.execute("INSERT INTO hall_games (board, board_game, game_id, next_seq) VALUES (?,?,?,?)"
+                     " ON CONFLICT (board, board_game) DO UPDATE SET next_seq = excluded.next_seq",
+                     (board, board_game, game_id, seq + 1))
+
+    def _skip(self, key: tuple[str, int], seq: int) -> None:
+        """A bad message is passed over (its sequence number counts), so the game does not stall behind it."""
+        game_id = self._game_id(key)
+        self.db.execute("INSERT INTO hall_games (board, board_game, game_id, next_seq) VALUES (?,?,?,?)"
+                        " ON CONFLICT (board, board_game) DO UPDATE SET next_seq = excluded.next_seq",
+                        (key[0], key[1], game_id or 0, seq + 1))
+        if game_id:
+            self.games.pop(game_id, None)  # rebuilt from the store: a half-applied move is not kept
+
+    def _bad(self, board: str, problem: str) -> str:
+        self.counts["bad"] += 1
+        log.warning("board %s: %s", board, problem)
+        self._board(board, problem=problem[:300])
+        self.db.execute("UPDATE hall_boards SET bad = bad + 1 WHERE board = ?", (board,))
+        return "bad"
+
+    def _board(self, board: str, **values: Any) -> None:
+        self.db.execute("INSERT OR IGNORE INTO hall_boards (board) VALUES (?)", (board,))
+        for name, value in values.items():
+            self.db.execute(f"UPDATE hall_boards SET {name} = ? WHERE board = ?", (value, board))
+
+    def _next_seq(self, key: tuple[str, int]) -> int:
+        row = self.db.execute("SELECT next_seq FROM hall_games WHERE board = ? AND board_game = ?", key).fetchone()
+        return row[0] if row else 1
+
+    def _game_id(self, key: tuple[str, int]) -> int | None:
+        row = self.db.execute("SELECT game_id FROM hall_games WHERE board = ? AND board_game = ?", key).fetchone()
+        return row[0] if row and row[0] else None
+
+    def _game(self, game_id: int) -> Game:
+        if game_id not in self.games:
+            self.games[game_id] = self.store.load_game(game_id).game
+        return self.games[game_id]
+
+    def _ask(self, key: tuple[str, int], from_seq: int) -> None:
+        """Note a gap: `tick` asks the board to send again if it is still there after RESEND_EVERY_S
+        (most gaps fill on their own: messages re-sent after a reconnect come slightly out of order)."""
+        self._behind.setdefault(key, (from_seq, time.monotonic()))
+
+    def tick(self) -> None:
+        """Ask the boards for what is still missing (called about once a second)."""
+        now = time.monotonic()
+        for key, (from_seq, since) in list(self._behind.items()):
+            expected = self._next_seq(key)
+            if expected > from_seq:
+                del self._behind[key]
+            elif now - since >= RESEND_EVERY_S and now - self._asked.get(key, -RESEND_EVERY_S) >= RESEND_EVERY_S:
+                self._asked[key] = now
+                self.request(key[0], key[1], expected)
+
+    def _check_behind(self, board: str, state: dict[str, Any]) -> None:
+        """The board's state says it sent more than the hall has: ask for the rest."""
+        game, seq = state.get("game"), state.get("seq")
+        if isinstance(game, int) and isinstance(seq, int) and game > 0:
+            expected = self._next_seq((board, game))
+            if seq >= expected:
+                self._ask((board, game), expected)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """Read the hall's database (the page's views)."""
+        return self.db.execute(sql, params).fetchall()
+
+    def game_keys(self) -> list[tuple[str, int, int]]:
+        """(board, board's game id, hall game id) of every opened game, by board then game."""
+        return self.db.execute("SELECT board, board_game, game_id FROM hall_games WHERE game_id > 0"
+                               " ORDER BY board, board_game").fetchall()
+
+    def game_pdn(self, board_game: int, game_id: int) -> str:
+        """The game as its board exports it (the board's own game id in the Event tag)."""
+        return export_pdn(dataclasses.replace(self.store.load_game(game_id), id=board_game))
+
+    def boards(self) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT board, online, state, bad, problem FROM hall_boards ORDER BY board").fetchall()
+        return [{"board": b, "online": bool(o), "state": json.loads(s), "bad": bad, "problem": p}
+                for b, o, s, bad, p in rows]

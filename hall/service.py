@@ -1,0 +1,92 @@
+"""`damka hall`'s core: subscribe to a hall on the broker and keep its record.
+
+The hall logs in with a persistent session (a fixed client id, clean session
+off): while it is down the broker keeps its QoS 1 messages, and the record
+(hall/record.py) drops whatever comes twice. paho's network thread calls
+`_on_message`; the record is guarded by one lock that the page's readers take too.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from damka.hall import topics
+from damka.hall.broker import BrokerSettings, mqtt_client
+from damka.hall.record import HallRecord
+
+log = logging.getLogger("damka.hall")
+
+
+class HallService:
+    def __init__(self, hall: str, settings: BrokerSettings, db_path: Path, *,
+                 on_applied: Callable[[str, dict[str, Any]], None] | None = None) -> None:
+        self.hall = topics.check_name(hall, "hall")
+        self.settings = settings
+        self.lock = threading.RLock()
+        self.record = HallRecord(Path(db_path), request=self._request)
+        self.on_applied = on_applied
+        self.clocks: dict[str, dict[str, Any]] = {}   # board -> its last clock event (not stored)
+        self.received = 0
+        self.connected = threading.Event()
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name=f"damka-hall-{hall}-tick", daemon=True)
+        self.client = mqtt_client(f"damka-hall-{hall}", settings, clean=False)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = lambda *args: self.connected.clear()
+        self.client.on_message = self._on_message
+
+    def start(self) -> "HallService":
+        self.client.connect_async(self.settings.host, self.settings.port, keepalive=10)
+        self.client.loop_start()
+        self._ticker.start()
+        return self
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.5):
+            with self.lock:
+                self.record.tick()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._ticker.is_alive():
+            self._ticker.join(2)
+        self.client.disconnect()
+        self.client.loop_stop()
+        with self.lock:
+            self.record.close()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("hall %s: the broker refused the connection: %s", self.hall, reason)
+            return
+        client.subscribe(f"{topics.ROOT}/{self.hall}/+/+", qos=1)
+        self.connected.set()
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        address = topics.parse_topic(message.topic)
+        if address is None or address.hall != self.hall or address.leaf == "cmd":
+            return
+        self.received += 1
+        if address.leaf == "clock":
+            try:
+                self.clocks[address.board] = topics.decode(message.payload, message.topic)
+            except topics.MessageError:
+                pass
+            return
+        try:
+            with self.lock:
+                outcome = self.record.apply(address.board, address.leaf, message.payload)
+        except Exception as exc:  # noqa: BLE001 - one board's bad data never stops the hall
+            log.error("hall %s: message on %s failed: %s", self.hall, message.topic, exc, exc_info=exc)
+            return
+        if outcome == "applied" and self.on_applied is not None:
+            self.on_applied(address.board, {"t": time.time(), "payload": message.payload})
+
+    def _request(self, board: str, game: int, from_seq: int) -> None:
+        """Ask a board to send a game again from `from_seq` (a gap, or the hall is behind)."""
+        self.client.publish(topics.topic(self.hall, board, "cmd"),
+                            topics.encode({"cmd": "resend", "game": game, "from": from_seq}), qos=1)

@@ -1,0 +1,73 @@
+"""What the hall page, the live PDN and the CSV show, read from the hall's record (under its lock)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from damka.controller.store import result_text
+from damka.hall.record import HallRecord, result_from_json
+from damka.web.state import result_data   # the board page's result wording
+
+
+def games(record: HallRecord) -> list[dict[str, Any]]:
+    """Every game of the hall: board, ids, variant, players, moves, result."""
+    found = []
+    for board, board_game, game_id in record.game_keys():
+        row = record.query("SELECT variant, players, result, finished, tags FROM games WHERE id = ?",
+                                  (game_id,))[0]
+        moves = record.query("SELECT count(*) FROM moves WHERE game_id = ?", (game_id,))[0][0]
+        players, result = json.loads(row[1]), result_from_json(row[2])
+        found.append({"board": board, "game": board_game, "hall_game": game_id, "variant": row[0],
+                      "players": players, "moves": moves, "finished": row[3] is not None,
+                      "result": result_text(row[0], result) if row[3] else "*",
+                      "points": list(result.points) if result else None,
+                      "round": json.loads(row[4]).get("Round", ""), "title": result_data(result, players)})
+    return found
+
+
+def standings(all_games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Players by points over the finished games, then by name."""
+    table: dict[str, dict[str, Any]] = {}
+    for game in all_games:
+        for side, player in enumerate(game["players"]):
+            entry = table.setdefault(player, {"player": player, "points": 0.0, "games": 0})
+            if game["finished"] and game["points"]:
+                entry["points"] += game["points"][side]
+                entry["games"] += 1
+    return sorted(table.values(), key=lambda e: (-e["points"], e["player"]))
+
+
+def hall_data(record: HallRecord) -> dict[str, Any]:
+    """The hall page's JSON: boards (online, flagged), their current games, standings, counters."""
+    all_games = games(record)
+    latest = {g["board"]: g for g in all_games}
+    boards = []
+    for board in record.boards():
+        flags = (["offline"] if not board["online"] else []) + (["problem"] if board["bad"] else [])
+        boards.append({**board, "game": latest.get(board["board"]), "flags": flags, "flag": " ".join(flags)})
+    return {"boards": boards, "standings": standings(all_games), "counts": dict(record.counts)}
+
+
+def round_pdn(record: HallRecord, round_name: str | None = None) -> str:
+    """Every game of the round (all games when None), as each board exports it, one after another."""
+    parts = []
+    for board, board_game, game_id in record.game_keys():
+        if round_name is not None:
+            tags = json.loads(record.query("SELECT tags FROM games WHERE id = ?", (game_id,))[0][0])
+            if tags.get("Round", "") != round_name:
+                continue
+        parts.append(record.game_pdn(board_game, game_id))
+    return "\n".join(parts)
+
+
+def results_csv(record: HallRecord) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "board", "game", "variant", "players", "result", "moves"])
+    for g in games(record):
+        writer.writerow([g["round"], g["board"], g["game"], g["variant"], " - ".join(g["players"]), g["result"],
+                         g["moves"]])
+    return out.getvalue()

@@ -1,0 +1,31 @@
+"""A real Mosquitto for the hall tests: the project's ACL, generated accounts, a free 127.0.0.1 port."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from damka.hall.local_broker import Broker as _Broker, free_port, mosquitto_binary  # noqa: F401
+
+
+def need_mosquitto() -> str:
+    binary = mosquitto_binary()
+    if binary is None:
+        pytest.skip("mosquitto is not installed and could not be (bootstrap.py installs it as root: apt install mosquitto)")
+    return binary
+
+
+class Broker(_Broker):
+    def __init__(self, folder, boards) -> None:
+        need_mosquitto()
+        super().__init__(folder, boards)
+
+
+def wait_for(condition, timeout: float = 20.0, every: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(every)
+    return condition()

@@ -1,0 +1,130 @@
+"""The hall through faults, every process real: Mosquitto, `damka hall`, boards publishing recorded games
+(damka.hall.simboard: the real store, outbox and publisher). The broker is stopped mid-round and
+restarted, one board and the hall are SIGKILLed and restarted; afterwards the hall has every move
+once and its live PDN of the round is the boards' own exports."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[hall]'")
+pytest.importorskip("uvicorn", reason="uvicorn missing: pip install 'damka[hall]'")
+
+from hall_rig import Broker, free_port, wait_for  # noqa: E402
+
+from damka.controller.store import Store  # noqa: E402
+from damka.controller.store_pdn import export_pdn  # noqa: E402
+
+ROUND = {"b1": "classic:11", "b2": "multiwarcaby/sides=4:12,classic:18", "b3": "russian:13,american:14",
+         "b4": "international:15", "b5": "multiwarcaby:16", "b6": "classic81:17"}
+BIG_ROUND = {f"r{i:02d}": ["classic", "russian", "multiwarcaby/sides=4", "international", "american",
+                           "multiwarcaby"][i % 6] + f":{i}" for i in range(20)}
+
+
+class Round:
+    def __init__(self, folder: Path, boards: dict[str, str], plies: int, delay: float) -> None:
+        self.folder, self.boards, self.plies, self.delay = folder, boards, plies, delay
+        self.broker = Broker(folder, list(boards)).start()
+        self.web = free_port()
+        (folder / "arbiter.pw").write_text(self.broker.passwords["arbiter"] + "\n")
+        (folder / "hall.toml").write_text(
+            f'[hall]\nname = "h"\ndb = "hall.sqlite"\n[broker]\nport = {self.broker.port}\n'
+            f'username = "arbiter"\npassword_file = "arbiter.pw"\n[web]\nbind = "127.0.0.1"\nport = {self.web}\n')
+        self.hall: subprocess.Popen | None = None
+        self.procs: dict[str, subprocess.Popen] = {}
+
+    def start_hall(self) -> None:
+        self.hall = subprocess.Popen([sys.executable, "-m", "damka", "hall", "--config", str(self.folder / "hall.toml")],
+                                     stdout=subprocess.DEVNULL, stderr=open(self.folder / "hall.log", "a"))
+        assert wait_for(lambda: self.get("/api/hall") is not None, 15), "the hall page did not come up"
+
+    def start_board(self, name: str) -> None:
+        env = dict(os.environ, BOARD_PW=self.broker.passwords[name])
+        self.procs[name] = subprocess.Popen(
+            [sys.executable, "-m", "damka.hall.simboard", "--store", str(self.folder / f"{name}.sqlite"),
+             "--hall", "h", "--board", name, "--port", str(self.broker.port), "--user", name,
+             "--password-env", "BOARD_PW", "--games", self.boards[name], "--plies", str(self.plies),
+             "--delay", str(self.delay), "--linger", "60"],
+            env=env, stdout=subprocess.PIPE, stderr=open(self.folder / f"{name}.log", "a"), text=True)
+
+    def get(self, path: str) -> str | None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.web}{path}", timeout=2) as response:
+                return response.read().decode()
+        except OSError:
+            return None
+
+    def expected(self) -> str:
+        parts = []
+        for name in sorted(self.boards):
+            with Store(self.folder / f"{name}.sqlite", readonly=True) as store:
+                parts += [export_pdn(store.load_game(s.id)) for s in sorted(store.list_games(), key=lambda s: s.id)]
+        return "\n".join(parts)
+
+    def close(self) -> None:
+        for proc in [*self.procs.values(), self.hall]:
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        self.broker.stop()
+
+
+def run_with_faults(folder: Path, boards: dict[str, str], plies: int, delay: float) -> None:
+    rnd = Round(folder, boards, plies, delay)
+    try:
+        rnd.start_hall()
+        for name in boards:
+            rnd.start_board(name)
+        time.sleep(0.6)
+        assert all(proc.poll() is None for proc in rnd.procs.values()), "the round ended before the faults"
+        rnd.broker.stop()                      # the broker goes down mid-round ...
+        time.sleep(1.0)
+        rnd.broker.start()                     # ... and comes back
+        victim = sorted(boards)[1]
+        assert rnd.procs[victim].poll() is None, "the board to kill had already finished"
+        rnd.procs[victim].send_signal(signal.SIGKILL)  # a board dies mid-game ...
+        rnd.procs[victim].wait()
+        rnd.start_board(victim)                # ... and is restarted: its outbox delivers
+        time.sleep(0.4)
+        assert any(proc.poll() is None for proc in rnd.procs.values()), "the round ended before the hall's kill"
+        rnd.hall.send_signal(signal.SIGKILL)   # the hall dies ...
+        rnd.hall.wait()
+        time.sleep(0.5)
+        rnd.start_hall()                       # ... and is restarted on its own record
+        for name, proc in rnd.procs.items():
+            out, _ = proc.communicate(timeout=120)
+            assert "delivered" in out, f"board {name}: {out!r}"
+        expected = rnd.expected()
+        assert wait_for(lambda: rnd.get("/round.pdn") == expected, 30), "the hall's PDN differs from the boards'"
+        data = json.loads(rnd.get("/api/hall"))
+        assert len(data["boards"]) == len(boards) and data["counts"]["bad"] == 0
+        for board in data["boards"]:
+            with Store(folder / f"{board['board']}.sqlite", readonly=True) as store:
+                last = store.load_game(store.list_games()[0].id if len(store.list_games()) == 1
+                                       else max(s.id for s in store.list_games()))
+            state = board["state"]
+            assert (state["ply"], state["position"]) == (last.game.ply, last.game.variant.format_position(
+                last.game.position)), board["board"]
+            assert not board["online"]        # every board said goodbye when it closed
+        csv_text = rnd.get("/results.csv")
+        assert len(csv_text.splitlines()) == 1 + expected.count("[Event ")
+    finally:
+        rnd.close()
+
+
+def test_round_through_broker_board_and_hall_restarts(tmp_path: Path) -> None:
+    run_with_faults(tmp_path, ROUND, plies=80, delay=0.03)
+
+
+@pytest.mark.slow
+def test_twenty_boards_through_faults(tmp_path: Path) -> None:
+    run_with_faults(tmp_path, BIG_ROUND, plies=120, delay=0.03)
