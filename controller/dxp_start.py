@@ -35,16 +35,23 @@ def start_letters() -> tuple[str, str]:
     return board_letters(variant, Game(variant))
 
 
+def next_item(link: DxpLink, end: float, waiting_for: str) -> object:
+    """The next message from the peer before monotonic time `end`; DxpStartError
+    naming what was awaited when none comes or the peer leaves."""
+    try:
+        item = link.incoming.get(timeout=max(0.0, end - time.monotonic()))
+    except queue.Empty:
+        raise DxpStartError(f"{link.peer}: no {waiting_for} in time") from None
+    if isinstance(item, Dropped):
+        raise DxpStartError(f"{link.peer} left while waiting for {waiting_for}: {item.reason}")
+    return item
+
+
 def next_request(link: DxpLink, timeout: float) -> dxp.GameRequest:
     """The peer's GAMEREQ; anything else before it is refused with a log line."""
     end = time.monotonic() + timeout
     while True:
-        try:
-            item = link.incoming.get(timeout=max(0.0, end - time.monotonic()))
-        except queue.Empty:
-            raise DxpStartError(f"no game request from {link.peer} within {timeout:g} s") from None
-        if isinstance(item, Dropped):
-            raise DxpStartError(f"{link.peer} left before asking for a game: {item.reason}")
+        item = next_item(link, end, "game request")
         if isinstance(item, dxp.GameRequest):
             return item
         if not isinstance(item, dxp.DxpError):  # (malformed ones are logged by the link)
@@ -73,12 +80,7 @@ def initiate(link: DxpLink, *, person_colour: str = "W", minutes: int = 0, moves
     link.send(request)
     end = time.monotonic() + timeout
     while True:
-        try:
-            item = link.incoming.get(timeout=max(0.0, end - time.monotonic()))
-        except queue.Empty:
-            raise DxpStartError(f"{link.peer} did not answer the game request") from None
-        if isinstance(item, Dropped):
-            raise DxpStartError(f"{link.peer} left: {item.reason}")
+        item = next_item(link, end, "answer to the game request")
         if isinstance(item, dxp.GameAccept):
             if not item.accepted:
                 raise DxpStartError(f"{item.name or link.peer} refused the game (code {item.code})")

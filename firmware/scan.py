@@ -85,6 +85,22 @@ def find_ghosts(rows):
     return out
 
 
+
+def read_row(row_pin, col_pins, settle=None):
+    """Pull one row low and read the columns: bit c set where column c reads a
+    closed switch (or a pressed key on a key row)."""
+    row_pin.value(0)
+    if settle is not None:
+        settle()
+    mask = 0
+    bit = 1
+    for col in col_pins:
+        if not col.value():
+            mask |= bit
+        bit <<= 1
+    row_pin.value(1)
+    return mask
+
 class PinMatrix:
     """Scans a matrix through pin objects with ``value()`` (MicroPython's
     machine.Pin): rows are outputs, idle high, pulled low one at a time;
@@ -99,20 +115,7 @@ class PinMatrix:
             p.value(1)
 
     def scan(self):
-        masks = []
-        for row in self.row_pins:
-            row.value(0)
-            if self.settle is not None:
-                self.settle()
-            mask = 0
-            bit = 1
-            for col in self.col_pins:
-                if not col.value():
-                    mask |= bit
-                bit <<= 1
-            row.value(1)
-            masks.append(mask)
-        return masks
+        return [read_row(row, self.col_pins, self.settle) for row in self.row_pins]
 
 
 class ButtonBank:
@@ -165,18 +168,8 @@ class KeyRow:
         self.pins = [_RowKey(self, i) for i in range(count)]
 
     def read(self):
-        self.row_pin.value(0)
-        if self.settle is not None:
-            self.settle()
-        mask = 0
-        bit = 1
-        for col in self.col_pins:
-            if not col.value():
-                mask |= bit
-            bit <<= 1
-        self.row_pin.value(1)
-        self.mask = mask
-        return mask
+        self.mask = read_row(self.row_pin, self.col_pins, self.settle)
+        return self.mask
 
 
 class _RowKey:

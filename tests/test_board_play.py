@@ -24,9 +24,10 @@ from typing import Callable
 
 from damka.controller.app import App, AppState
 from damka.controller.session import Phase
-from damka.controller.tracker import BoardMap, Kind
+from damka.controller.tracker import BoardMap
 from damka.controller.views import MenuView, ResultView
 from damka.sim.virtual_board import VirtualBoard, carry_out
+from test_session_rig import two_move_turn
 
 
 @dataclass
@@ -87,19 +88,7 @@ def set_up_pieces(app: App, board: VirtualBoard) -> None:
 
 def next_turn(app: App, rng: random.Random):
     """Two legal moves whose board is not also one single move (that would read as half a turn)."""
-    variant, game = app.session.variant, app.session.game
-    start = game.position
-    for _ in range(50):
-        first = rng.choice(variant.legal_moves(start))
-        middle = variant.play(start, first)
-        seconds = variant.legal_moves(middle)
-        if not seconds:
-            continue
-        second = rng.choice(seconds)
-        after = variant.occupancy(variant.play(middle, second))
-        if app.session.tracker.read(game, after).kind is not Kind.HALF_TURN and after != variant.occupancy(start):
-            return first, second
-    raise AssertionError("no turn found")
+    return two_move_turn(app.session, rng)
 
 
 def end_turn(app: App, board: VirtualBoard, kit: Board, side: int) -> None:

@@ -8,26 +8,11 @@ from damka.controller.session import Phase
 from damka.controller.tracker import Kind
 from damka.engine import Game
 from damka.hardware.interfaces import Role
-from test_session_rig import Rig, kinds
+from test_session_rig import Rig, kinds, two_move_turn
 
 
 def scripted_turns(rig: Rig, rng: random.Random):
-    """A legal turn whose board is not also one single move (that would read as half a turn)."""
-    variant = rig.variant
-    tracker = rig.session.tracker
-    game = rig.session.game
-    start = game.position
-    for _ in range(50):
-        first = rng.choice(variant.legal_moves(start))
-        middle = variant.play(start, first)
-        seconds = variant.legal_moves(middle)
-        if not seconds:
-            continue
-        second = rng.choice(seconds)
-        after = variant.occupancy(variant.play(middle, second))
-        if tracker.read(game, after).kind is not Kind.HALF_TURN and after != variant.occupancy(start):
-            return first, second
-    raise AssertionError("no scripted turn found")
+    return two_move_turn(rig.session, rng)
 
 
 def play_game(rig: Rig, seed: int, max_turns: int = 400, removes=("before", "during", "after")) -> int:

@@ -112,3 +112,21 @@ class Rig:
 
     def lit(self, role: Role) -> set[str]:
         return {square for square, shown in self.session.frame.items() if shown is role}
+
+
+def two_move_turn(session: Session, rng: Any) -> tuple[Move, Move]:
+    """A legal multiwarcaby turn whose board is not also one single move (that
+    would read as half a turn), drawn with `rng`."""
+    variant, game = session.variant, session.game
+    start = game.position
+    for _ in range(50):
+        first = rng.choice(variant.legal_moves(start))
+        middle = variant.play(start, first)
+        seconds = variant.legal_moves(middle)
+        if not seconds:
+            continue
+        second = rng.choice(seconds)
+        after = variant.occupancy(variant.play(middle, second))
+        if session.tracker.read(game, after).kind.value != "half_turn" and after != variant.occupancy(start):
+            return first, second
+    raise AssertionError("no two-move turn found")
