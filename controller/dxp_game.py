@@ -62,6 +62,8 @@ def board_letters(variant: Variant, game: Game) -> tuple[str, str]:
 class DxpOpponent:
     """The peer's moves, delivered through the session's opponent interface."""
 
+    label = "other program"
+
     def __init__(self) -> None:
         self._asked: tuple[int, Any] | None = None
         self._moves: dict[tuple[int, Any], Move] = {}

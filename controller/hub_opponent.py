@@ -48,6 +48,8 @@ def hub_variant(variant: Variant) -> str | None:
 class HubOpponent:
     """The computer's moves from an external Hub engine, Damka's own search as the fallback."""
 
+    label = "computer"
+
     def __init__(self, variant: Variant, command: str, *, fallback: ComputerOpponent,
                  time_per_move: float | None = None, time_left: TimeLeft | None = None,
                  grace: float = GRACE_S, clock: Callable[[], float] = time.monotonic) -> None:

@@ -56,6 +56,8 @@ class Thinking:
 class ComputerOpponent:
     """Plays one side of one game at a level, thinking in a worker thread."""
 
+    label = "computer"
+
     def __init__(
         self,
         variant: Variant,

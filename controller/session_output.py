@@ -56,8 +56,9 @@ class SessionOutput:
 
     def _turn_prompt(self) -> str:
         computer = self._is_computer_turn()
+        who = self.opponent.label if self.opponent is not None else "computer"
         return wording.turn_prompt(self.variant, self.game, two_moves=self.tracker.two_moves, computer_turn=computer,
-                                   thinking=computer and self.opponent is not None and self.planned == ())
+                                   thinking=computer and self.opponent is not None and self.planned == (), who=who)
 
     def _result_text(self, result: Result) -> str:
         return wording.result_text(self.variant, result, self.game.scores, self.tracker.two_moves)

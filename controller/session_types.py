@@ -57,7 +57,10 @@ class CommittedMove:
 
 class Opponent(Protocol):
     """What the session needs of a computer opponent thinking off the loop
-    (`controller/opponent.py`'s `ComputerOpponent` fits)."""
+    (`controller/opponent.py`'s `ComputerOpponent` fits). `label` names it on
+    the screen: "computer", "remote player", the DXP peer's name."""
+
+    label: str
 
     def start(self, game: Game, *, whole_turn: bool = False) -> None: ...
 

@@ -80,7 +80,8 @@ def _status(session: Session, sides: list[SideLine], multi: bool) -> str:
     if game.is_over:
         return "Game over"
     if session.thinking:
-        return "The computer is thinking..."
+        label = session.opponent.label if session.opponent is not None else "computer"
+        return "The computer is thinking..." if label == "computer" else f"Waiting for the {label}'s move"
     mover = sides[game.turn].name
     return f"{mover}: second move" if multi and game.move_in_turn else f"{mover} to move"
 

@@ -31,15 +31,18 @@ def result_text(variant: Variant, result: Result, scores: tuple[int, ...], two_m
     return text
 
 
-def turn_prompt(variant: Variant, game: Game, *, two_moves: bool, computer_turn: bool, thinking: bool) -> str:
+def turn_prompt(variant: Variant, game: Game, *, two_moves: bool, computer_turn: bool, thinking: bool,
+                who: str = "computer") -> str:
+    """`computer_turn`: the side is played by `who` (the computer, a remote player,
+    another program) whose move the board lights for a person to carry out."""
     if game.is_over:
         result = game.result
         return f"game over: {result_text(variant, result, game.scores, two_moves)}" if result else "game over"
     side = side_name(variant, game.turn)
     if computer_turn:
         if thinking:
-            return f"{side} (computer) is thinking"
-        return f"{side} (computer) to move: carry out the lit move"
+            return f"{side} ({who}) is thinking"
+        return f"{side} ({who}) to move: carry out the lit move"
     if two_moves:
         return f"{side} to move: two moves, then press"
     return f"{side} to move"

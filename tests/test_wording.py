@@ -64,3 +64,29 @@ def test_a_take_back_clears_the_hint_and_the_last_move() -> None:
         assert view.last_move == "c3-d4", mode           # the last move that still stands
         board.advance(2000)
         assert not any("hint" in line for line in app.view().messages), mode
+
+
+class Waiting:
+    """An opponent that never answers (a person on the web page still thinking)."""
+
+    label = "remote player"
+
+    def start(self, game, *, whole_turn: bool = False) -> None:
+        pass
+
+    def poll(self):
+        return "thinking"  # not a move yet (None would mean: cancelled)
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_a_remote_seat_is_not_called_the_computer() -> None:
+    app = App(setup=GameSetup("classic", mode="computer", colours="first"), start_game=True, offer_resume=False,
+              inline_thinking=False)
+    app.session.opponent = Waiting()
+    board = on_board(app, settle_ms=500)
+    carry_out(board, "c3", ["d4"], [])
+    board.advance(2000)
+    assert app.session.message.endswith("Black (remote player) is thinking")
+    assert app.view().status == "Waiting for the remote player's move"

@@ -27,6 +27,8 @@ class RemoteMoveError(ValueError):
 class RemoteOpponent:
     """Waits for the page's move; `poll()` says "thinking" until then."""
 
+    label = "remote player"
+
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self._lock = threading.Lock()
