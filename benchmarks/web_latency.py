@@ -111,23 +111,34 @@ def tracker_latency(pages: int, pause: float) -> None:
         return statistics.median(samples), percentile(samples, .99)
 
     alone = run()
+    game_only = beside_a_game(run, pages, pause, server=False)
+    served = beside_a_game(run, pages, pause, server=True)
+    print(f"tracker latency (classic, wall ms per completing snapshot): alone p50 {alone[0]:.3f} p99 {alone[1]:.3f}")
+    print(f"  beside a second game at ten times a person's speed (a move every {pause * 1000:.0f} ms), no server: "
+          f"p50 {game_only[0]:.3f} p99 {game_only[1]:.3f}")
+    print(f"  the same with the web server pushing that game to {pages} pages: p50 {served[0]:.3f} p99 {served[1]:.3f}"
+          f" (the server's own cost: {(served[0] / game_only[0] - 1) * 100:+.0f}% at p50, "
+          f"{(served[1] / game_only[1] - 1) * 100:+.0f}% at p99)")
+
+
+def beside_a_game(run, pages: int, pause: float, *, server: bool) -> tuple[float, float]:
+    """The tracker measured while another game is played in this process (the
+    pushed game; on the board it is the same game), with or without the server."""
     with tempfile.TemporaryDirectory() as tmp:
-        served = Served(Path(tmp))
-        # The pages are phones and laptops: their reading happens in another process,
-        # as it would on other machines; only the server's own work shares the board's.
-        pages_process = multiprocessing.Process(target=watchers, args=(served.web.port, pages), daemon=True)
-        pages_process.start()
-        # A game at about ten times a person's speed, pushed to every page.
+        served = Served(Path(tmp), web=server)
+        pages_process = None
+        if server:
+            # The pages are phones and laptops: they read in a process of their own.
+            pages_process = multiprocessing.Process(target=watchers, args=(served.web.port, pages), daemon=True)
+            pages_process.start()
         game = threading.Thread(target=play, args=(served, 400, pause), daemon=True)
         game.start()
         time.sleep(0.5)
-        beside = run()
-        pages_process.terminate()
+        result = run()
+        if pages_process is not None:
+            pages_process.terminate()
         served.close()
-    print(f"tracker latency (classic, wall ms per completing snapshot): alone p50 {alone[0]:.3f} p99 {alone[1]:.3f}; "
-          f"with the server pushing a game (a move every {pause * 1000:.0f} ms) to {pages} pages "
-          f"p50 {beside[0]:.3f} p99 {beside[1]:.3f} "
-          f"({(beside[0] / alone[0] - 1) * 100:+.0f}% at p50, {(beside[1] / alone[1] - 1) * 100:+.0f}% at p99)")
+    return result
 
 
 def watchers(port: int, pages: int) -> None:

@@ -18,12 +18,14 @@ PIN = "2468"
 
 
 class Served:
-    def __init__(self, tmp_path, setup: GameSetup | None = None, start: bool = False) -> None:
+    def __init__(self, tmp_path, setup: GameSetup | None = None, start: bool = False, web: bool = True) -> None:
+        """`web=False`: the same board with no server (the benchmark's comparison)."""
         self.store = Store(tmp_path / "games.db")
         self.app = App(store=self.store, offer_resume=False, setup=setup, start_game=start)
         self.rig = BoardRig(self.app)
-        self.web = WebServer(self.app, WebConfig(port=0, bind="127.0.0.1", pin=PIN))
-        self.web.start()
+        self.web = WebServer(self.app, WebConfig(port=0, bind="127.0.0.1", pin=PIN)) if web else None
+        if self.web is not None:
+            self.web.start()
 
     @property
     def url(self) -> str:
@@ -43,7 +45,8 @@ class Served:
         self.web.start()
 
     def close(self) -> None:
-        self.web.close()
+        if self.web is not None:
+            self.web.close()
         self.rig.stop()
         self.store.close()
 
