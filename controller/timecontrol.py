@@ -186,14 +186,31 @@ _UNITS = {"h": HOUR, "m": MINUTE, "s": SECOND}
 _UNIT_PART = re.compile(rf"({_NUMBER})([hms])")
 
 
+# No clock of a game on the board runs longer than this per stage, increment or
+# period (a day): a larger number is a typing error, refused before any clock is built.
+MAX_DURATION_MS = 24 * HOUR
+MAX_COUNT = 1000  # move quotas and byo-yomi periods
+
+
 def _to_ms(number: str, unit_ms: int, what: str) -> int:
+    if len(number) > 12:
+        raise TimeControlError(f"{what}: {number!r} is longer than any clock runs (at most 24 hours)")
     try:
         value = Decimal(number) * unit_ms
     except InvalidOperation as exc:  # pragma: no cover - the regexes only let digits through
         raise TimeControlError(f"{what}: {number!r} is not a number") from exc
     if value != value.to_integral_value():
         raise TimeControlError(f"{what}: {number!r} is not a whole number of milliseconds")
+    if value > MAX_DURATION_MS:
+        raise TimeControlError(f"{what}: {number!r} is longer than any clock runs (at most 24 hours)")
     return int(value)
+
+
+def _count(text: str, where: str, what: str) -> int:
+    """A move quota or a number of periods: a whole number from 1 to MAX_COUNT."""
+    if not text.isdigit() or len(text) > 4 or not 1 <= int(text) <= MAX_COUNT:
+        raise TimeControlError(f"{where}: {what} {text!r} is not a whole number from 1 to {MAX_COUNT}")
+    return int(text)
 
 
 def _duration(text: str, default_unit_ms: int, what: str) -> int:
@@ -250,19 +267,16 @@ def _read_stage(text: str, index: int) -> tuple[Stage, bool]:
     moves = None
     if "/" in text:
         quota, _, text = text.partition("/")
-        if not quota.isdigit() or int(quota) < 1:
-            raise TimeControlError(f"{where}: move quota {quota!r} is not a whole number >= 1")
-        moves = int(quota)
+        moves = _count(quota, where, "move quota")
     base, plus, bonus = text.partition("+")
     time_ms = _duration(base, MINUTE, f"{where}: base time")
     if not plus:
         return Stage(time_ms, moves), False
     if "x" in bonus:
         periods, _, length = bonus.partition("x")
-        if not periods.isdigit() or int(periods) < 1:
-            raise TimeControlError(f"{where}: byo-yomi periods {periods!r} is not a whole number >= 1")
+        count = _count(periods, where, "byo-yomi periods")
         return Stage(time_ms, moves, Mode.BYOYOMI, _duration(length, SECOND, f"{where}: byo-yomi period"),
-                     int(periods)), False
+                     count), False
     match = re.fullmatch(r"(.*?)([abd]?)", bonus)
     assert match is not None  # the pattern matches every string
     amount, letter = match.groups()
@@ -345,7 +359,7 @@ def format_sides(controls: Sequence[TimeControl]) -> str:
 def _pdn_seconds(text: str, what: str) -> int:
     if not text.isdigit():
         raise TimeControlError(f"{what}: {text!r} is not a whole number of seconds")
-    return int(text) * SECOND
+    return _to_ms(text, SECOND, what)
 
 
 def parse_pdn(text: str) -> TimeControl | None:
@@ -366,9 +380,7 @@ def parse_pdn(text: str) -> TimeControl | None:
         moves = None
         if "/" in part:
             quota, _, part = part.partition("/")
-            if not quota.isdigit() or int(quota) < 1:
-                raise TimeControlError(f"{where}: moves {quota!r} is not a whole number >= 1")
-            moves = int(quota)
+            moves = _count(quota, where, "moves")
         base, plus, increment = part.partition("+")
         time_ms = _pdn_seconds(base, f"{where}: seconds")
         bonus = _pdn_seconds(increment, f"{where}: increment") if plus else 0

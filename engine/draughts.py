@@ -55,8 +55,9 @@ class DraughtsVariant(Variant):
     # Options `create` accepts: the rule settings every draughts variant takes,
     # plus each variant's own (`free_capture`, `symmetric`).
     option_specs = (
+        # At most 1000: a larger count is a typing error (no game runs that long).
         OptionSpec("draw_moves", int, 15, "DrawMoves",
-                   "moves each without a capture or a man moved before a draw", minimum=1),
+                   "moves each without a capture or a man moved before a draw", minimum=1, maximum=1000),
         OptionSpec("threefold", bool, True, "Threefold", "the same position a third time is a draw"),
     )
 

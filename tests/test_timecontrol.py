@@ -216,3 +216,21 @@ def test_casual_multiwarcaby_defaults_fit_the_leaflet() -> None:
     assert casual_preset("international").name == "rapid-100"
     with pytest.raises(TimeControlError):
         casual_preset("multiwarcaby", 5)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("99999999999999999999999+3", "longer than any clock runs"),
+    ("1500+3", "longer than any clock runs"),           # 25 hours
+    ("5+100000", "longer than any clock runs"),         # an increment of 27 hours
+    ("99999/5+3", "move quota '99999' is not a whole number from 1 to 1000"),
+    ("5+99999x30", "byo-yomi periods '99999'"),
+])
+def test_numbers_no_clock_runs_to_are_refused(text: str, words: str) -> None:
+    with pytest.raises(TimeControlError, match=words):
+        control(text)
+
+
+def test_a_pdn_time_control_past_a_day_is_refused() -> None:
+    with pytest.raises(TimeControlError, match="longer than any clock runs"):
+        parse_pdn("99999999999+3")
+    assert parse_pdn("86400") is not None                  # exactly a day is a clock

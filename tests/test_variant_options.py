@@ -20,14 +20,17 @@ NEEDS = {("multiwarcaby", "first", 2): {"sides": 4}, ("multiwarcaby", "first", 3
 
 
 def other_values(spec: OptionSpec) -> list[object]:
-    """Every non-default value of a bounded option; for an open-ended count, its minimum and a larger one."""
+    """Every non-default value of a small range (sides, first); for a long one (a
+    count), its ends and one value past the default."""
     if spec.kind is bool:
         return [not spec.default]
     assert spec.minimum is not None
-    if spec.maximum is not None:
+    if spec.maximum is not None and spec.maximum - spec.minimum < 10:
         values: list[object] = list(range(spec.minimum, spec.maximum + 1))
     else:
         values = [spec.minimum, int(spec.default) + 7]  # type: ignore[call-overload]
+        if spec.maximum is not None:
+            values.append(spec.maximum)
     if spec.off:
         values.append(None)
     return [value for value in values if value != spec.default]
@@ -104,7 +107,8 @@ def test_a_hand_written_record_keeps_its_draw_rules(tmp_path: Path, capsys: pyte
 
 
 @pytest.mark.parametrize(("name", "options", "words"), [
-    ("classic", {"draw_moves": 0}, ["draw_moves", "--draw-moves", "1 or more"]),
+    ("classic", {"draw_moves": 0}, ["draw_moves", "--draw-moves", "1-1000"]),
+    ("classic", {"draw_moves": 10 ** 20}, ["draw_moves", "1-1000"]),
     ("classic", {"threefold": "no"}, ["threefold", "yes or no"]),
     ("multiwarcaby", {"sides": 5}, ["sides", "2-4"]),
     ("multiwarcaby", {"quiet_rounds": 0}, ["quiet_rounds", "1 or more, or off"]),
