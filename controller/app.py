@@ -163,7 +163,7 @@ class App(AppMenus):
         """Time left per side now (None: no clock)."""
         if self.clock is None:
             return None
-        return [side.remaining_ms for side in self.clock.view(self.now).sides]
+        return list(self.clock.view(self.now).remaining_ms)
 
     # -- input ------------------------------------------------------------------------
 

@@ -90,6 +90,11 @@ class ClockView:
     at_ms: int
 
     @property
+    def remaining_ms(self) -> tuple[int, ...]:
+        """Main time left per side (the record's clock times)."""
+        return tuple(side.remaining_ms for side in self.sides)
+
+    @property
     def paused(self) -> bool:
         return self.state == "paused"
 

@@ -117,14 +117,21 @@ def make_opponent(setup: GameSetup, variant: Variant, clock: Clock | None, contr
     command = setup.engine_command()
     if not command:
         return own
-    time_left = None
-    if clock is not None and controls is not None:
-        def time_left(side: int) -> tuple[float, float] | None:
-            stages = controls[side].stages
-            if not stages:
-                return None
-            return clock.remaining(side, now()) / 1000, stages[0].increment_ms / 1000
+    time_left = engine_time(clock, controls, now) if clock is not None and controls is not None else None
     return HubOpponent(variant, command, fallback=own, time_per_move=setup.move_time, time_left=time_left)
+
+
+def engine_time(clock: Clock, controls: list[TimeControl],
+                now: Callable[[], int]) -> Callable[[int], tuple[float, float] | None]:
+    """What an external engine is told of a side's time: seconds left and the increment."""
+
+    def time_left(side: int) -> tuple[float, float] | None:
+        stages = controls[side].stages
+        if not stages:
+            return None
+        return clock.remaining(side, now()) / 1000, stages[0].increment_ms / 1000
+
+    return time_left
 
 
 def build_game(setup: GameSetup, *, variant: Variant | None = None, bus: EventBus | None = None, position: Position | None = None,

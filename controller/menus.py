@@ -57,8 +57,6 @@ def board_note(variant: str) -> str:
     return ""
 
 
-def takes_option(variant: str, option: str) -> bool:
-    return any(spec.name == option for spec in variant_class(variant).option_specs)
 MODES: tuple[tuple[str, str], ...] = (
     ("casual", "Casual"),
     ("learning", "Learning (hints)"),
@@ -227,7 +225,7 @@ class GameMenu(Menu):
     def _update_visibility(self) -> None:
         variant = self.row("variant").value
         mode = self.row("mode").value
-        players = takes_option(variant, "sides")
+        players = variant_class(variant).takes_option("sides")
         self.row("sides").visible = players
         if not players:
             self.row("sides").index = 0

@@ -184,7 +184,7 @@ class Recorder:
     def clock_ms(self) -> list[int] | None:
         if self.clock is None:
             return None
-        return [side.remaining_ms for side in self.clock.view(self.now()).sides]
+        return list(self.clock.view(self.now()).remaining_ms)
 
     def _clock_state(self) -> dict | None:
         return self.clock.snapshot(self.now()) if self.clock is not None else None

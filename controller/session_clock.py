@@ -49,10 +49,10 @@ class ClockBinding:
         """Main time left per side (None: no clock that reports it, or an untimed one)."""
         if not self.polled:
             return None
-        sides = self.clock.view(now).sides  # type: ignore[union-attr]
-        if all(side.untimed for side in sides):
+        view = self.clock.view(now)  # type: ignore[union-attr]
+        if all(side.untimed for side in view.sides):
             return None
-        return tuple(side.remaining_ms for side in sides)
+        return view.remaining_ms
 
     def stop(self, now: int, reason: str) -> None:
         if self.polled:

@@ -57,8 +57,7 @@ class GameSetup:
     def variant_options(self) -> dict[str, object]:
         """find_variant options for this setup."""
         options: dict[str, object] = dict(self.options)
-        specs = {spec.name for spec in variant_class(self.variant).option_specs}
-        if "sides" not in specs:
+        if not variant_class(self.variant).takes_option("sides"):
             return options
         if self.teams:
             options["teams"] = True

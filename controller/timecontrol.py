@@ -466,9 +466,9 @@ def casual_preset(variant: str | Variant, sides: int = 2) -> Preset:
     itself or by name and number of clock sides (teams count as 2)."""
     if isinstance(variant, str):
         factory = variant_class(variant)
-        takes_sides = any(spec.name == "sides" for spec in factory.option_specs)
         try:
-            variant = factory.create(sides=sides) if sides != 2 and takes_sides else default_variant(factory.name)
+            variant = factory.create(sides=sides) if sides != 2 and factory.takes_option("sides") else \
+                default_variant(factory.name)
         except ValueError as exc:
             raise TimeControlError(f"no casual time control: {exc}") from None
     return find_preset(variant.casual_time_preset())

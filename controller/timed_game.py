@@ -4,8 +4,7 @@ variant, and the game's record with the clock in it.
     controls = read_controls("5+3", sides=2)              # compact, `pdn:300+3`, or a preset name
     clock = make_clock(variant, controls, time=monotonic_ms)
     session = Session(variant, SessionSettings(mode=Mode.TOURNAMENT), clock=clock)
-    ...
-    start_clock(session, clock)                            # once the game has begun (idempotent)
+    ...                                                    # the session starts the clock at the first press or move
     text = game_pdn(session, controls, {"Event": "Club night"})
 
 The session polls the clock (flags at their exact millisecond) and stamps the
@@ -26,7 +25,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 from damka.controller import timecontrol
-from damka.controller.clock import Clock, State, TimeSource
+from damka.controller.clock import Clock, TimeSource
 from damka.controller.clock_errors import TimeControlError
 from damka.controller.events import FlagFell, GameEvent, SideOut
 from damka.controller.timecontrol import TimeControl
@@ -65,19 +64,6 @@ def make_clock(variant: Variant, controls: str | TimeControl | Sequence[TimeCont
     elif isinstance(controls, TimeControl):
         controls = [controls] * sides
     return Clock(list(controls), sides=sides, time=time, moves_per_turn=variant.moves_per_turn, pin=pin)
-
-
-def start_clock(session: Any, clock: Clock) -> bool:
-    """Start `clock` for the side to move at the millisecond the session's game
-    began (its `start` event), if it has begun and the clock is not started.
-    Whether it started it now."""
-    if clock.state is not State.READY:
-        return False
-    began = session.started_ms
-    if began is None:
-        return False
-    clock.start(began, first=session.game.turn)
-    return True
 
 
 # -- the record ---------------------------------------------------------------------

@@ -70,6 +70,11 @@ class Variant(ABC):
                 return spec
         raise KeyError(name)
 
+    @classmethod
+    def takes_option(cls, name: str) -> bool:
+        """Whether the variant declares option `name` (e.g. `sides`: more than two players)."""
+        return any(spec.name == name for spec in cls.option_specs)
+
     def option_values(self) -> dict[str, object]:
         """Every option's value in this variant (the attribute of the same name)."""
         return {spec.name: getattr(self, spec.name) for spec in self.option_specs}

@@ -6,17 +6,20 @@ from typing import Any
 
 from damka.controller.clock import Clock, State
 from damka.controller.session import Phase
-from damka.controller.timed_game import make_clock, start_clock
+from damka.controller.timed_game import make_clock
 from damka.hardware.interfaces import Role
 from test_session_rig import Rig, events_of
 
 
 def timed(variant: str = "classic", control: str = "5+3", mode: str = "tournament", **rig: Any) -> tuple[Rig, Clock]:
-    """A rig whose session has a real clock, started at 0 when the game began."""
+    """A rig whose session has a real clock, started at the millisecond the game
+    began (as if a player had pressed to start it then)."""
     board = Rig(variant, mode=mode, **rig)
     clock = make_clock(board.variant, control, time=lambda: board.board.now)
     board.session.clock = clock
-    assert start_clock(board.session, clock) and clock.active == board.session.game.turn
+    assert board.session.started_ms is not None and clock.state is State.READY
+    clock.start(board.session.started_ms, first=board.session.game.turn)
+    assert clock.active == board.session.game.turn
     return board, clock
 
 

@@ -83,7 +83,7 @@ def setup_from(args: argparse.Namespace):
         raise ValueError(f"--sides must be 2, 3, 4 or teams, not {sides!r}")
     if args.variant:
         factory = variant_class(args.variant)  # unknown: the error lists the known ones
-        if sides != "2" and not any(spec.name == "sides" for spec in factory.option_specs):
+        if sides != "2" and not factory.takes_option("sides"):
             raise ValueError(f"--sides {sides}: {factory.name} is a game for two; "
                              f"--sides is for {', '.join(_sides_takers())}")
     level = levels.DEFAULT_LEVEL
@@ -105,7 +105,7 @@ def setup_from(args: argparse.Namespace):
 def _sides_takers() -> list[str]:
     from damka.engine.variants import variant_classes
 
-    return [cls.name for cls in variant_classes() if any(spec.name == "sides" for spec in cls.option_specs)]
+    return [cls.name for cls in variant_classes() if cls.takes_option("sides")]
 
 
 def players_from(args: argparse.Namespace) -> list[str] | None:
