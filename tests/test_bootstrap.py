@@ -25,11 +25,24 @@ NO_ENSUREPIP = ("import runpy, sys; sys.modules['ensurepip'] = None; "
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="apt and POSIX users")
 
 
-def run_bootstrap(tmp_path: Path, *args: str, path: str, user: int | None = None,
-                  timeout: float = 120) -> subprocess.CompletedProcess:
+def run_bootstrap(tmp_path: Path, *args: str, path: str, user: int | None = None, timeout: float = 120,
+                  script: Path = ROOT / "bootstrap.py", python: str = sys.executable) -> subprocess.CompletedProcess:
     env = {**os.environ, "PATH": path, "DAMKA_VENV": str(tmp_path / "venv"), "HOME": str(tmp_path)}
-    return subprocess.run([sys.executable, "-c", NO_ENSUREPIP, str(ROOT / "bootstrap.py"), *args],
+    return subprocess.run([python, "-c", NO_ENSUREPIP, str(script), *args],
                           env=env, user=user, capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
+
+
+def python_for(user: int) -> str:
+    """A Python 3.11+ that `user` may run: this one, or the system's (root's own may sit in /root)."""
+    for candidate in (sys.executable, getattr(sys, "_base_executable", ""), "/usr/bin/python3"):
+        try:
+            runs = subprocess.run([candidate, "-c", "import sys; assert sys.version_info >= (3, 11)"],
+                                  user=user, capture_output=True).returncode == 0
+        except OSError:  # not even reachable for that user
+            runs = False
+        if candidate and runs:
+            return candidate
+    pytest.skip(f"no Python 3.11+ that user {user} may run (the interpreters here are root's alone)")
 
 
 def fake_apt(folder: Path, log: Path, install_exit: int = 0) -> None:
@@ -57,7 +70,13 @@ def test_a_user_who_is_not_root_is_told_the_command_not_asked_for_a_password() -
         home.chmod(0o777)
         log = home / "apt.log"
         fake_apt(home / "bin", log)
-        done = run_bootstrap(home, "run", path=f"{home / 'bin'}:{os.environ['PATH']}", user=65534)  # nobody
+        # The user may not enter root's checkout (a fresh clone can sit in a 0700
+        # folder): the script and the system's Python are what that user runs.
+        script = home / "bootstrap.py"
+        shutil.copy(ROOT / "bootstrap.py", script)
+        script.chmod(0o644)
+        done = run_bootstrap(home, "run", path=f"{home / 'bin'}:{os.environ['PATH']}", user=65534,  # nobody
+                             script=script, python=python_for(65534))
         assert done.returncode == 2, done.stderr
         assert f"sudo apt install {PACKAGE}" in done.stderr
         assert not log.exists()  # apt-get was never run
