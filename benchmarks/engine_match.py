@@ -21,6 +21,13 @@ Each variant plays --games games, colours alternating, each pair of games
 from the same opening (--opening-plies random moves from --seed). Damka's own
 rules referee; a game reaching --max-plies is a draw. Progress goes to
 stderr; the table (W/D/L, score %, Elo with its 95% error) to stdout.
+
+Adjudication (`--adjudicate LEAD`, off by default) ends a game as a win for
+the side whose material lead (man 1, king 3) stays at LEAD or more for
+--adjudicate-plies plies in a row: the usual way to shorten long matches
+where one side is clearly winning. `--check-adjudication` plays every game to
+its end anyway and counts how often the verdict would have differed from
+the game's real result, so the rule can be measured before it is trusted.
 """
 
 from __future__ import annotations
@@ -63,6 +70,9 @@ class Tally:
     draws: int = 0
     losses: int = 0
     disagreements: int = 0  # games stopped because the two rule sets differed
+    adjudicated: int = 0  # games ended by --adjudicate
+    verdicts: int = 0  # --check-adjudication: games where a verdict was reached
+    wrong_verdicts: int = 0  # ... and it differed from the played-out result
 
     @property
     def games(self) -> int:
@@ -185,16 +195,65 @@ class HubPlayer:
 # -- games ------------------------------------------------------------------------------
 
 
-def play_game(variant: Any, opening: list[Move], white: Callable, black: Callable, max_plies: int) -> float:
-    """White's points (1, 0.5, 0) of one game from `opening`."""
+KING_VALUE = 3  # in men, for adjudication only
+
+
+def white_lead(position: Any) -> int:
+    """White's material lead in men (a king counts KING_VALUE) of a draughts position."""
+    kings = position.kings
+    white = position.white.bit_count() + (KING_VALUE - 1) * (position.white & kings).bit_count()
+    black = position.black.bit_count() + (KING_VALUE - 1) * (position.black & kings).bit_count()
+    return white - black
+
+
+@dataclass
+class Adjudicator:
+    """Watches one game: the first verdict of a lead held long enough, or None."""
+
+    lead: int
+    plies: int
+    run: int = 0
+    side: int = 0
+    verdict: float | None = None  # white's points as adjudicated
+    at_ply: int = 0
+
+    def see(self, game: Game) -> None:
+        if self.lead <= 0 or self.verdict is not None:
+            return
+        lead = white_lead(game.position)
+        side = 1 if lead >= self.lead else -1 if lead <= -self.lead else 0
+        self.run = self.run + 1 if side and side == self.side else (1 if side else 0)
+        self.side = side
+        if self.run >= self.plies:
+            self.verdict, self.at_ply = (1.0 if side > 0 else 0.0), game.ply
+
+
+@dataclass
+class Outcome:
+    points: float  # white's points of the game as scored
+    plies: int
+    adjudicated: bool = False
+    verdict: float | None = None  # with --check-adjudication: what adjudication would have said
+    verdict_ply: int = 0  # ... and at which ply
+
+
+def play_game(variant: Any, opening: list[Move], white: Callable, black: Callable, max_plies: int,
+              judge: Adjudicator | None = None, check: bool = False) -> Outcome:
+    """One game from `opening`; stopped at a verdict unless `check` plays it out."""
     game = Game(variant)
     for move in opening:
         game.push(move)
     while game.result is None and game.ply < max_plies:
         player = white if game.turn == 0 else black
         game.push(player(game))
+        if judge is not None:
+            judge.see(game)
+            if judge.verdict is not None and not check:
+                return Outcome(judge.verdict, game.ply, adjudicated=True)
     result = game.result
-    return 0.5 if result is None or result.winner is None else (1.0 if result.winner == 0 else 0.0)
+    points = 0.5 if result is None or result.winner is None else (1.0 if result.winner == 0 else 0.0)
+    return Outcome(points, game.ply, verdict=judge.verdict if judge is not None else None,
+                   verdict_ply=judge.at_ply if judge is not None else 0)
 
 
 def random_opening(variant: Any, rng: random.Random, plies: int) -> list[Move]:
@@ -211,6 +270,7 @@ def match(variant_name: str, make_damka: Callable, make_other: Callable, args: a
     variant = find_variant(variant_name)
     rng = random.Random(f"{args.seed}-{variant_name}")
     tally = Tally()
+    checked = wrong = 0
     opening: list[Move] = []
     for index in range(args.games):
         if index % 2 == 0:
@@ -218,9 +278,10 @@ def match(variant_name: str, make_damka: Callable, make_other: Callable, args: a
         damka, other = make_damka(), make_other()
         damka_white = index % 2 == 0
         started = time.monotonic()
+        judge = Adjudicator(args.adjudicate, args.adjudicate_plies) if args.adjudicate else None
         try:
-            points = play_game(variant, opening, damka if damka_white else other, other if damka_white else damka,
-                               args.max_plies)
+            outcome = play_game(variant, opening, damka if damka_white else other, other if damka_white else damka,
+                                args.max_plies, judge, args.check_adjudication)
         except RuleDisagreement as exc:
             tally.disagreements += 1
             print(f"{label} {variant_name} game {index + 1}: skipped, rules differ: {exc}", file=sys.stderr)
@@ -229,14 +290,25 @@ def match(variant_name: str, make_damka: Callable, make_other: Callable, args: a
             for player in (damka, other):
                 if hasattr(player, "close"):
                     player.close()
-        mine = points if damka_white else 1 - points
+        mine = outcome.points if damka_white else 1 - outcome.points
         tally.wins += mine == 1
         tally.draws += mine == 0.5
         tally.losses += mine == 0
+        tally.adjudicated += outcome.adjudicated
+        note = " adjudicated" if outcome.adjudicated else ""
+        if outcome.verdict is not None:
+            checked += 1
+            wrong += outcome.verdict != outcome.points
+            note = (f" (adjudication at ply {outcome.verdict_ply} would say {outcome.verdict:g} for white: "
+                    f"{'right' if outcome.verdict == outcome.points else 'WRONG'})")
         print(f"{label} {variant_name} game {index + 1}/{args.games}: "
-              f"{'win' if mine == 1 else 'draw' if mine == 0.5 else 'loss'} as {'white' if damka_white else 'black'} "
-              f"({time.monotonic() - started:.1f} s); W/D/L {tally.wins}/{tally.draws}/{tally.losses}",
-              file=sys.stderr, flush=True)
+              f"{'win' if mine == 1 else 'draw' if mine == 0.5 else 'loss'} as {'white' if damka_white else 'black'}"
+              f"{note}, {outcome.plies} plies ({time.monotonic() - started:.1f} s); "
+              f"W/D/L {tally.wins}/{tally.draws}/{tally.losses}", file=sys.stderr, flush=True)
+    if args.check_adjudication:
+        print(f"{label} {variant_name}: adjudication reached a verdict in {checked} of {tally.games} games, "
+              f"{wrong} of them different from the played-out result", file=sys.stderr, flush=True)
+        tally.verdicts, tally.wrong_verdicts = checked, wrong
     return tally
 
 
@@ -252,7 +324,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opening-plies", type=int, default=2, help="random plies before the engines play")
     parser.add_argument("--max-plies", type=int, default=300, help="a game this long is a draw")
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--adjudicate", type=int, default=0, metavar="LEAD",
+                        help="end a game won for a side leading by LEAD men (king = 3) for --adjudicate-plies plies")
+    parser.add_argument("--adjudicate-plies", type=int, default=10)
+    parser.add_argument("--check-adjudication", action="store_true",
+                        help="play every game out and count how often the verdict would have been wrong")
     args = parser.parse_args(argv)
+    if args.games < 1 or args.time <= 0 or args.adjudicate < 0 or args.adjudicate_plies < 1:
+        parser.error("--games and --adjudicate-plies must be at least 1, --time above 0, --adjudicate 0 or more")
+    if args.check_adjudication and not args.adjudicate:
+        parser.error("--check-adjudication needs --adjudicate LEAD")
 
     rows: list[tuple[str, str, Tally]] = []
     for variant_name in args.variants:
@@ -275,14 +356,18 @@ def main(argv: list[str] | None = None) -> int:
                           lambda v=variant_name, w=weak: HubPlayer(v, w, args.time), args, f"{strong}-vs-{weak}")
             rows.append((variant_name, f"{strong} vs {weak} (hub)", tally))
 
+    adjudication = (f"; adjudicated at a lead of {args.adjudicate} for {args.adjudicate_plies} plies"
+                    f"{' (checked, played out)' if args.check_adjudication else ''}" if args.adjudicate else "")
     print(f"\n{args.time:g} s per move, {args.games} games per row, openings: {args.opening_plies} random plies "
-          f"(seed {args.seed})\n")
-    print("| variant | match | games | W | D | L | score % | Elo (95%) | skipped |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          f"(seed {args.seed}){adjudication}\n")
+    print("| variant | match | games | W | D | L | score % | Elo (95%) | skipped | adjudicated |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for variant_name, what, tally in rows:
         elo, error = tally.elo()
+        judged = (f"{tally.verdicts} verdicts, {tally.wrong_verdicts} wrong" if args.check_adjudication
+                  else str(tally.adjudicated))
         print(f"| {variant_name} | {what} | {tally.games} | {tally.wins} | {tally.draws} | {tally.losses} | "
-              f"{100 * tally.score():.1f} | {elo:+.0f} ± {error:.0f} | {tally.disagreements} |")
+              f"{100 * tally.score():.1f} | {elo:+.0f} ± {error:.0f} | {tally.disagreements} | {judged} |")
     return 0
 
 
