@@ -207,3 +207,62 @@ def test_damka_run_engine_must_name_a_configured_engine(tmp_path: Path, capsys) 
     assert "\n" not in line
     assert main([*base, "--variant", "russian", "--engine", "DamkaHub"]) == 2
     assert "for russian; choose one of Damka" in capsys.readouterr().err
+
+
+# -- the web page's setup -------------------------------------------------------------------
+
+
+@pytest.fixture
+def served_with_engines(tmp_path):
+    pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
+    from web_support import Served
+
+    served = Served(tmp_path, setup=GameSetup(engines=ENGINES))
+    yield served
+    served.rig.do(lambda: served.app.session and served.app.session.close())
+    served.close()
+
+
+def test_the_web_setup_offers_the_configured_engines_and_plays_through_the_chosen_one(served_with_engines) -> None:
+    from web_support import request
+
+    served = served_with_engines
+    status, options = request(served, "GET", "/api/options")
+    assert status == 200
+    assert options["engines"] == {"classic": [["DamkaHub", "DamkaHub"], ["Damka", "Damka (own, by level)"]],
+                                  "international": [["Other", "Other"], ["Damka", "Damka (own, by level)"]]}
+    assert HUB not in str(options)  # the page sees names, never commands
+    game = {"variant": "classic", "mode": "computer", "colours": "second", "level": "beginner", "engine": "DamkaHub"}
+    status, answer = request(served, "POST", "/api/game/new", {"game": game}, code=served.code)
+    assert status == 200, answer
+    opponent = served.rig.do(lambda: served.app.session.opponent)
+    assert isinstance(opponent, HubOpponent) and opponent.name == "DamkaHub" and opponent.command == HUB
+    served.rig.set_up()
+    deadline = time.monotonic() + 30
+    while not served.rig.do(lambda: served.app.session.planned):
+        assert time.monotonic() < deadline, "no move from the engine"
+        time.sleep(0.02)
+    assert opponent.engine_moves == 1
+    status, state = request(served, "GET", "/api/state")
+    assert state["view"]["title"].endswith("- computer - DamkaHub"), state["view"]
+
+
+def test_the_web_setup_refuses_an_engine_the_config_does_not_name(served_with_engines) -> None:
+    from web_support import request
+
+    served = served_with_engines
+    before = served.rig.do(lambda: (served.app.state, id(served.app.built)))
+    for engine in ("Other", "scan hub", "rm -rf /", HUB):  # another variant's name, commands
+        game = {"variant": "classic", "mode": "computer", "engine": engine}
+        status, answer = request(served, "POST", "/api/game/new", {"game": game}, code=served.code)
+        assert status == 400, answer
+        shown = repr(engine) if len(engine) <= 40 else repr(engine[:40] + "...")
+        assert answer["error"] == (f"engine: {shown} is not an engine the board's config names for classic; "
+                                   "choose one of DamkaHub, Damka")
+    status, answer = request(served, "POST", "/api/game/new",
+                             {"game": {"variant": "classic", "mode": "computer", "engine": "x" * 5000}}, code=served.code)
+    assert status == 400 and len(answer["error"]) < 200 and answer["error"].startswith("engine: ")
+    assert served.rig.do(lambda: (served.app.state, id(served.app.built))) == before
+    status, _ = request(served, "POST", "/api/game/new",
+                        {"game": {"variant": "classic", "mode": "computer", "engine": "damka"}}, code=served.code)
+    assert status == 200 and isinstance(served.rig.do(lambda: served.app.session.opponent), ComputerOpponent)
