@@ -16,6 +16,7 @@ from app_rig import on_board
 from damka.cli import main
 from damka.controller import events as ev
 from damka.controller.app import App, AppState
+from damka.controller.hub_coach import HubCoach
 from damka.controller.hub_opponent import HubOpponent
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.setup import GameSetup
@@ -105,6 +106,13 @@ def test_the_menu_offers_the_engines_configured_for_the_variant() -> None:
     assert menu.row("engine").visible
     set_row(app, "engine", "DamkaHub")
     assert menu.setup().engine == "DamkaHub" and menu.setup().engine_command() == HUB
+    while app.menu.current.key != "start":
+        press(app, Button.DOWN)
+    press(app, Button.OK)
+    coach = app.session.coach
+    assert isinstance(coach, HubCoach) and coach.name == "DamkaHub" and coach.command == HUB
+    assert app.view().title == "Classic draughts (Brazilian rules) - learning - DamkaHub"
+    app.session.close()
 
 
 def test_the_engine_chosen_in_the_menu_plays_the_computers_moves_and_shows_on_the_screen() -> None:
