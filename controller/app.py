@@ -21,6 +21,7 @@ the recorder, the views, the match and the loop are modules of their own.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Callable, Protocol, Sequence
 
 from damka.controller import events as ev
@@ -92,6 +93,9 @@ class App(AppMenus):
         self.board_settings = BoardSettings()
         self.settings_listeners: list[Callable[[BoardSettings], None]] = []  # the LEDs, the cues
         self.setup = setup or GameSetup()
+        # The external engines the board config names (GameSetup.engines): every game set up
+        # here (the menu, the web page, a resume) chooses among these, by name.
+        self.engines = self.setup.engines
         self.bus = ev.EventBus()
         # Called on the board's thread after every input and tick: an outside
         # driver (the web page) runs the commands it queued here, never from its own thread.
@@ -263,6 +267,8 @@ class App(AppMenus):
         played by this opponent instead (a player on the web page): the board
         lights its moves for the person at the table exactly as the computer's."""
         self._abandon_current()
+        if self.engines and not setup.engines:
+            setup = replace(setup, engines=self.engines)
         self.setup = setup
         variant = build_variant(setup)
         computer: frozenset[int] = frozenset()
@@ -326,7 +332,7 @@ class App(AppMenus):
             return
         self._resume_offer = None
         seed = self.random.randrange(1 << 30) if self.chooser is None else None
-        built = resume_mod.resume_game(offer, chooser=self.chooser, seed=seed)
+        built = resume_mod.resume_game(offer, chooser=self.chooser, seed=seed, engines=self.engines)
         self.setup = built.setup
         self.match = Match(list(offer.players))
         self.game_players = list(offer.players)
@@ -399,7 +405,9 @@ class App(AppMenus):
     def _title(self) -> str:
         if self.session is None:
             return ""
-        return f"{self.session.variant.title} - {self.setup.mode}"
+        helpers = (self.session.opponent, self.session.coach)
+        engine = next((name for name in (getattr(h, "engine_name", "") for h in helpers) if name), "")
+        return f"{self.session.variant.title} - {self.setup.mode}" + (f" - {engine}" if engine else "")
 
 
 def _lines(*parts: str) -> str:

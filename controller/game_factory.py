@@ -100,25 +100,29 @@ class ResumableClock:
 
 def make_coach(setup: GameSetup, variant: Variant) -> Coach | None:
     """Learning mode's coach: hints (the game's limit) and blunder warnings,
-    from the setup's external Hub engine when it names one for the variant."""
+    from the setup's chosen external Hub engine when it has one."""
     if setup.mode != "learning":
         return None
-    command = setup.engine_command()
-    if command:
-        return HubCoach(variant, command, hint_limit=setup.hint_limit)
+    command, missing = setup.engine_command(), setup.engine_missing()
+    if command or missing:
+        return HubCoach(variant, command, hint_limit=setup.hint_limit, name=setup.engine or setup.engine_name(),
+                        unavailable=missing)
     return Coach(variant, hint_limit=setup.hint_limit)
 
 
 def make_opponent(setup: GameSetup, variant: Variant, clock: Clock | None, controls: list[TimeControl] | None,
                   seed: int | None, now: Callable[[], int]) -> ComputerOpponent | HubOpponent:
-    """The computer: Damka's own search, or the setup's external Hub engine
-    (its time from the clock when there is one) with the own search behind it."""
+    """The computer: Damka's own search, or the setup's chosen external Hub
+    engine (its time from the clock when there is one) with the own search
+    behind it. A chosen engine no longer configured (a resumed game) is said
+    once, and Damka's own search plays."""
     own = ComputerOpponent(variant, setup.level, time_per_move=setup.move_time, seed=seed)
-    command = setup.engine_command()
-    if not command:
+    command, missing = setup.engine_command(), setup.engine_missing()
+    if not command and not missing:
         return own
     time_left = engine_time(clock, controls, now) if clock is not None and controls is not None else None
-    return HubOpponent(variant, command, fallback=own, time_per_move=setup.move_time, time_left=time_left)
+    return HubOpponent(variant, command, fallback=own, time_per_move=setup.move_time, time_left=time_left,
+                       name=setup.engine or setup.engine_name(), unavailable=missing)
 
 
 def engine_time(clock: Clock, controls: list[TimeControl],

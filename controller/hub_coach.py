@@ -28,24 +28,33 @@ CHECK_TIME_S = 0.3  # each of the two engine searches of a blunder check
 class HubCoach(Coach):
     """Hints and blunder warnings from an external Hub engine, Damka's own coach behind it."""
 
-    def __init__(self, variant: Any, command: str, *, check_time: float = CHECK_TIME_S, **options: Any) -> None:
+    def __init__(self, variant: Any, command: str, *, check_time: float = CHECK_TIME_S, name: str = "",
+                 unavailable: str = "", **options: Any) -> None:
+        """`name` and `unavailable` as for `HubOpponent`."""
         super().__init__(variant, **options)
         self.command = command
+        self.name = name or (command.split()[0] if command.split() else "engine")
+        self.unavailable = unavailable
         self.check_time = check_time
         name = hub_variant(variant)
         self._board = HubBoard(find_dialect(name)) if name else None
         self._client: HubClient | None = None
         self._lock = threading.Lock()
-        self.failed = "" if name else f"the Hub protocol cannot name {variant.name}"
+        self.failed = unavailable or ("" if name else f"the Hub protocol cannot name {variant.name}")
         self._noticed = False
         self.engine_answers = 0
 
     def take_notices(self) -> list[str]:
         if self.failed and not self._noticed:
             self._noticed = True
-            name = self.command.split()[0] if self.command.split() else "engine"
-            return [f"coach engine {name} failed: {self.failed}; Damka's own coach goes on"]
+            why = self.unavailable if self.unavailable else f"failed: {self.failed}"
+            return [f"coach engine {self.name} {why}; Damka's own coach goes on"]
         return []
+
+    @property
+    def engine_name(self) -> str:
+        """The external engine's name while it coaches ("" once Damka's own coach took over)."""
+        return "" if self.failed else self.name
 
     # -- the engine --------------------------------------------------------------
 

@@ -48,13 +48,16 @@ def hub_variant(variant: Variant) -> str | None:
 class HubOpponent:
     """The computer's moves from an external Hub engine, Damka's own search as the fallback."""
 
-    label = "computer"
-
     def __init__(self, variant: Variant, command: str, *, fallback: ComputerOpponent,
                  time_per_move: float | None = None, time_left: TimeLeft | None = None,
-                 grace: float = GRACE_S, clock: Callable[[], float] = time.monotonic) -> None:
+                 grace: float = GRACE_S, clock: Callable[[], float] = time.monotonic,
+                 name: str = "", unavailable: str = "") -> None:
+        """`name`: the engine's name in the board config (default: its program);
+        `unavailable`: why it cannot play at all (e.g. no longer configured):
+        the board says so once and Damka's own engine plays from the start."""
         self.variant = variant
         self.command = command
+        self._name = name
         self.fallback = fallback
         self.time_per_move = time_per_move if time_per_move is not None else fallback.seconds
         self.time_left = time_left
@@ -64,6 +67,9 @@ class HubOpponent:
         self._board = HubBoard(find_dialect(name)) if name else None
         self._client: HubClient | None = None
         self._failed = "" if name else f"the Hub protocol cannot name {variant.name}"
+        self._unavailable = unavailable
+        if unavailable:
+            self._failed = unavailable
         self._notices: list[str] = []
         self._noticed = False
         self._lock = threading.Lock()   # the dialogue with the engine: one exchange at a time
@@ -78,7 +84,18 @@ class HubOpponent:
 
     @property
     def name(self) -> str:
-        return self.command.split()[0] if self.command.split() else "engine"
+        """The engine's name on the screen and in messages."""
+        return self._name or (self.command.split()[0] if self.command.split() else "engine")
+
+    @property
+    def label(self) -> str:
+        """Who plays the computer's side (the screen, the turn prompt): the engine while it plays."""
+        return "computer" if self._failed else f"{self.name} engine"
+
+    @property
+    def engine_name(self) -> str:
+        """The external engine's name while it plays ("" once Damka's own engine took over)."""
+        return "" if self._failed else self.name
 
     @property
     def failed(self) -> str:
@@ -100,7 +117,8 @@ class HubOpponent:
         """What the board must say (the engine given up), once each."""
         if self._failed and not self._noticed:
             self._noticed = True
-            self._notices.append(f"engine {self.name} failed: {self._failed}; Damka's own engine plays on")
+            why = self._unavailable if self._unavailable else f"failed: {self._failed}"
+            self._notices.append(f"engine {self.name} {why}; Damka's own engine plays on")
         notices, self._notices = self._notices, []
         return notices
 

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Sequence
 
 from damka.controller import timecontrol
-from damka.controller.setup import GameSetup
+from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
 from damka.engine import levels
 from damka.engine.variants import variant_catalogue, variant_class
 from damka.hardware.interfaces import Button
@@ -194,15 +194,34 @@ class Menu:
         pass
 
 
+def engine_choices(engines: Engines, variant: str) -> tuple[tuple[str, str], ...]:
+    """(name, label) of the engines that may play `variant`: each the board config
+    names for it (`GameSetup.engines`), in its order, then Damka's own."""
+    return (*((name, name) for name in engine_names(engines, variant)), (OWN_ENGINE, f"{OWN_ENGINE} (own, by level)"))
+
+
 class GameMenu(Menu):
     """The menu that sets up a new game."""
 
     fitted_for: tuple[str, str] = ("", "")  # the game (variant, sides) the clock row was fitted to
+    engines: Engines = ()                   # the board config's engines, offered by the engine row
 
     def _changed(self) -> None:
+        self.fit_engine()
         super()._changed()
         self.fit_clock()
         self.description = board_note(self.row("variant").value)
+
+    def fit_engine(self, wanted: str = "") -> None:
+        """The engine row offers the engines configured for the chosen variant;
+        a choice another variant also has is kept, else the variant's default."""
+        row = self.row("engine")
+        variant = self.row("variant").value
+        keep = wanted or row.value
+        row.choices = engine_choices(self.engines, variant)
+        if keep not in {value for value, _ in row.choices}:
+            keep = row.choices[0][0]  # the variant's default: the first configured, else Damka's own
+        row.select(keep)
 
     def fit_clock(self) -> None:
         """A preset chosen for one game does not carry over to another (the
@@ -234,6 +253,7 @@ class GameMenu(Menu):
         self.row("computers").visible = mode == "computer" and players and \
             self.row("sides").value in ("3", "4", "teams")
         self.row("hints").visible = mode == "learning"
+        self.row("engine").visible = mode in ("computer", "learning") and len(self.row("engine").choices) > 1
 
     def setup(self) -> GameSetup:
         sides = self.row("sides").value
@@ -247,6 +267,8 @@ class GameMenu(Menu):
             level=self.row("level").value,
             computers=int(self.row("computers").value),
             hint_limit=int(self.row("hints").value) if self.row("hints").value else None,
+            engines=self.engines,
+            engine=self.row("engine").value if len(self.row("engine").choices) > 1 else "",  # none to choose
         )
 
 
@@ -261,6 +283,7 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
             Row("mode", "Mode", MODES),
             Row("time_control", "Clock", TIME_CONTROLS),
             Row("colours", "Colours", COLOURS),
+            Row("engine", "Engine", engine_choices(setup.engines, setup.variant)),
             Row("level", "Computer", LEVELS),
             Row("computers", "Computer seats", COMPUTERS),
             Row("hints", "Hints", HINTS),
@@ -282,6 +305,8 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
     if hints not in {value for value, _ in HINTS}:
         menu.row("hints").choices = (*HINTS, (hints, f"{hints} per game"))
     menu.row("hints").select(hints)
+    menu.engines = setup.engines
+    menu.fit_engine(setup.engine_name())
     menu._update_visibility()
     menu.fit_clock()
     menu.description = board_note(setup.variant)

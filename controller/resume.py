@@ -27,10 +27,12 @@ from damka.hardware.interfaces import LedFrame
 
 # The game's tags (also written to PDN): the sides the computer plays, e.g. "1"
 # (0-based, comma separated), the computer's level, and the hints allowed per
-# game in learning mode ("" for no limit).
+# game in learning mode ("" for no limit); the engine of the computer and the
+# coach by its config name ("Damka": its own).
 COMPUTER_TAG = "DamkaComputer"
 LEVEL_TAG = "DamkaLevel"
 HINTS_TAG = "DamkaHints"
+ENGINE_TAG = "DamkaEngine"
 
 
 def describe(stored: StoredGame) -> str:
@@ -85,8 +87,9 @@ def stored_hint_limit(stored: StoredGame) -> int | None:
     return int(text) if text.strip().isdigit() else None
 
 
-def stored_setup(stored: StoredGame) -> GameSetup:
-    """The setup the stored game was played with (mode, clock, computer level, hints)."""
+def stored_setup(stored: StoredGame, engines: tuple[tuple[str, str, str], ...] = ()) -> GameSetup:
+    """The setup the stored game was played with (mode, clock, computer level,
+    hints, engine), with the board's configured `engines` (`GameSetup.engines`)."""
     options = dict(stored.options)
     sides = int(options.pop("sides", 2))
     teams = bool(options.pop("teams", False))
@@ -96,7 +99,8 @@ def stored_setup(stored: StoredGame) -> GameSetup:
         mode = Mode.CASUAL.value
     return GameSetup(variant=stored.variant, sides=sides, teams=teams, mode=mode,
                      time_control=stored.time_control or "", level=stored_level(stored),
-                     hint_limit=stored_hint_limit(stored), options=tuple(options.items()))
+                     hint_limit=stored_hint_limit(stored), options=tuple(options.items()),
+                     engines=engines, engine=stored.tags.get(ENGINE_TAG, "").strip()[:64])
 
 
 def stored_computer_sides(stored: StoredGame) -> frozenset[int]:
@@ -122,10 +126,13 @@ def stored_record(stored: StoredGame) -> list[CommittedMove]:
     return committed
 
 
-def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int | None = None) -> BuiltGame:
+def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int | None = None,
+                engines: tuple[tuple[str, str, str], ...] = ()) -> BuiltGame:
     """The stored game built as the board builds any game (`game_factory`),
-    waiting for the pieces to stand as saved; its clock as last saved, paused."""
-    setup = stored_setup(stored)
+    waiting for the pieces to stand as saved; its clock as last saved, paused.
+    `engines`: the board's configured engines now; the game's engine when it
+    is still among them, else Damka's own (the board says so)."""
+    setup = stored_setup(stored, engines)
     game = stored.game
     computer = stored_computer_sides(stored) or frozenset({1})
     built = build_game(setup, variant=game.variant, position=game.position, clock=restore_clock(stored),
@@ -138,12 +145,12 @@ def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int
 
 def record_tags(built: BuiltGame) -> dict[str, str]:
     """What a resume needs beyond the game: which sides the computer plays
-    and at which level, the hints allowed in learning mode."""
+    and at which level, the hints allowed in learning mode, the engine of both."""
     setup = built.setup
     if setup.mode == Mode.COMPUTER.value:
         return {COMPUTER_TAG: ",".join(str(side) for side in sorted(built.computer_sides)),
-                LEVEL_TAG: setup.level}
+                LEVEL_TAG: setup.level, ENGINE_TAG: setup.engine_name()}
     if setup.mode == Mode.LEARNING.value:
         limit = setup.hint_limit
-        return {HINTS_TAG: "" if limit is None else str(limit)}
+        return {HINTS_TAG: "" if limit is None else str(limit), ENGINE_TAG: setup.engine_name()}
     return {}

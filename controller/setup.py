@@ -16,6 +16,17 @@ from damka.engine.variants import variant_class
 
 # Learning mode: the coach's hints per game by default.
 DEFAULT_HINT_LIMIT = 3
+# The name of Damka's own engine among the engines a game may use (no
+# configured engine may take it).
+OWN_ENGINE = "Damka"
+
+
+Engines = tuple[tuple[str, str, str], ...]  # (variant, name, command) per configured external engine
+
+
+def engine_names(engines: Engines, variant: str) -> tuple[str, ...]:
+    """The names of the external engines configured for `variant`, in the config's order."""
+    return tuple(name for where, name, _ in engines if where == variant)
 
 
 @dataclass(frozen=True)
@@ -33,7 +44,11 @@ class GameSetup:
     hint_limit: int | None = DEFAULT_HINT_LIMIT  # learning mode: the coach's hints per game (None: no limit)
     move_time: float | None = None  # the computer's seconds per move (None: the level's own)
     options: tuple[tuple[str, Any], ...] = ()  # further variant options (name, value), e.g. (("draw_moves", 25),)
-    engines: tuple[tuple[str, str], ...] = ()  # (variant, Hub engine command): an external computer/coach
+    # The external Hub engines the board config names: (variant, name, command), in the config's order.
+    engines: Engines = ()
+    # The computer's and the coach's engine by its config name; OWN_ENGINE: Damka's own;
+    # "": the variant's default (the first engine the config names for it, else Damka's own).
+    engine: str = ""
 
     def computer_seats(self, sides: int, draw: Callable[[Sequence[int], int], list[int]] | None = None
                        ) -> frozenset[int]:
@@ -50,9 +65,29 @@ class GameSetup:
             humans = (draw or random.sample)(range(sides), people)
         return frozenset(side for side in range(sides) if side not in humans)
 
+    def engine_names(self, variant: str | None = None) -> tuple[str, ...]:
+        """The names of the external engines configured for `variant` (default: this setup's)."""
+        return engine_names(self.engines, variant or self.variant)
+
+    def engine_name(self) -> str:
+        """The engine this game uses: a configured name, or OWN_ENGINE (also
+        when the chosen one is not configured for the variant: `engine_missing`)."""
+        names = self.engine_names()
+        if not self.engine:
+            return names[0] if names else OWN_ENGINE
+        return self.engine if self.engine in names else OWN_ENGINE
+
+    def engine_missing(self) -> str:
+        """Why the chosen engine cannot play ("" when it can): it is not configured for the variant."""
+        if not self.engine or self.engine == OWN_ENGINE or self.engine in self.engine_names():
+            return ""
+        return f"is not configured for {self.variant} (board config [engines])"
+
     def engine_command(self) -> str:
-        """The external Hub engine command named for this variant ("" : Damka's own engine)."""
-        return dict(self.engines).get(self.variant, "").strip()
+        """The command of the chosen external engine ("": Damka's own engine plays)."""
+        name = self.engine_name()
+        return next((command for where, each, command in self.engines
+                     if where == self.variant and each == name), "").strip()
 
     def variant_options(self) -> dict[str, object]:
         """find_variant options for this setup."""

@@ -101,10 +101,15 @@ class BoardConfig:
     sound: SoundConfig = SoundConfig()
     voice: VoiceConfig = VoiceConfig()
     light: LightConfig = LightConfig()
-    engines: dict[str, str] = field(default_factory=dict)  # variant -> external Hub engine command
+    engines: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: Hub engine command}
 
     def layout(self) -> Layout:
         return Layout(self.rows, self.cols, self.rotation, self.mirror, self.sub_board)
+
+    def engine_table(self) -> tuple[tuple[str, str, str], ...]:
+        """[engines] as `GameSetup.engines`: (variant, name, command), in the file's order."""
+        return tuple((variant, name, command) for variant, named in self.engines.items()
+                     for name, command in named.items())
 
     def section(self, backend: str) -> Any:
         """The settings of `backend`'s table (its defaults when the file has none)."""
@@ -280,20 +285,60 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     return config
 
 
-def _engines(section: Section) -> dict[str, str]:
-    """[engines]: variant name = the command of a Hub engine playing it (e.g. "scan hub")."""
+def _engines(section: Section) -> dict[str, dict[str, str]]:
+    """[engines]: per variant, the Hub engines that may play it, by name:
+    `international = "scan hub"` (one engine, named by its command) or
+    `[engines.international]` with `Scan = "scan hub"` lines (the first is the variant's default)."""
     from damka.engine.variants import variant_names
 
     known = variant_names()
-    engines: dict[str, str] = {}
-    for name in list(section.table):
-        if name not in known:
-            raise section.error(name, f"unknown variant; expected one of {', '.join(known)}")
-        command = section.get(name, str, "").strip()
-        if not command:
-            raise section.error(name, "expected an engine command, got an empty string")
-        engines[name] = command
+    engines: dict[str, dict[str, str]] = {}
+    for variant in list(section.table):
+        if variant not in known:
+            raise section.error(variant, f"unknown variant; expected one of {', '.join(known)}")
+        value = section.get(variant, (str, dict), "")
+        if isinstance(value, str):
+            engines[variant] = {engine_default_name(value): _engine_command(section, variant, value)}
+            continue
+        table = Section(section.source, f"engines.{variant}", value)
+        named: dict[str, str] = {}
+        for name in list(table.table):
+            problem = _engine_name_problem(name, named)
+            if problem:
+                raise table.error(name, problem)
+            named[name] = _engine_command(table, name, table.get(name, str, ""))
+        if not named:
+            raise section.error(variant, "expected at least one engine: Name = \"command\"")
+        engines[variant] = named
     return engines
+
+
+ENGINE_NAME_MAX = 30
+
+
+def engine_default_name(command: str) -> str:
+    """The name of an engine given only by its command: the command, its program without its folder."""
+    words = command.split()
+    return " ".join([words[0].rsplit("/", 1)[-1], *words[1:]]) if words else ""
+
+
+def _engine_command(section: Section, key: str, command: str) -> str:
+    if not command.strip():
+        raise section.error(key, "expected an engine command, got an empty string")
+    return command.strip()
+
+
+def _engine_name_problem(name: str, named: dict[str, str]) -> str:
+    """Why `name` cannot name an engine ("" if it can)."""
+    from damka.controller.setup import OWN_ENGINE
+
+    if not 0 < len(name) <= ENGINE_NAME_MAX or not name.isprintable() or name != name.strip():
+        return f"an engine's name is 1 to {ENGINE_NAME_MAX} printable characters"
+    if name.casefold() == OWN_ENGINE.casefold():
+        return f"{OWN_ENGINE} is the board's own engine; give the external one another name"
+    if any(name.casefold() == other.casefold() for other in named):
+        return "named twice (names differ in more than case)"
+    return ""
 
 
 def _backend_sections(top: Section, shape: BoardShape) -> dict[str, Any]:

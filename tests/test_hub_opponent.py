@@ -92,7 +92,7 @@ def app_events(app: App) -> list:
 
 def make_app(variant: str, move_time: float) -> App:
     setup = GameSetup(variant, mode="computer", colours="first", level="master", move_time=move_time,
-                      engines=((variant, HUB),))
+                      engines=((variant, "DamkaHub", HUB),))
     app = App(setup=setup, start_game=True, seed=7)
     _SEEN[id(app)] = []
     app.bus.subscribe(_SEEN[id(app)].append)
@@ -211,14 +211,14 @@ def test_an_engine_that_died_between_moves_is_reported_not_restarted() -> None:
 
 
 def test_the_engines_time_comes_from_the_clock() -> None:
-    setup = GameSetup("classic", mode="computer", colours="first", time_control="1+0", engines=(("classic", HUB),))
+    setup = GameSetup("classic", mode="computer", colours="first", time_control="1+0", engines=(("classic", "DamkaHub", HUB),))
     built = build_game(setup)
     opponent = built.session.opponent
     game = Game(built.variant)
     assert opponent._level(game) == ({"time": "60.000", "inc": "0.000"}, 60.0)  # noqa: SLF001
-    untimed = build_game(GameSetup("classic", mode="computer", move_time=0.5, engines=(("classic", HUB),)))
+    untimed = build_game(GameSetup("classic", mode="computer", move_time=0.5, engines=(("classic", "DamkaHub", HUB),)))
     assert untimed.session.opponent._level(game) == ({"move-time": "0.500"}, 0.5)  # noqa: SLF001
-    own = build_game(GameSetup("classic", mode="computer", engines=(("international", HUB),)))
+    own = build_game(GameSetup("classic", mode="computer", engines=(("international", "DamkaHub", HUB),)))
     assert isinstance(own.session.opponent, ComputerOpponent)  # only the variant named gets the engine
 
 
@@ -244,8 +244,20 @@ def test_the_coach_hints_and_warns_through_the_engine(fake_engine) -> None:
 
 
 def test_the_engines_section_of_the_board_config() -> None:
-    config = parse_config({"engines": {"international": "scan hub"}})
-    assert config.engines == {"international": "scan hub"}
+    config = parse_config({"engines": {"international": "/usr/games/scan hub",
+                                       "classic": {"Scan": "scan hub", "Kingsrow": "kr --hub"}}})
+    assert config.engines == {"international": {"scan hub": "/usr/games/scan hub"},
+                              "classic": {"Scan": "scan hub", "Kingsrow": "kr --hub"}}
+    assert config.engine_table() == (("international", "scan hub", "/usr/games/scan hub"),
+                                     ("classic", "Scan", "scan hub"), ("classic", "Kingsrow", "kr --hub"))
+    with pytest.raises(ConfigError, match=r"\[engines.classic\] damka: Damka is the board's own engine"):
+        parse_config({"engines": {"classic": {"damka": "damka hub"}}})
+    with pytest.raises(ConfigError, match=r"\[engines.classic\] scan: named twice"):
+        parse_config({"engines": {"classic": {"Scan": "scan hub", "scan": "scan hub"}}})
+    with pytest.raises(ConfigError, match=r"\[engines.classic\] Scan: expected an engine command"):
+        parse_config({"engines": {"classic": {"Scan": ""}}})
+    with pytest.raises(ConfigError, match=r"\[engines\] classic: expected at least one engine"):
+        parse_config({"engines": {"classic": {}}})
     with pytest.raises(ConfigError, match=r"\[engines\] chess: unknown variant"):
         parse_config({"engines": {"chess": "stockfish"}})
     with pytest.raises(ConfigError, match=r"\[engines\] classic: expected an engine command"):

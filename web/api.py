@@ -19,7 +19,9 @@ from starlette.routing import Route
 from damka.controller import timecontrol
 from damka.hardware.interfaces import Role
 from damka.hardware.palette import role_colour
-from damka.controller.menus import COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, variant_choices
+from damka.controller.menus import (COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, engine_choices,
+                                   variant_choices)
+from damka.controller.setup import Engines
 from damka.web import archive
 from damka.web import arbiter as arbiter_mod
 from damka.web.driver import CommandError, setup_from
@@ -43,7 +45,7 @@ def routes(web: Any) -> list[Route]:
         return JSONResponse(item.data if item else {}, headers={"Cache-Control": "no-store"})
 
     async def options(request: Request) -> Response:
-        return JSONResponse(form_options())
+        return JSONResponse(form_options(web.app.engines))
 
     async def games(request: Request) -> Response:
         return _archive(lambda: archive.list_games(web.app.store))
@@ -69,9 +71,12 @@ def routes(web: Any) -> list[Route]:
     ]
 
 
-def form_options() -> dict[str, Any]:
-    """The choices of the board's new-game menu, for the page's form."""
-    return {"variants": [list(pair) for pair in variant_choices()], "sides": [list(p) for p in SIDES],
+def form_options(engines: Engines = ()) -> dict[str, Any]:
+    """The choices of the board's new-game menu, for the page's form; `engines`
+    (the board config's): per variant, the engines it may choose (names only)."""
+    return {"engines": {variant: [list(p) for p in engine_choices(engines, variant)]
+                        for variant in dict.fromkeys(where for where, _, _ in engines)},
+            "variants": [list(pair) for pair in variant_choices()], "sides": [list(p) for p in SIDES],
             "modes": [list(p) for p in MODES] + [["remote", "Against a player on this page"]],
             "time_controls": [list(p) for p in TIME_CONTROLS], "colours": [list(p) for p in COLOURS],
             "levels": [list(p) for p in LEVELS], "hints": [list(p) for p in HINTS],
@@ -134,7 +139,7 @@ async def login(web: Any, data: dict, role: str, who: str) -> dict:
 
 
 async def new_game(web: Any, data: dict, role: str, who: str) -> dict:
-    setup, names, remote = setup_from(data.get("game"))
+    setup, names, remote = setup_from(data.get("game"), web.app.engines)
     return await web.driver.call(lambda: web.driver.new_game(setup, names, remote, who))
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from damka.controller.game_factory import build_variant, time_controls
 from damka.controller.menus import MODES, MenuAction
-from damka.controller.setup import GameSetup
+from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
 from damka.engine import levels
 from damka.engine.variants import variant_names
 from damka.web.feed import WebFeed
@@ -34,9 +34,10 @@ class CommandError(ValueError):
         self.status = status
 
 
-def setup_from(data: Any) -> tuple[GameSetup, list[str], int | None]:
+def setup_from(data: Any, engines: Engines = ()) -> tuple[GameSetup, list[str], int | None]:
     """A `GameSetup` (with player names and the remote seat) from the page's
-    form; CommandError(400) naming the field for anything wrong."""
+    form; CommandError(400) naming the field for anything wrong. `engines`:
+    the board config's (`App.engines`); the page chooses one by name, never a command."""
     if not isinstance(data, dict):
         raise CommandError("the game must be a JSON object", 400)
     variant = str(data.get("variant", "classic"))
@@ -65,7 +66,8 @@ def setup_from(data: Any) -> tuple[GameSetup, list[str], int | None]:
     setup = GameSetup(variant=variant, sides=2 if sides == "teams" else int(sides), teams=sides == "teams",
                       mode="computer" if mode == "remote" else mode,
                       time_control=str(data.get("time_control", "")).strip(), colours=colours, level=level,
-                      computers=int(computers), hint_limit=None if hints in (None, "") else int(hints))
+                      computers=int(computers), hint_limit=None if hints in (None, "") else int(hints),
+                      engines=engines, engine=engine_from(data.get("engine", ""), engines, variant))
     try:
         variant_obj = build_variant(setup)
         time_controls(setup, variant_obj)
@@ -80,6 +82,22 @@ def setup_from(data: Any) -> tuple[GameSetup, list[str], int | None]:
         raise CommandError(f"players: {len(names)} names for a game of {len(variant_obj.sides)} sides", 400)
     remote_seat = 1 if mode == "remote" else None
     return setup, names, remote_seat
+
+
+def engine_from(value: Any, engines: Engines, variant: str) -> str:
+    """The page's engine: "" (the variant's default), Damka's own, or a name the
+    board config gives for `variant`; anything else is CommandError(400)."""
+    name = "" if value is None else str(value).strip()
+    if not name:
+        return ""
+    if name.casefold() == OWN_ENGINE.casefold():
+        return OWN_ENGINE
+    names = engine_names(engines, variant)
+    if name not in names:
+        shown = name if len(name) <= 40 and name.isprintable() else name[:40].encode("unicode_escape").decode() + "..."
+        raise CommandError(f"engine: {shown!r} is not an engine the board's config names for {variant}; "
+                           f"choose one of {', '.join((*names, OWN_ENGINE))}", 400)
+    return name
 
 
 class Driver:

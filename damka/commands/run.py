@@ -31,6 +31,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seconds", type=float, default=None, metavar="S",
                         help="stop the board loop after S seconds (tests, burn-in); default: run until stopped")
     add_game_arguments(parser)
+    parser.add_argument("--engine", default=None, metavar="NAME",
+                        help="the computer's and the coach's engine: a name from the config's [engines] "
+                             "for the variant, or Damka (its own); default: the first the config names")
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
@@ -52,11 +55,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--seconds must be a positive number of seconds, not {args.seconds:g}")
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
-    setup = setup_from(args)
-    if config.engines:  # [engines]: an external Hub engine per variant (docs/computer.md)
-        import dataclasses
-
-        setup = dataclasses.replace(setup, engines=tuple(config.engines.items()))
+    setup = with_engines(setup_from(args), config.engine_table(), args.engine, path)
     from damka.controller.app import App
     from damka.controller.board_loop import BoardLoop
     from damka.controller.store import Store
@@ -96,6 +95,27 @@ def run(args: argparse.Namespace) -> int:
         stack.close()
         store.close()
     return 0
+
+
+def with_engines(setup, engines, engine: str | None, path: Path | None):
+    """The setup with the config's [engines] (docs/computer.md) and `--engine`,
+    a name the config gives for the game's variant (or Damka): else one line saying so."""
+    import dataclasses
+
+    from damka.controller.setup import OWN_ENGINE
+
+    setup = dataclasses.replace(setup, engines=engines)
+    if engine is None:
+        return setup
+    if engine.casefold() == OWN_ENGINE.casefold():
+        return dataclasses.replace(setup, engine=OWN_ENGINE)
+    names = setup.engine_names()
+    if engine not in names:
+        where = f"the config {path}" if path is not None else "no board config (--config FILE)"
+        offered = ", ".join((*names, OWN_ENGINE))
+        raise ValueError(f"--engine {engine}: {where} names no such engine for {setup.variant}; "
+                         f"choose one of {offered}")
+    return dataclasses.replace(setup, engine=engine)
 
 
 def attach_cues(app, board, config) -> list:

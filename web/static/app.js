@@ -248,6 +248,9 @@ async function loadOptions() {
   fill("computers", [["0", "All but one"], ["1", "1 seat"], ["2", "2 seats"], ["3", "3 seats"]]);
   form.elements.level.value = "casual";
   form.elements.variant.value = (damka.state && damka.state.game && damka.state.game.variant) || "classic";
+  // The engines the board's config names for the chosen variant (names only), then Damka's own.
+  const engines = () => fill("engine", (o.engines || {})[form.elements.variant.value] || [["Damka", "Damka (own, by level)"]]);
+  form.elements.variant.addEventListener("change", engines); engines();
   const dl = $("tcs");
   for (const [v, l] of o.time_controls) if (v) dl.appendChild(new Option(l, v));
   if (damka.state) render();
@@ -306,7 +309,7 @@ function init() {
     e.preventDefault();
     const f = e.target.elements;
     const game = { variant: f.variant.value, sides: f.sides.value, mode: f.mode.value, time_control: f.time_control.value,
-                   colours: f.colours.value, level: f.level.value, computers: f.computers.value, hint_limit: f.hint_limit.value,
+                   colours: f.colours.value, level: f.level.value, computers: f.computers.value, hint_limit: f.hint_limit.value, engine: f.engine.value,
                    players: f.players.value.split(",").map((x) => x.trim()).filter(Boolean) };
     try { await post("/api/game/new", { game }); $("setuperror").textContent = ""; showTab("watch"); notice("new game: set up the pieces on the board"); }
     catch (err) { $("setuperror").textContent = err.message; }
