@@ -27,7 +27,7 @@ from damka.web.security import Refused, check_csrf, check_origin
 
 BODY_LIMIT = 64 * 1024
 PDN_LIMIT = 2 * 1024 * 1024
-ACTIONS = ("resign", "draw", "takeback", "new", "resume")
+ACTIONS = ("resign", "draw", "takeback", "accept", "decline", "new", "resume")  # draw, takeback: offers
 
 Handler = Callable[[Any, dict[str, Any], str, str], Awaitable[Any]]
 
