@@ -20,6 +20,7 @@ from damka.controller import timecontrol
 from damka.hardware.interfaces import Role
 from damka.hardware.palette import role_colour
 from damka.controller.menus import COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, variant_choices
+from damka.engine.variants import variant_class
 from damka.web import archive
 from damka.web import arbiter as arbiter_mod
 from damka.web.driver import CommandError, setup_from
@@ -76,6 +77,7 @@ def form_options() -> dict[str, Any]:
             "time_controls": [list(p) for p in TIME_CONTROLS], "colours": [list(p) for p in COLOURS],
             "levels": [list(p) for p in LEVELS], "hints": [list(p) for p in HINTS],
             "presets": [{"name": p.name, "text": p.text} for p in timecontrol.PRESETS],
+            "sided": [name for name, _ in variant_choices() if variant_class(name).takes_option("sides")],
             "roles": {role.value: "#%02x%02x%02x" % role_colour(role) for role in Role}}
 
 

@@ -180,14 +180,15 @@ class Driver:
             elif name in ("accept", "decline"):
                 offer = app.pending_offer
                 app.answer_offer(name == "accept", where)
-                note = f"{'draw' if offer.kind == 'draw' else 'take-back'} {name}d from {who}"
+                answer = "accepted" if name == "accept" else "declined"
+                note = f"{'draw' if offer.kind == 'draw' else 'take-back'} {answer} from {who}"
             else:
                 app._act(MenuAction(name))
                 note = f"{name} from {who}"
         except OfferError as error:
             raise CommandError(str(error)) from None
         self.announce(note)
-        return {"ok": True}
+        return {"ok": True, "note": note}
 
     def remote_move(self, text: str) -> dict[str, Any]:
         remote = self.current_remote()
