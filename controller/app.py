@@ -259,15 +259,17 @@ class App(AppMenus, AppOffers):
                  remote_label: str = " (remote)") -> None:
         """Start a game as `setup` says: the board guides the pieces to the start.
 
-        `remote`: the seats `setup` gives the computer (mode "computer") are
-        played by this opponent instead (a player on the web page): the board
-        lights its moves for the person at the table exactly as the computer's."""
+        `remote`: the seats `setup` gives the computer (mode "computer"), or
+        the remote's own `seats` when it names them (any seat), are played by
+        this opponent instead (a player on the web page): the board lights its
+        moves for the person at the table exactly as the computer's."""
         self._abandon_current()
         self.setup = setup
         variant = build_variant(setup)
         computer: frozenset[int] = frozenset()
-        if setup.mode == "computer":  # (a remote player's own seats, when it names them: any seat)
-            computer = getattr(remote, "seats", None) or setup.computer_seats(len(variant.sides), draw=self.random.sample)
+        if setup.mode == "computer":  # a remote player's own seats when it names them (any seat)
+            computer = getattr(remote, "seats", None) or setup.computer_seats(len(variant.sides),
+                                                                               draw=self.random.sample)
         seed = self.random.randrange(1 << 30) if computer and self.chooser is None and remote is None else None
         built = build_game(setup, variant=variant, chooser=self.chooser, seed=seed, computer_sides=computer)
         if remote is not None and computer:

@@ -153,7 +153,8 @@ class Recorder:
         self._handlers: dict[type, Callable[[Any], None]] = {
             ev.GameStarted: self._started, ev.TakenBack: self._taken_back, ev.NewGame: self._new_game,
             ev.SideOut: self._side_out, ev.FlagFell: self._flag, ev.GameOver: self._over,
-            ev.ClockStarted: self._clock_started, ev.OfferMade: self._offer, ev.OfferAnswered: self._offer,
+            ev.ClockStarted: self._clock_started,
+            ev.OfferMade: self._offer, ev.OfferAnswered: self._offer,
         }
 
     @property

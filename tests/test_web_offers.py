@@ -12,7 +12,7 @@ pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is n
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
 
 from damka.hardware.interfaces import Button, Role  # noqa: E402
-from test_web_browser import browser, open_page, pytestmark, unlock, wait_moves  # noqa: E402,F401
+from test_web_browser import browser, open_page, pytestmark, screenshot, unlock, wait_moves  # noqa: E402,F401
 from web_support import Served  # noqa: E402
 
 
@@ -81,6 +81,7 @@ def test_the_board_asks_for_a_take_back_and_the_page_accepts_it(browser, board) 
     board_menu(board, "takeback")                                            # white asks for its last move back
     page.wait_for_selector("#offer button[data-answer=accept]")
     assert "take-back of 2 moves is offered from the board" in page.text_content("#offer").lower()
+    screenshot(page, "offer-1280x800.png")
     assert board.rig.do(lambda: board.app.session.game.ply) == 2            # nothing yet: the page answers
     page.click("#offer button[data-answer=accept]")
     page.wait_for_function("damka.state.offer.last && damka.state.offer.last.answer === 'accepted'")

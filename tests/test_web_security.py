@@ -31,7 +31,7 @@ def picture(served) -> tuple:
 def test_every_state_changing_endpoint_refuses_no_code_wrong_code_cross_site_and_get(served) -> None:
     before = picture(served)
     for index, (path, body) in enumerate(ENDPOINTS):
-        source = f"127.0.0.{10 + index}"  # each endpoint from its own address: the wrong codes' slow-down is tested below
+        source = f"127.0.0.{10 + index}"  # each from its own address: the slow-down of wrong codes is tested below
         status, answer = request(served, "POST", path, body, source=source)
         assert status == 401 and "code" in answer["error"].lower() or "PIN" in answer["error"], (path, answer)
         status, answer = request(served, "POST", path, body, code="000000" if served.code != "000000" else "1",
