@@ -32,8 +32,9 @@ from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game, build_variant
 from damka.controller.app_menus import AppMenus, AppState
+from damka.controller.app_offers import AppOffers
 from damka.controller.match import Match
-from damka.controller.menus import Menu, Row, game_actions_menu, game_menu, resume_menu
+from damka.controller.menus import Menu, Row, game_menu, resume_menu
 from damka.controller.recorder import CHECKPOINT_MS, Recorder, WriteQueue
 from damka.controller.session import Session
 from damka.controller.session_types import Opponent
@@ -60,7 +61,7 @@ class Ticker(Protocol):
     def next_deadline(self) -> int | None: ...
 
 
-class App(AppMenus):
+class App(AppMenus, AppOffers):
     """Menus, one game at a time, the store's recorder and the match."""
 
     def __init__(self, *, store: Store | None = None, setup: GameSetup | None = None,
@@ -222,8 +223,7 @@ class App(AppMenus):
         button = press.button
         if self.state is AppState.GAME and self.overlay is None:
             if button is Button.MENU:
-                self.overlay = game_actions_menu(clock_running=bool(self.clock and self.clock.state is State.RUNNING),
-                                                 can_take_back=self.setup.mode != "tournament")
+                self.overlay = self._game_actions()  # (app_offers.py: Accept/Decline while an offer waits)
             elif button is Button.OK and self.clock is not None and self.clock.state is State.PAUSED:
                 self.clock.resume(self.now)
             elif button is Button.OK and self.session is not None and self.session.game.turn >= self.side_buttons:
@@ -263,17 +263,19 @@ class App(AppMenus):
                  remote_label: str = " (remote)") -> None:
         """Start a game as `setup` says: the board guides the pieces to the start.
 
-        `remote`: the seats `setup` gives the computer (mode "computer") are
-        played by this opponent instead (a player on the web page): the board
-        lights its moves for the person at the table exactly as the computer's."""
+        `remote`: the seats `setup` gives the computer (mode "computer"), or
+        the remote's own `seats` when it names them (any seat), are played by
+        this opponent instead (a player on the web page): the board lights its
+        moves for the person at the table exactly as the computer's."""
         self._abandon_current()
         if self.engines and not setup.engines:
             setup = replace(setup, engines=self.engines)
         self.setup = setup
         variant = build_variant(setup)
         computer: frozenset[int] = frozenset()
-        if setup.mode == "computer":
-            computer = setup.computer_seats(len(variant.sides), draw=self.random.sample)
+        if setup.mode == "computer":  # a remote player's own seats when it names them (any seat)
+            computer = getattr(remote, "seats", None) or setup.computer_seats(len(variant.sides),
+                                                                               draw=self.random.sample)
         seed = self.random.randrange(1 << 30) if computer and self.chooser is None and remote is None else None
         built = build_game(setup, variant=variant, chooser=self.chooser, seed=seed, computer_sides=computer)
         if remote is not None and computer:
@@ -392,13 +394,13 @@ class App(AppMenus):
 
     def view(self) -> View:
         if self.overlay is not None:
-            return MenuView(self.overlay, subtitle=_lines(self._title(), self.banner))
+            return MenuView(self.overlay, subtitle=_lines(self._title(), self.offer_line(), self.banner))
         if self.state is AppState.RESULT and self.result_view is not None:
             return self.result_view
         if self.state in (AppState.MENU, AppState.RESUME) or self.session is None:
             return MenuView(self.menu, subtitle=_lines(self.menu.description, self.banner))
         view = game_view(self.session, self.clock, self.game_players, self._title(), self.now)
-        view = with_notice(view, self.banner, alert=False)
+        view = with_notice(with_notice(view, self.offer_line(), alert=True), self.banner, alert=False)
         return with_notice(view, self.writes.notice(self.now) if self.writes is not None else "",
                            alert=self.writes is not None and self.writes.failing)
 

@@ -9,13 +9,14 @@ themselves are state in `menus.py`, drawn by `display/screen.py`.
 from __future__ import annotations
 
 import enum
+from typing import Callable
 
 from damka.controller.board_settings import SETTINGS_TITLE, BoardSettings, read_menu, settings_menu
 from damka.controller.clock import State
 from damka.controller.menus import GameMenu, Menu, MenuAction, game_menu
+from damka.controller.offers import OfferError
 from damka.controller.recorder import GameRef, Write
 from damka.controller.session import Phase
-from damka.hardware.interfaces import Button, ButtonPress
 
 
 class AppState(enum.Enum):
@@ -55,7 +56,7 @@ class AppMenus:
             "start": self._start_from_menu, "back": self._back, "continue": self._close_overlay,
             "resume": self._resume, "new": self._open_new_menu, "draw": self._agree_draw, "resign": self._resign,
             "takeback": self._menu_takeback, "pause": self._pause, "unpause": self._unpause,
-            "settings": self._open_settings,
+            "settings": self._open_settings, "accept": self._accept_offer, "decline": self._decline_offer,
         }.get(action.name)
         if handler is not None:
             handler()
@@ -100,7 +101,25 @@ class AppMenus:
         self.state = AppState.MENU
 
     def _agree_draw(self) -> None:
-        self._declare_end(None, "agreement")
+        """At once in a game at the table; offered to a remote player (`app_offers.py`)."""
+        self.overlay = None
+        self._from_board(lambda: self.offer("draw", None, "board"))
+
+    def _accept_offer(self) -> None:
+        self.overlay = None
+        self._from_board(lambda: self.answer_offer(True, "board"))
+
+    def _decline_offer(self) -> None:
+        self.overlay = None
+        self._from_board(lambda: self.answer_offer(False, "board"))
+
+    def _from_board(self, act: Callable[[], None]) -> None:
+        """A menu row that may be refused (an offer pending already, the game over): the screen says why."""
+        try:
+            act()
+        except OfferError as error:
+            if self.session is not None:
+                self.session.say(str(error))
 
     def _resign(self) -> None:
         if self.session is not None:
@@ -109,7 +128,7 @@ class AppMenus:
     def _menu_takeback(self) -> None:
         self.overlay = None
         if self.session is not None:
-            self.session.handle(ButtonPress(Button.TAKE_BACK, self.now))
+            self._from_board(lambda: self.offer("takeback", None, "board"))
 
     def _pause(self) -> None:
         self.overlay = None

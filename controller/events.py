@@ -196,6 +196,31 @@ class MessageShown(GameEvent):
     text: str
 
 
+@dataclass(frozen=True)
+class OfferMade(GameEvent):
+    """A draw offered or a take-back asked, waiting for the other player's
+    answer (`controller/offers.py`): by `side` (None: the board as a whole),
+    from `where` ("board", "page", "remote page")."""
+
+    kind: str                      # "draw" or "takeback"
+    side: int | None
+    where: str
+    moves: int                     # a take-back: how many moves back (0 for a draw)
+    text: str                      # one line for screens and the record
+
+
+@dataclass(frozen=True)
+class OfferAnswered(GameEvent):
+    """The pending offer ended: accepted or declined from `where`, or lapsed
+    (a move committed, the game's end; `where` is "" then)."""
+
+    kind: str
+    answer: str                    # "accepted", "declined" or "lapsed"
+    where: str
+    offered_from: str
+    text: str
+
+
 E = TypeVar("E", bound=GameEvent)
 Listener = Callable[[Any], None]
 

@@ -314,19 +314,24 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
     return menu
 
 
-def game_actions_menu(*, clock_running: bool = False, can_take_back: bool = True) -> Menu:
-    """The menu during a game (the menu button)."""
-    rows = [
+def game_actions_menu(*, clock_running: bool = False, can_take_back: bool = True, offer: str = "",
+                      asks: bool = False) -> Menu:
+    """The menu during a game (the menu button). `offer`: an offer waits for
+    the board's answer (it says which): Accept and Decline come first.
+    `asks`: a seat is played from afar, so a draw and a take-back are asked
+    of that player (`controller/app_offers.py`), not done at once."""
+    rows = [Row("accept", "Accept"), Row("decline", "Decline")] if offer else []
+    rows += [
         Row("continue", "Continue the game"),
-        Row("draw", "Draw by agreement"),
+        Row("draw", "Offer a draw" if asks else "Draw by agreement"),
         Row("resign", "Resign (side to move)"),
     ]
     if can_take_back:
-        rows.append(Row("takeback", "Take back a move"))
+        rows.append(Row("takeback", "Ask to take back" if asks else "Take back a move"))
     rows.append(Row("pause" if clock_running else "unpause", "Pause the clock" if clock_running else "Start the clock"))
     rows.append(Row("settings", "Board settings"))
     rows.append(Row("new", "New game"))
-    return Menu(title="Game", rows=rows, footer="up/down: row   ok: choose   menu: back")
+    return Menu(title="Game", rows=rows, footer="up/down: row   ok: choose   menu: back", description=offer)
 
 
 def resume_menu(description: str) -> Menu:

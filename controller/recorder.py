@@ -154,6 +154,7 @@ class Recorder:
             ev.GameStarted: self._started, ev.TakenBack: self._taken_back, ev.NewGame: self._new_game,
             ev.SideOut: self._side_out, ev.FlagFell: self._flag, ev.GameOver: self._over,
             ev.ClockStarted: self._clock_started,
+            ev.OfferMade: self._offer, ev.OfferAnswered: self._offer,
         }
 
     @property
@@ -247,6 +248,11 @@ class Recorder:
     def _flag(self, event: ev.FlagFell) -> None:
         if not event.final:  # (a last-stage flag: the result or a side out)
             self.log_arbiter("flag", f"side {event.side + 1} in stage {event.stage}: play goes on", event.time_ms)
+
+    def _offer(self, event: ev.OfferMade | ev.OfferAnswered) -> None:
+        """Offers and their answers go in the arbiter log, in turn with the moves (who, from where, what)."""
+        action = "offer" if isinstance(event, ev.OfferMade) else f"offer {event.answer}"
+        self.log_arbiter(action, event.text, event.time_ms)
 
     def _over(self, event: ev.GameOver) -> None:
         if not self.opened:

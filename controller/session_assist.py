@@ -86,6 +86,14 @@ class SessionAssist:
             before.push_unchecked(move)
         return self.assistants.check((self.game.ply, self.occupancy), before, turn[-1])
 
+    def ask_takeback(self, moves: int | None = None) -> None:
+        """The take-back button, from outside (an accepted take-back request,
+        `controller/app_offers.py`): `moves` back (None: as the button does);
+        the LEDs guide the pieces back until the board shows that position."""
+        self._restore_to = None if moves is None else max(0, self.game.ply - moves)
+        self._ask_takeback()
+        self._refresh_frame()
+
     def _ask_takeback(self) -> None:
         if self.mode is Mode.TOURNAMENT and self.phase is not Phase.OVER:
             self._say("no take-back in tournament play")
@@ -96,7 +104,7 @@ class SessionAssist:
         # The button says what the board means: in multiwarcaby the earlier
         # position is often also a legal turn of the next side.
         plies = self.tracker.takeback_plies(self.game, self.occupancy)
-        if plies:
+        if plies and (self._restore_to is None or self.game.ply - plies >= self._restore_to):
             self._take_back(plies)
             return
         self._restore_request = True
@@ -105,5 +113,7 @@ class SessionAssist:
     def _takeback_target(self) -> int:
         """The occupancy a TAKE_BACK request guides to: the last turn start
         (against the computer, the one before your own last move)."""
+        if self._restore_to is not None:
+            return self.tracker.occupancy_of(self.game.positions[min(self._restore_to, self.game.ply)])
         turns_back = 2 if self.mode is Mode.COMPUTER and not self._is_computer_turn() else 1
         return self.tracker.occupancy_of(self.record.turn_start(turns_back))

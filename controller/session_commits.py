@@ -65,6 +65,7 @@ class SessionCommits:
         self.assistants.forget_hint()
         self.assistants.clear_check()
         self._restore_request = False
+        self._restore_to = None
 
     def _take_back(self, plies: int) -> None:
         if not self.record.can_take_back(plies):
@@ -72,7 +73,10 @@ class SessionCommits:
             return
         undone = self.record.take_back(plies)
         self._first_moves = {}
+        target = self._restore_to
         self._forget_turn()
+        if target is not None and self.game.ply > target:
+            self._restore_request, self._restore_to = True, target  # an accepted request: the LEDs guide on
         self._hint_text = ""
         self.assistants.cancel_search()
         if self.phase is Phase.OVER and self.game.result is None:

@@ -63,6 +63,10 @@ class SessionOutput:
     def _result_text(self, result: Result) -> str:
         return wording.result_text(self.variant, result, self.game.scores, self.tracker.two_moves)
 
+    def say(self, text: str) -> None:
+        """A line for the screen from outside the turn flow (the app's menu refused something)."""
+        self._say(text)
+
     def _say(self, text: str) -> None:
         """Show `text` (published even when it repeats: something new was said)."""
         self.message = text

@@ -13,6 +13,8 @@ from web_support import PIN, request, served  # noqa: E402,F401  (fixture)
 ENDPOINTS = [
     ("/api/game/new", {"game": {"variant": "classic"}}),
     ("/api/game/action", {"action": "resign"}),
+    ("/api/game/action", {"action": "draw"}),          # an offer
+    ("/api/game/action", {"action": "accept"}),        # an answer to the board's offer
     ("/api/game/move", {"move": "c3-d4"}),
     ("/api/code/rotate", {}),
     ("/api/arbiter/add_time", {"side": 0, "ms": 60000}),
@@ -23,21 +25,23 @@ ENDPOINTS = [
 def picture(served) -> tuple:
     """What a change would show: the app's state, its game, the code, the stored games."""
     return served.rig.do(lambda: (served.app.state, id(served.app.built), served.web.access.code,
-                                  len(served.store.list_games())))
+                                  len(served.store.list_games()), served.app.pending_offer))
 
 
 def test_every_state_changing_endpoint_refuses_no_code_wrong_code_cross_site_and_get(served) -> None:
     before = picture(served)
-    for path, body in ENDPOINTS:
-        status, answer = request(served, "POST", path, body)
+    for index, (path, body) in enumerate(ENDPOINTS):
+        source = f"127.0.0.{10 + index}"  # each from its own address: the slow-down of wrong codes is tested below
+        status, answer = request(served, "POST", path, body, source=source)
         assert status == 401 and "code" in answer["error"].lower() or "PIN" in answer["error"], (path, answer)
-        status, answer = request(served, "POST", path, body, code="000000" if served.code != "000000" else "1")
+        status, answer = request(served, "POST", path, body, code="000000" if served.code != "000000" else "1",
+                                 source=source)
         assert status == 403, (path, answer)
-        status, answer = request(served, "POST", path, body, code=PIN, origin="http://evil.example")
+        status, answer = request(served, "POST", path, body, code=PIN, origin="http://evil.example", source=source)
         assert status == 403 and "cross-site" in answer["error"], (path, answer)
-        status, answer = request(served, "POST", path, body, code=PIN, csrf=False)
+        status, answer = request(served, "POST", path, body, code=PIN, csrf=False, source=source)
         assert status == 403 and "CSRF" in answer["error"], (path, answer)
-        status, answer = request(served, "GET", path + "?code=" + PIN)
+        status, answer = request(served, "GET", path + "?code=" + PIN, source=source)
         assert status == 405, (path, status, answer)
     assert picture(served) == before
 

@@ -22,6 +22,7 @@ from damka.hardware.palette import role_colour
 from damka.controller.menus import (COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, engine_choices,
                                    variant_choices)
 from damka.controller.setup import Engines
+from damka.engine.variants import variant_class
 from damka.web import archive
 from damka.web import arbiter as arbiter_mod
 from damka.web.driver import CommandError, setup_from
@@ -29,7 +30,7 @@ from damka.web.security import Refused, check_csrf, check_origin
 
 BODY_LIMIT = 64 * 1024
 PDN_LIMIT = 2 * 1024 * 1024
-ACTIONS = ("resign", "draw", "takeback", "new", "resume")
+ACTIONS = ("resign", "draw", "takeback", "accept", "decline", "new", "resume")  # draw, takeback: offers
 
 Handler = Callable[[Any, dict[str, Any], str, str], Awaitable[Any]]
 
@@ -81,6 +82,7 @@ def form_options(engines: Engines = ()) -> dict[str, Any]:
             "time_controls": [list(p) for p in TIME_CONTROLS], "colours": [list(p) for p in COLOURS],
             "levels": [list(p) for p in LEVELS], "hints": [list(p) for p in HINTS],
             "presets": [{"name": p.name, "text": p.text} for p in timecontrol.PRESETS],
+            "sided": [name for name, _ in variant_choices() if variant_class(name).takes_option("sides")],
             "roles": {role.value: "#%02x%02x%02x" % role_colour(role) for role in Role}}
 
 

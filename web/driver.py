@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from damka.controller.game_factory import build_variant, time_controls
 from damka.controller.menus import MODES, MenuAction
+from damka.controller.offers import OfferError
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
 from damka.engine import levels
 from damka.engine.variants import variant_names
@@ -80,7 +81,7 @@ def setup_from(data: Any, engines: Engines = ()) -> tuple[GameSetup, list[str], 
     names = [n.strip() for n in names if n.strip()]
     if names and len(names) != len(variant_obj.sides):
         raise CommandError(f"players: {len(names)} names for a game of {len(variant_obj.sides)} sides", 400)
-    remote_seat = 1 if mode == "remote" else None
+    remote_seat = _remote_seat(data.get("remote_seat", 1), len(variant_obj.sides)) if mode == "remote" else None
     return setup, names, remote_seat
 
 
@@ -98,6 +99,14 @@ def engine_from(value: Any, engines: Engines, variant: str) -> str:
         raise CommandError(f"engine: {shown!r} is not an engine the board's config names for {variant}; "
                            f"choose one of {', '.join((*names, OWN_ENGINE))}", 400)
     return name
+
+
+def _remote_seat(value: Any, sides: int) -> int:
+    """The seat played from the page: any seat of the game (0-based; the form sends its index)."""
+    text = str(value).strip()
+    if not text.isdigit() or not 0 <= int(text) < sides:
+        raise CommandError(f"remote_seat: {value!r} is not a seat of this game (0 to {sides - 1})", 400)
+    return int(text)
 
 
 class Driver:
@@ -163,27 +172,41 @@ class Driver:
         if names:
             app._named_players = list(names)
             app.match.players = []  # the names given are used for this game
-        remote = None
-        if remote_seat is not None:
-            setup = GameSetup(**{**setup.__dict__, "colours": "first"})  # the table moves first, the page second
-            remote = RemoteOpponent(build_variant(setup))
+        remote = RemoteOpponent(build_variant(setup), frozenset({remote_seat})) if remote_seat is not None else None
         app.new_game(setup, remote=remote)
         self.remote, self._remote_game = remote, app.built
         self.announce(f"new game set up from {who}")
         return {"ok": True, "game": app.game_id}
 
     def menu_action(self, name: str, who: str) -> dict[str, Any]:
-        """The same path as the board's menu (resign, draw, takeback, pause, unpause, new, resume)."""
+        """The same path as the board's menu (resign, pause, unpause, new, resume); a draw
+        or a take-back is offered to the board, accept/decline answer the board's offer
+        (`App.offer`, `App.answer_offer`: the handshake is the controller's)."""
         app = self.app
-        if name in ("resign", "draw", "takeback", "pause", "unpause") and app.session is None:
+        if name in ("resign", "draw", "takeback", "accept", "decline", "pause", "unpause") and app.session is None:
             raise CommandError("there is no game on the board")
         if name == "resume" and app.state.value != "resume":
             raise CommandError("there is no stored game to resume")
-        if name in ("resign", "draw") and app.session.result is not None:
+        if name in ("resign", "draw", "takeback", "accept", "decline") and app.session.result is not None:
             raise CommandError("the game is over already")
-        app._act(MenuAction(name))
-        self.announce(f"{name} from {who}")
-        return {"ok": True}
+        where = "remote page" if self.current_remote() is not None else "page"
+        try:
+            if name in ("draw", "takeback"):
+                app.offer(name, None, where)
+                offer = app.pending_offer
+                note = f"{'draw offered' if name == 'draw' else f'take-back of {offer.moves} asked'} from {who}"
+            elif name in ("accept", "decline"):
+                offer = app.pending_offer
+                app.answer_offer(name == "accept", where)
+                answer = "accepted" if name == "accept" else "declined"
+                note = f"{'draw' if offer.kind == 'draw' else 'take-back'} {answer} from {who}"
+            else:
+                app._act(MenuAction(name))
+                note = f"{name} from {who}"
+        except OfferError as error:
+            raise CommandError(str(error)) from None
+        self.announce(note)
+        return {"ok": True, "note": note}
 
     def remote_move(self, text: str) -> dict[str, Any]:
         remote = self.current_remote()

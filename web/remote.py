@@ -28,9 +28,15 @@ class RemoteOpponent:
     """Waits for the page's move; `poll()` says "thinking" until then."""
 
     label = "remote player"
+    remote = True    # played from afar: a draw or a take-back is asked of it (controller/app_offers.py)
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, seats: frozenset[int] | None = None) -> None:
+        """`seats`: the sides played from the page (any seat; None: the App
+        gives it the seats its setup gives the computer)."""
         self.variant = variant
+        if seats is not None and not all(0 <= seat < len(variant.sides) for seat in seats):
+            raise RemoteMoveError(f"remote seat: {sorted(seats)} is not a seat of {len(variant.sides)} sides")
+        self.seats = frozenset(seats) if seats else None
         self._lock = threading.Lock()
         self._game_key: tuple[int, Any] | None = None   # (ply, position) of the turn asked for
         self._position: Position | None = None

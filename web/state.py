@@ -91,6 +91,20 @@ def game_data(app: Any) -> dict[str, Any] | None:
     }
 
 
+def offer_data(app: Any) -> dict[str, Any] | None:
+    """The pending offer (a draw, a take-back) and how the last one ended; None without a game."""
+    if app.built is None:
+        return None
+    offers = app.offers
+    pending = offers.pending
+    last = offers.last
+    return {"pending": None if pending is None else {"kind": pending.kind, "side": pending.side,
+                                                      "where": pending.where, "moves": pending.moves,
+                                                      "ply": pending.ply, "text": app.offer_line()},
+            "last": None if last is None else {"kind": last[0].kind, "answer": last[1], "where": last[2],
+                                               "offered_from": last[0].where}}
+
+
 def view_data(app: Any) -> dict[str, Any]:
     """What the board's own screen shows, in words (the menu's rows, the result)."""
     view = app.view()
@@ -108,7 +122,7 @@ def view_data(app: Any) -> dict[str, Any]:
 def snapshot(app: Any, remote: Any = None) -> dict[str, Any]:
     """The whole picture; `remote`: the page's `RemoteOpponent` of the game (or None)."""
     data = {"app": app.state.value, "now": app.now, "board": board_data(app), "game": game_data(app),
-            "view": view_data(app), "remote": None}
+            "view": view_data(app), "remote": None, "offer": offer_data(app)}
     if remote is not None and app.session is not None and app.built is not None:
         data["remote"] = {"seats": sorted(app.built.computer_sides), "waiting": remote.waiting,
                           "legal": remote.legal()}

@@ -48,6 +48,7 @@ function onEvent(ev) {
   list.insertBefore(li, list.firstChild);
   while (list.children.length > 60) list.removeChild(list.lastChild);
   if (ev.type === "MoveRefused") notice(`refused: ${ev.reason}`, true);
+  if (ev.type === "OfferMade" || ev.type === "OfferAnswered") notice(ev.text, ev.answer === "declined");
 }
 
 function describe(ev) {
@@ -57,6 +58,7 @@ function describe(ev) {
     case "GameOver": return `game over (${ev.result.reason})`;
     case "ComputerPlanned": return `to play on the board: ${ev.moves.join(" ")}`;
     case "MessageShown": return ev.text;
+    case "OfferMade": case "OfferAnswered": return ev.text;
     default: return ev.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   }
 }
@@ -116,6 +118,7 @@ function render() {
   $("resumebtn").hidden = s.app !== "resume";
   renderMoves(g);
   renderRemote();
+  renderOffer();
   const arbSide = document.querySelector("#arbform select[name=side]");
   const names = g ? g.sides.map((x) => x.name) : [];
   if (arbSide.dataset.names !== names.join("|")) {
@@ -197,6 +200,48 @@ function renderRemote() {
   }
 }
 
+// -- offers: a draw offered, a take-back asked, answered by the other party ------------------------
+const ANSWERED = { accepted: "accepted", declined: "declined", lapsed: "lapsed (a move was made or the game ended)" };
+
+function renderOffer() {
+  const o = damka.state.offer;
+  const box = $("offer");
+  const pending = o && o.pending;
+  const last = o && o.last;
+  box.innerHTML = "";
+  if (pending) {
+    const p = document.createElement("div");
+    const what = pending.kind === "draw" ? "A draw" : `A take-back of ${pending.moves} move${pending.moves === 1 ? "" : "s"}`;
+    if (pending.where === "board") {
+      p.textContent = `${what} is offered from the board.`;
+      box.appendChild(p);
+      for (const [action, label] of [["accept", "Accept"], ["decline", "Decline"]]) {
+        const b = document.createElement("button");
+        b.textContent = label;
+        b.dataset.answer = action;
+        b.onclick = () => act(action, label);
+        box.appendChild(b);
+      }
+    } else {
+      p.textContent = `${what} is offered from the ${pending.where}: waiting for the board's answer.`;
+      box.appendChild(p);
+    }
+  } else if (last) {
+    const kind = last.kind;
+    const p = document.createElement("div");
+    const who = last.where ? ` from the ${last.where}` : "";
+    p.textContent = `${kind === "draw" ? "Draw offer" : "Take-back request"} (from the ${last.offered_from}): ${ANSWERED[last.answer] || last.answer}${who}.`;
+    p.dataset.answer = last.answer;
+    box.appendChild(p);
+  }
+  box.hidden = !pending && !last;
+}
+
+async function act(action, label) {
+  try { const r = await post("/api/game/action", { action }); notice(r.note || `${label}: done`); }
+  catch (e) { notice(e.message, true); }
+}
+
 function clickSquare(square) {
   const legal = remoteLegal();
   if (!legal.length || !square) return;
@@ -247,6 +292,9 @@ async function loadOptions() {
   fill("level", o.levels); fill("hint_limit", o.hints);
   fill("computers", [["0", "All but one"], ["1", "1 seat"], ["2", "2 seats"], ["3", "3 seats"]]);
   form.elements.level.value = "casual";
+  damka.sided = o.sided || [];
+  for (const name of ["variant", "sides", "mode"]) form.elements[name].addEventListener("change", fillSeats);
+  fillSeats();
   form.elements.variant.value = (damka.state && damka.state.game && damka.state.game.variant) || "classic";
   // The engines the board's config names for the chosen variant (names only), then Damka's own.
   const engines = () => fill("engine", (o.engines || {})[form.elements.variant.value] || [["Damka", "Damka (own, by level)"]]);
@@ -254,6 +302,18 @@ async function loadOptions() {
   const dl = $("tcs");
   for (const [v, l] of o.time_controls) if (v) dl.appendChild(new Option(l, v));
   if (damka.state) render();
+}
+
+// The seat a remote player takes: any seat of the game chosen (2-4 players, teams).
+function fillSeats() {
+  const f = $("newgame").elements;
+  const sides = damka.sided.includes(f.variant.value) ? (f.sides.value === "teams" ? 2 : Number(f.sides.value)) : 2;
+  const ordinal = ["1st", "2nd", "3rd", "4th"];
+  const keep = f.remote_seat.value || "1";
+  f.remote_seat.innerHTML = "";
+  for (let i = 0; i < sides; i++) f.remote_seat.add(new Option(`${ordinal[i]} to move${i === 0 ? " (first)" : ""}`, String(i)));
+  f.remote_seat.value = Number(keep) < sides ? keep : String(sides - 1);
+  $("remoteseat").hidden = f.mode.value !== "remote";
 }
 
 function showTab(name) {
@@ -301,15 +361,13 @@ function init() {
     catch (err) { notice(err.message, true); }
   };
   $("code").value = sessionStorage.getItem("damka_code") || "";
-  for (const b of document.querySelectorAll("[data-action]")) b.onclick = async () => {
-    try { await post("/api/game/action", { action: b.dataset.action }); notice(`${b.textContent}: done`); }
-    catch (e) { notice(e.message, true); }
-  };
+  for (const b of document.querySelectorAll("[data-action]")) b.onclick = () => act(b.dataset.action, b.textContent);
   $("newgame").onsubmit = async (e) => {
     e.preventDefault();
     const f = e.target.elements;
     const game = { variant: f.variant.value, sides: f.sides.value, mode: f.mode.value, time_control: f.time_control.value,
                    colours: f.colours.value, level: f.level.value, computers: f.computers.value, hint_limit: f.hint_limit.value, engine: f.engine.value,
+                   remote_seat: f.remote_seat.value,
                    players: f.players.value.split(",").map((x) => x.trim()).filter(Boolean) };
     try { await post("/api/game/new", { game }); $("setuperror").textContent = ""; showTab("watch"); notice("new game: set up the pieces on the board"); }
     catch (err) { $("setuperror").textContent = err.message; }

@@ -1,0 +1,164 @@
+"""The App's offers: a draw offered, a take-back asked, and answered by the other player.
+
+A mixin of `App`. The board's menu, the web page and (later) DXP all come
+here, so there is one piece of logic for the handshake (`controller/offers.py`
+holds its state, one `Offers` per game).
+
+When is there someone to ask? When a seat is played from afar (a remote
+player on the page: its opponent says `remote = True`), or the offer comes
+from afar (a page watching a game at the table): then the offer waits for the
+other party's answer (the board answers in its menu, the page with its
+buttons). In the usual local game (both sides at the board, or the computer
+as the opponent) the board's menu draws or takes back at once, as ever.
+
+Events (`controller/events.py`) on the game's bus, so the recorder, the web
+feed and every `App.bus` listener see them: `OfferMade`, then `OfferAnswered`
+(accepted, declined, or lapsed when a move is committed, a move is taken
+back or the game ends).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from damka.controller import events as ev
+from damka.controller.clock import State
+from damka.controller.menus import Menu, game_actions_menu
+from damka.controller.offers import Offer, OfferError, Offers, last_turn_moves, offer_text
+from damka.controller.session_types import Phase
+from damka.hardware.interfaces import Button, ButtonPress
+
+# What ends a pending offer unanswered: the position it was made in is gone.
+LAPSES = (ev.MoveCommitted, ev.TakenBack, ev.GameOver, ev.NewGame)
+
+
+class AppOffers:
+    _offers_of: tuple[Any, Offers, Callable[[], None] | None] | None = None   # (built game, offers, unsubscribe)
+
+    @property
+    def offers(self) -> Offers:
+        """The offers of the game on the board (a new game starts with none pending)."""
+        if self._offers_of is None or self._offers_of[0] is not self.built:
+            self._offers_of = (self.built, Offers(), None)
+        return self._offers_of[1]
+
+    @property
+    def pending_offer(self) -> Offer | None:
+        return self.offers.pending if self.built is not None else None
+
+    def remote_sides(self) -> frozenset[int]:
+        """The seats played from afar (a remote player on the page); empty in a game at the table."""
+        built = self.built
+        if built is None or not getattr(built.session.opponent, "remote", False):
+            return frozenset()
+        return built.computer_sides
+
+    # -- the public API --------------------------------------------------------------
+
+    def offer(self, kind: str, side: int | None, where: str) -> None:
+        """Offer a draw or ask for a take-back (`kind` "draw" | "takeback") as
+        `side` (None: worked out from `where`) from `where` ("board", "page",
+        "remote page"). From the board with no one far away: done at once."""
+        session = self._live_session()
+        if kind == "takeback" and self.setup.mode == "tournament":
+            raise OfferError("no take-back in tournament play")
+        remote = self.remote_sides()
+        if where == "board" and not remote:
+            self._at_once(kind)
+            return
+        everyone = frozenset(range(len(session.variant.sides)))
+        requester = remote if where == "remote page" else (everyone - remote if where == "board" else frozenset())
+        played = [move.side for move in session.committed]
+        moves = last_turn_moves(played, requester, session.game.ply) if kind == "takeback" else 0
+        if side is None and len(requester) == 1:
+            side = next(iter(requester))
+        elif side is None and requester and moves:
+            side = played[-moves]
+        made = self.offers.make(kind, side, where, session.game.ply, moves)
+        self._watch_lapse(session)
+        text = offer_text(made, self._side_name(made.side))
+        session.bus.publish(ev.OfferMade(self.now, session.game.ply, kind, made.side, where, made.moves, text))
+        self._offer_menu_changed()
+
+    def answer_offer(self, accept: bool, where: str) -> None:
+        """Accept or decline the pending offer from `where` (the other party's
+        place): an accepted draw ends the game by agreement, an accepted
+        take-back does what the take-back button does (the LEDs guide back)."""
+        session = self._live_session()
+        offer = self.offers.answer(accept, where)
+        self._stop_watching()
+        answer = "accepted" if accept else "declined"
+        text = f"{offer_text(offer, self._side_name(offer.side))}: {answer} from the {where}"
+        session.bus.publish(ev.OfferAnswered(self.now, session.game.ply, offer.kind, answer, where, offer.where, text))
+        if accept:
+            self._at_once(offer.kind, offer.moves)
+        self._offer_menu_changed()
+
+    def offer_line(self) -> str:
+        """What the board's screen says of the pending offer ('' : none)."""
+        offer = self.pending_offer
+        if offer is None:
+            return ""
+        text = offer_text(offer, self._side_name(offer.side) if offer.where != "page" else "")
+        return f"{text}: waiting for the answer" if offer.where == "board" else f"{text}: accept in menu"
+
+    # -- inside ----------------------------------------------------------------------
+
+    def _live_session(self) -> Any:
+        session = self.session
+        if session is None or self.built is None:
+            raise OfferError("there is no game on the board")
+        if session.result is not None or session.phase is Phase.OVER:
+            raise OfferError("the game is over")
+        return session
+
+    def _at_once(self, kind: str, moves: int | None = None) -> None:
+        if kind == "draw":
+            self._declare_end(None, "agreement")
+        elif kind == "takeback" and moves is None:
+            self.overlay = None
+            self.session.handle(ButtonPress(Button.TAKE_BACK, self.now))  # the button itself (in the sensor log)
+        elif kind == "takeback":
+            self.overlay = None
+            self.session.ask_takeback(moves)
+        else:
+            raise OfferError(f"offer: {kind!r} is not draw or takeback")
+
+    def _side_name(self, side: int | None) -> str:
+        if side is None or self.session is None:
+            return ""
+        players = self.game_players
+        return players[side] if side < len(players) else self.session.variant.player_name(side)
+
+    def _watch_lapse(self, session: Any) -> None:
+        def lapse(event: ev.GameEvent) -> None:
+            offer = self.offers.lapse()
+            self._stop_watching()
+            if offer is not None:
+                why = "the game ended" if isinstance(event, ev.GameOver) else "a move was made"
+                text = f"{offer_text(offer, self._side_name(offer.side))}: lapsed ({why})"
+                session.bus.publish(ev.OfferAnswered(event.time_ms, event.ply, offer.kind, "lapsed", "",
+                                                     offer.where, text))
+                self._offer_menu_changed()
+
+        built, offers, _ = self._offers_of
+        self._offers_of = (built, offers, session.bus.subscribe(lapse, *LAPSES))
+
+    def _stop_watching(self) -> None:
+        if self._offers_of is not None and self._offers_of[2] is not None:
+            self._offers_of[2]()
+            self._offers_of = (self._offers_of[0], self._offers_of[1], None)
+
+    def _game_actions(self) -> Menu:
+        """The in-game menu (the menu button): with Accept/Decline while an offer waits for the board."""
+        offer = self.pending_offer
+        remote = bool(self.remote_sides())
+        return game_actions_menu(clock_running=bool(self.clock and self.clock.state is State.RUNNING),
+                                 can_take_back=self.setup.mode != "tournament",
+                                 offer=self.offer_line() if offer is not None and offer.where != "board" else "",
+                                 asks=remote)
+
+    def _offer_menu_changed(self) -> None:
+        """An open in-game menu follows the offer (its Accept/Decline rows come and go)."""
+        if self.overlay is not None and self.overlay.title == "Game":
+            self.overlay = self._game_actions()
