@@ -1,14 +1,15 @@
 """The web page's cost and speed: commit-to-page latency with 20 pages watching, and the
 tracker's latency with and without the server running beside it.
 
-    python benchmarks/web_latency.py [--pages 20] [--moves 60]
+    python benchmarks/web_latency.py [--pages 20] [--moves 60] [--pause 0.3] [--rounds 6]
 
 A real server on 127.0.0.1 serves the App on the virtual board (tests/web_rig.py);
 20 watchers read its server-sent events over HTTP (as EventSource does). For every
 committed move: wall time from the MoveCommitted event on the board's thread to
 its arrival at each watcher (p50/p99). Then benchmarks/tracker_latency.py's
-measurement (CPU time of the snapshot that completes a move) runs alone, and again
-while the server pushes a game to the 20 watchers in the same process.
+measurement (wall time of the snapshot that completes a move) runs alone, then in
+alternating rounds beside a second game in the same process, with and without
+the server pushing that game to the 20 watchers; the rounds' samples are pooled.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def page_latency(pages: int, moves: int) -> None:
         served.close()
 
 
-def tracker_latency(pages: int, pause: float) -> None:
+def tracker_latency(pages: int, pause: float, rounds: int) -> None:
     import types
 
     import tracker_latency as tl
@@ -104,24 +105,36 @@ def tracker_latency(pages: int, pause: float) -> None:
     # counts is how long the board waits (the GIL), and the server's own CPU is not the board's.
     tl.time = types.SimpleNamespace(process_time_ns=time.perf_counter_ns)
 
-    def run() -> tuple[float, float]:
+    def run() -> list[float]:
         samples: list[float] = []
         for seed in range(6):
             samples += tl.commit_latencies(tl.play("classic", seed, 200, Mode.CASUAL))
-        return statistics.median(samples), percentile(samples, .99)
+        return samples
 
     alone = run()
-    game_only = beside_a_game(run, pages, pause, server=False)
-    served = beside_a_game(run, pages, pause, server=True)
-    print(f"tracker latency (classic, wall ms per completing snapshot): alone p50 {alone[0]:.3f} p99 {alone[1]:.3f}")
-    print(f"  beside a second game at ten times a person's speed (a move every {pause * 1000:.0f} ms), no server: "
-          f"p50 {game_only[0]:.3f} p99 {game_only[1]:.3f}")
-    print(f"  the same with the web server pushing that game to {pages} pages: p50 {served[0]:.3f} p99 {served[1]:.3f}"
-          f" (the server's own cost: {(served[0] / game_only[0] - 1) * 100:+.0f}% at p50, "
-          f"{(served[1] / game_only[1] - 1) * 100:+.0f}% at p99)")
+    print(f"tracker latency (classic, wall ms per completing snapshot): alone p50 {statistics.median(alone):.3f} "
+          f"p99 {percentile(alone, .99):.3f} ({len(alone)} commits)")
+    # Rounds alternate without and with the server, so a busy spell of the machine
+    # falls on both sides; the pooled samples give the p99 (one round's p99 rests
+    # on a dozen samples: that is the noise earlier single runs showed).
+    pooled: dict[bool, list[float]] = {False: [], True: []}
+    for index in range(rounds):
+        for server in (False, True) if index % 2 == 0 else (True, False):
+            samples = beside_a_game(run, pages, pause, server=server)
+            pooled[server] += samples
+            print(f"  round {index + 1}/{rounds} {'with' if server else 'without'} the server: "
+                  f"p50 {statistics.median(samples):.3f} p99 {percentile(samples, .99):.3f}", file=sys.stderr, flush=True)
+    without, with_server = pooled[False], pooled[True]
+    p50 = statistics.median(without), statistics.median(with_server)
+    p99 = percentile(without, .99), percentile(with_server, .99)
+    print(f"  beside a second game (a move every {pause * 1000:.0f} ms), {rounds} rounds each way, "
+          f"{len(without)} and {len(with_server)} commits:")
+    print(f"    no server: p50 {p50[0]:.3f} p99 {p99[0]:.3f}; the server pushing that game to {pages} pages: "
+          f"p50 {p50[1]:.3f} p99 {p99[1]:.3f} (the server's own cost: {(p50[1] / p50[0] - 1) * 100:+.0f}% at p50, "
+          f"{(p99[1] / p99[0] - 1) * 100:+.0f}% at p99)")
 
 
-def beside_a_game(run, pages: int, pause: float, *, server: bool) -> tuple[float, float]:
+def beside_a_game(run, pages: int, pause: float, *, server: bool) -> list[float]:
     """The tracker measured while another game is played in this process (the
     pushed game; on the board it is the same game), with or without the server."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,7 +144,7 @@ def beside_a_game(run, pages: int, pause: float, *, server: bool) -> tuple[float
             # The pages are phones and laptops: they read in a process of their own.
             pages_process = multiprocessing.Process(target=watchers, args=(served.web.port, pages), daemon=True)
             pages_process.start()
-        game = threading.Thread(target=play, args=(served, 400, pause), daemon=True)
+        game = threading.Thread(target=play, args=(served, 100_000, pause), daemon=True)
         game.start()
         time.sleep(0.5)
         result = run()
@@ -158,9 +171,14 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=0.3,
                         help="seconds between the pushed game's moves while the tracker is measured (default 0.3: "
                              "about ten times a person's speed)")
+    parser.add_argument("--rounds", type=int, default=6, help="alternating rounds without and with the server")
+    parser.add_argument("--skip-pages", action="store_true", help="only the tracker latency part")
     args = parser.parse_args()
-    page_latency(args.pages, args.moves)
-    tracker_latency(args.pages, args.pause)
+    if args.pages < 1 or args.moves < 1 or args.rounds < 1 or args.pause <= 0:
+        parser.error("--pages, --moves and --rounds must be at least 1, --pause above 0")
+    if not args.skip_pages:
+        page_latency(args.pages, args.moves)
+    tracker_latency(args.pages, args.pause, args.rounds)
 
 
 if __name__ == "__main__":
