@@ -30,6 +30,7 @@ from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game, build_variant
+from damka.controller.app_commands import AppCommands
 from damka.controller.app_menus import AppMenus, AppState
 from damka.controller.match import Match
 from damka.controller.menus import Menu, Row, game_actions_menu, game_menu, resume_menu
@@ -59,7 +60,7 @@ class Ticker(Protocol):
     def next_deadline(self) -> int | None: ...
 
 
-class App(AppMenus):
+class App(AppMenus, AppCommands):
     """Menus, one game at a time, the store's recorder and the match."""
 
     def __init__(self, *, store: Store | None = None, setup: GameSetup | None = None,

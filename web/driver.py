@@ -15,8 +15,9 @@ from collections import deque
 from concurrent.futures import Future
 from typing import Any, Callable
 
+from damka.controller.app_commands import BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
-from damka.controller.menus import MODES, MenuAction
+from damka.controller.menus import MODES
 from damka.controller.setup import GameSetup
 from damka.engine import levels
 from damka.engine.variants import variant_names
@@ -132,6 +133,10 @@ class Driver:
                 result = fn()
             except CommandError as error:
                 future.set_exception(error)
+            except BadArgument as error:      # the App's commands: the request was wrong in itself
+                future.set_exception(CommandError(str(error), 400))
+            except CommandRefused as error:   # ... or cannot be done now
+                future.set_exception(CommandError(str(error), 409))
             except ValueError as error:       # a move or a setting the rules refuse: the reason as it is
                 future.set_exception(CommandError(str(error), 400))
             except Exception as error:  # noqa: BLE001 - a bad request must never stop the board
@@ -143,8 +148,7 @@ class Driver:
     def new_game(self, setup: GameSetup, names: list[str], remote_seat: int | None, who: str) -> dict[str, Any]:
         app = self.app
         if names:
-            app._named_players = list(names)
-            app.match.players = []  # the names given are used for this game
+            app.set_player_names(names)
         remote = None
         if remote_seat is not None:
             setup = GameSetup(**{**setup.__dict__, "colours": "first"})  # the table moves first, the page second
@@ -155,15 +159,8 @@ class Driver:
         return {"ok": True, "game": app.game_id}
 
     def menu_action(self, name: str, who: str) -> dict[str, Any]:
-        """The same path as the board's menu (resign, draw, takeback, pause, unpause, new, resume)."""
-        app = self.app
-        if name in ("resign", "draw", "takeback", "pause", "unpause") and app.session is None:
-            raise CommandError("there is no game on the board")
-        if name == "resume" and app.state.value != "resume":
-            raise CommandError("there is no stored game to resume")
-        if name in ("resign", "draw") and app.session.result is not None:
-            raise CommandError("the game is over already")
-        app._act(MenuAction(name))
+        """The same path as the board's menu (resign, draw, takeback, new, resume)."""
+        self.app.menu_action(name, who)
         self.announce(f"{name} from {who}")
         return {"ok": True}
 
