@@ -31,6 +31,7 @@ from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game, build_variant
+from damka.controller.app_commands import AppCommands
 from damka.controller.app_menus import AppMenus, AppState
 from damka.controller.app_offers import AppOffers
 from damka.controller.match import Match
@@ -61,7 +62,7 @@ class Ticker(Protocol):
     def next_deadline(self) -> int | None: ...
 
 
-class App(AppMenus, AppOffers):
+class App(AppMenus, AppOffers, AppCommands):
     """Menus, one game at a time, the store's recorder and the match."""
 
     def __init__(self, *, store: Store | None = None, setup: GameSetup | None = None,

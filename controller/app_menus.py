@@ -132,12 +132,10 @@ class AppMenus:
 
     def _pause(self) -> None:
         self.overlay = None
-        if self.clock is not None and self.clock.state is State.RUNNING:
-            self.clock.pause(self.now)
-            if self.recorder is not None:
-                self.recorder.checkpoint(self.now)
+        if self.clock is not None and self.clock.state is State.RUNNING and self.session.result is None:
+            self.pause_clock("the board's menu")   # the same command as the page's (app_commands.py)
 
     def _unpause(self) -> None:
         self.overlay = None
-        if self.clock is not None and self.clock.state is State.PAUSED:
-            self.clock.resume(self.now)
+        if self.clock is not None and self.clock.state is State.PAUSED and self.session.result is None:
+            self.resume_clock("the board's menu")

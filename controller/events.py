@@ -221,6 +221,16 @@ class OfferAnswered(GameEvent):
     text: str
 
 
+@dataclass(frozen=True)
+class ArbiterActed(GameEvent):
+    """An arbiter's (or a player's) action on the clock or the result, from the
+    board's menu or outside (`app_commands.py`): who (where from), what, details."""
+
+    who: str
+    action: str                    # pause, resume, adjust, set-time, undo, result
+    detail: str
+
+
 E = TypeVar("E", bound=GameEvent)
 Listener = Callable[[Any], None]
 

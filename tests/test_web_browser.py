@@ -195,7 +195,7 @@ def test_the_arbiter_adds_time_with_the_pin_and_is_refused_without(browser, boar
     after = board.rig.do(lambda: board.app.clock_ms())
     assert after[1] - before[1] == 60_000                     # black's clock did not run: exactly a minute more
     entry = page.text_content("#arblog li")
-    assert "web arbiter@127.0.0.1" in entry and "+60000 ms" in entry
+    assert "web arbiter@127.0.0.1" in entry and "Black +1:00" in entry
     screenshot(page, "arbiter-1280x800.png")
 
 

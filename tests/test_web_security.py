@@ -18,6 +18,11 @@ ENDPOINTS = [
     ("/api/game/move", {"move": "c3-d4"}),
     ("/api/code/rotate", {}),
     ("/api/arbiter/add_time", {"side": 0, "ms": 60000}),
+    ("/api/arbiter/set_time", {"side": 0, "ms": 60000}),
+    ("/api/arbiter/pause", {}),
+    ("/api/arbiter/resume", {}),
+    ("/api/arbiter/undo", {}),
+    ("/api/arbiter/result", {"winner": 0}),
     ("/api/games/import", {"pdn": '[GameType "20"]\n1. 32-28 *\n'}),
 ]
 
@@ -48,8 +53,25 @@ def test_every_state_changing_endpoint_refuses_no_code_wrong_code_cross_site_and
 
 def test_the_pairing_code_is_not_the_arbiter_pin(served) -> None:
     served.rig.do(lambda: served.app.new_game(served.app.setup.__class__("classic", time_control="5+3")))
-    status, answer = request(served, "POST", "/api/arbiter/add_time", {"side": 0, "ms": 60000}, code=served.code)
-    assert status == 403 and "arbiter PIN" in answer["error"]
+    for index, (path, body) in enumerate(ENDPOINTS):
+        if path.startswith("/api/arbiter/") or path == "/api/code/rotate":
+            status, answer = request(served, "POST", path, body, code=served.code, source=f"127.0.0.{10 + index}")
+            assert status == 403 and "arbiter PIN" in answer["error"], (path, answer)
+    assert served.rig.do(lambda: served.app.session.result) is None
+
+
+def test_arbiter_requests_that_cannot_be_done_get_a_clear_4xx(served) -> None:
+    status, answer = request(served, "POST", "/api/arbiter/undo", {}, code=PIN)
+    assert status == 409 and answer["error"] == "there is no game on the board"
+    served.rig.do(lambda: served.app.new_game(served.app.setup.__class__("classic", time_control="5+3")))
+    status, answer = request(served, "POST", "/api/arbiter/set_time", {"side": 5, "ms": 1000}, code=PIN)
+    assert status == 400 and "side: 5 is not a side" in answer["error"]
+    status, answer = request(served, "POST", "/api/arbiter/add_time", {"side": 0, "ms": "lots"}, code=PIN)
+    assert status == 400 and answer["error"].startswith("ms: 'lots'")
+    status, answer = request(served, "POST", "/api/arbiter/explode", {}, code=PIN)
+    assert status == 404 and "unknown arbiter action" in answer["error"]
+    status, answer = request(served, "POST", "/api/arbiter/resume", {}, code=PIN)
+    assert status == 409 and "only a paused clock" in answer["error"]
 
 
 def test_a_hundred_wrong_codes_in_a_row_are_slowed_down(served) -> None:

@@ -66,7 +66,7 @@ def routes(web: Any) -> list[Route]:
         Route("/api/state", state), Route("/api/options", options), Route("/api/games", games),
         Route("/api/games/{id:int}", game), Route("/api/games/{id:int}.pdn", pdn),
         post("/api/game/new", new_game), post("/api/game/action", action), post("/api/game/move", move),
-        post("/api/code/rotate", rotate), post("/api/login", login),
+        post("/api/code/rotate", rotate, arbiter=True), post("/api/login", login),
         post("/api/arbiter/{action}", arbiter_action, arbiter=True),
         post("/api/games/import", import_pdn, limit=PDN_LIMIT),
     ]
@@ -160,16 +160,20 @@ async def move(web: Any, data: dict, role: str, who: str) -> dict:
 
 
 async def rotate(web: Any, data: dict, role: str, who: str) -> dict:
+    """A new pairing code (the arbiter's): the board's screen shows it; pages unlocked with the old one must ask again."""
     def run() -> dict:
         web.access.rotate()
         web.announce(f"new code from {who}")
+        web.feed.log_action(who, "rotate-code", "new pairing code (shown on the board's screen)")
         return {"ok": True}
     return await web.driver.call(run)
 
 
 async def arbiter_action(web: Any, data: dict, role: str, who: str) -> dict:
     name = str(data.get("action"))
-    return await web.driver.call(lambda: arbiter_mod.act(web.app, web.arbiter_log, name, data, who, web.announce))
+    if name not in arbiter_mod.ACTIONS:
+        raise CommandError(f"unknown arbiter action {name!r} ({', '.join(arbiter_mod.ACTIONS)})", 404)
+    return await web.driver.call(lambda: arbiter_mod.run(web.app, name, data, who, web.announce))
 
 
 async def import_pdn(web: Any, data: dict, role: str, who: str) -> dict:

@@ -68,9 +68,10 @@ def replay(store: Store | None, game_id: int) -> dict[str, Any]:
 
 
 def export_result(stored) -> str:
+    """The result as the PDN writes it (the variant's own form: 2-0, 1-0, small points, *)."""
     from damka.controller.store import result_text
 
-    return result_text(stored.result, len(stored.game.variant.sides))
+    return result_text(stored.variant, stored.result)
 
 
 def pdn(store: Store | None, game_id: int) -> str:

@@ -15,8 +15,9 @@ from collections import deque
 from concurrent.futures import Future
 from typing import Any, Callable
 
+from damka.controller.app_commands import BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
-from damka.controller.menus import MODES, MenuAction
+from damka.controller.menus import MODES
 from damka.controller.offers import OfferError
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
 from damka.engine import levels
@@ -159,6 +160,10 @@ class Driver:
                 result = fn()
             except CommandError as error:
                 future.set_exception(error)
+            except BadArgument as error:      # the App's commands: the request was wrong in itself
+                future.set_exception(CommandError(str(error), 400))
+            except CommandRefused as error:   # ... or cannot be done now
+                future.set_exception(CommandError(str(error), 409))
             except ValueError as error:       # a move or a setting the rules refuse: the reason as it is
                 future.set_exception(CommandError(str(error), 400))
             except Exception as error:  # noqa: BLE001 - a bad request must never stop the board
@@ -170,8 +175,7 @@ class Driver:
     def new_game(self, setup: GameSetup, names: list[str], remote_seat: int | None, who: str) -> dict[str, Any]:
         app = self.app
         if names:
-            app._named_players = list(names)
-            app.match.players = []  # the names given are used for this game
+            app.set_player_names(names)
         remote = RemoteOpponent(build_variant(setup), frozenset({remote_seat})) if remote_seat is not None else None
         app.new_game(setup, remote=remote)
         self.remote, self._remote_game = remote, app.built
@@ -201,7 +205,7 @@ class Driver:
                 answer = "accepted" if name == "accept" else "declined"
                 note = f"{'draw' if offer.kind == 'draw' else 'take-back'} {answer} from {who}"
             else:
-                app._act(MenuAction(name))
+                app.menu_action(name, who)
                 note = f"{name} from {who}"
         except OfferError as error:
             raise CommandError(str(error)) from None

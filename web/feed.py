@@ -25,7 +25,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from damka.controller.events import ArbiterActed
 from damka.web import state
+from damka.web.arbiter_log import ArbiterLog
 
 HISTORY = 4000        # items kept for reconnecting pages
 QUEUE_LIMIT = 1000    # a page this far behind is dropped (it reconnects and catches up)
@@ -55,6 +57,7 @@ class WebFeed:
         self.latest_state: Item | None = None
         self.pages: set[asyncio.Queue] = set()
         self.dropped_pages = 0
+        self.arbiter_log = ArbiterLog()       # the console's list (kept across server restarts with the feed)
         self._unsubscribe = app.bus.subscribe(self.on_event)
         app.pumps.append(self.pump)
         self.pump()
@@ -69,7 +72,14 @@ class WebFeed:
     def on_event(self, event: Any) -> None:
         """The listener: the event goes to the pages as it is."""
         self._dirty = True
+        if isinstance(event, ArbiterActed):
+            self.arbiter_log.add(event.who, event.action, event.detail, event.time_ms)
         self._hand_over("event", state.event_data(event))
+
+    def log_action(self, who: str, action: str, detail: str) -> None:
+        """An action of the page's own (a new pairing code) for the console's list."""
+        self.arbiter_log.add(who, action, detail, self.app.now)
+        self._dirty = True
 
     def touch(self) -> None:
         """Something the page shows changed outside the bus (a command ran): picture it."""
@@ -82,7 +92,7 @@ class WebFeed:
             return
         self._key = key
         self._dirty = False
-        self._hand_over("state", state.snapshot(self.app, self.remote()))
+        self._hand_over("state", state.snapshot(self.app, self.remote(), self.arbiter_log.entries))
 
     def _cheap_key(self) -> tuple:
         app = self.app

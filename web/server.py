@@ -32,7 +32,6 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from damka.web import api
-from damka.web.arbiter import ArbiterLog
 from damka.web.driver import Driver
 from damka.web.feed import WebFeed
 from damka.web.security import Access
@@ -59,7 +58,6 @@ class WebServer:
         self.feed = feed or WebFeed(app)
         self.access = Access(pin=config.pin or f"{secrets.randbelow(10_000):04d}")
         self.driver = Driver(app, self.feed)
-        self.arbiter_log = ArbiterLog()
         self.driver.announce = self.announce
         self.announce("")
         self._thread: threading.Thread | None = None

@@ -81,7 +81,8 @@ def game_data(app: Any) -> dict[str, Any] | None:
         "time_control": app.setup.time_control, "phase": session.phase.value, "turn": game.turn,
         "ply": game.ply, "shows_scores": bool(variant.shows_scores), "status": view.status,
         "message": session.message, "thinking": session.thinking,
-        "sides": [{"name": names[i] if i < len(names) else side, "side": side, "score": game.scores[i],
+        "sides": [{"name": names[i] if i < len(names) else side, "side": side, "label": app.side_label(i),
+                   "score": game.scores[i],
                    "colour": hex_colour(line.colour), "out": i not in active, "to_move": line.to_move}
                   for i, (side, line) in enumerate(zip(variant.sides, view.sides))],
         "moves": [{"ply": m.ply, "turn": m.turn, "side": m.side, "text": m.text} for m in session.committed],
@@ -119,10 +120,12 @@ def view_data(app: Any) -> dict[str, Any]:
     return {"kind": "game", "title": view.title, "status": view.status, "messages": list(view.messages)}
 
 
-def snapshot(app: Any, remote: Any = None) -> dict[str, Any]:
-    """The whole picture; `remote`: the page's `RemoteOpponent` of the game (or None)."""
+def snapshot(app: Any, remote: Any = None, arbiter_log: list[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The whole picture; `remote`: the page's `RemoteOpponent` of the game (or None);
+    `arbiter_log`: the console's list, newest last."""
     data = {"app": app.state.value, "now": app.now, "board": board_data(app), "game": game_data(app),
-            "view": view_data(app), "remote": None, "offer": offer_data(app)}
+            "view": view_data(app), "remote": None, "offer": offer_data(app),
+            "arbiter_log": list(arbiter_log[-50:])}
     if remote is not None and app.session is not None and app.built is not None:
         data["remote"] = {"seats": sorted(app.built.computer_sides), "waiting": remote.waiting,
                           "legal": remote.legal()}

@@ -17,6 +17,7 @@ async function post(path, body) {
   if (!res.ok) throw new Error(data.error || `${res.status}`);
   return data;
 }
+window.damkaPost = post;   // for the arbiter's console and the archive (arbiter.js, archive.js)
 
 // -- the live feed ------------------------------------------------------------------------
 function connect() {
@@ -119,13 +120,7 @@ function render() {
   renderMoves(g);
   renderRemote();
   renderOffer();
-  const arbSide = document.querySelector("#arbform select[name=side]");
-  const names = g ? g.sides.map((x) => x.name) : [];
-  if (arbSide.dataset.names !== names.join("|")) {
-    arbSide.dataset.names = names.join("|");
-    arbSide.innerHTML = "";
-    names.forEach((n, i) => arbSide.add(new Option(n, i)));
-  }
+  if (window.damkaArbiter) window.damkaArbiter.render(s);
 }
 
 function renderMoves(g) {
@@ -319,38 +314,7 @@ function fillSeats() {
 function showTab(name) {
   for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("active", b.dataset.tab === name);
   for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.id === name);
-  if (name === "archive") loadGames();
-}
-
-async function loadGames() {
-  const list = $("games");
-  const res = await fetch("/api/games");
-  const data = await res.json();
-  list.textContent = "";
-  if (!res.ok) { list.textContent = data.error; return; }
-  for (const g of data.games) {
-    const li = document.createElement("li");
-    li.textContent = `#${g.id} ${g.created.slice(0, 16).replace("T", " ")} ${g.variant}: ${g.players.join(" - ")} (${g.moves} moves) ${g.result}`;
-    li.onclick = () => openReplay(g.id);
-    list.appendChild(li);
-  }
-}
-
-async function openReplay(id) {
-  const data = await (await fetch(`/api/games/${id}`)).json();
-  damka.replay = data;
-  $("replay").hidden = false;
-  $("replaytitle").textContent = `#${data.id} ${data.title}: ${data.players.join(" - ")} ${data.result}`;
-  $("download").href = `/api/games/${id}.pdn`;
-  const slider = $("slider");
-  slider.max = data.moves.length; slider.value = data.moves.length;
-  showReplay();
-}
-
-function showReplay() {
-  const r = damka.replay, i = Number($("slider").value);
-  drawBoard($("replayboard"), { files: r.files, ranks: r.ranks, squares: r.squares, pieces: r.boards[i], frame: {} }, {});
-  $("replaymove").textContent = i ? `after move ${i}: ${r.moves[i - 1]}` : "start position";
+  if (name === "archive" && window.damkaArchive) window.damkaArchive.load();
 }
 
 function init() {
@@ -371,30 +335,6 @@ function init() {
                    players: f.players.value.split(",").map((x) => x.trim()).filter(Boolean) };
     try { await post("/api/game/new", { game }); $("setuperror").textContent = ""; showTab("watch"); notice("new game: set up the pieces on the board"); }
     catch (err) { $("setuperror").textContent = err.message; }
-  };
-  for (const b of document.querySelectorAll("[data-arb]")) b.onclick = async () => {
-    const f = $("arbform").elements, side = Number(f.side.value);
-    let action = b.dataset.arb, body = { side };
-    if (action === "add_time") body.ms = Math.round(Number(f.seconds.value) * 1000);
-    if (action === "draw") action = "result";
-    if (action === "loss") { action = "result"; body = { loser: side }; }
-    try {
-      const r = await post(`/api/arbiter/${action}`, body);
-      $("arberror").textContent = "";
-      const li = document.createElement("li");
-      li.textContent = `${r.log.at} ${r.log.who}: ${r.log.detail}`;
-      $("arblog").appendChild(li);
-    } catch (e) { $("arberror").textContent = e.message; }
-  };
-  $("rotate").onclick = async () => { try { await post("/api/code/rotate", {}); notice("the board's screen shows the new code"); } catch (e) { notice(e.message, true); } };
-  $("slider").oninput = showReplay;
-  $("importform").onsubmit = async (e) => {
-    e.preventDefault();
-    const file = $("pdnfile").files[0];
-    const msg = $("importmsg");
-    if (!file) { msg.textContent = "choose a PDN file first"; return; }
-    try { const r = await post("/api/games/import", { pdn: await file.text(), name: file.name }); msg.className = "error ok"; msg.textContent = `imported: game ${r.ids.join(", ")}`; loadGames(); }
-    catch (err) { msg.className = "error"; msg.textContent = err.message; }
   };
   setupBoardInput();
   connect();

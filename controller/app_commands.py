@@ -1,0 +1,207 @@
+"""The app's commands for outside drivers (the web page, later MQTT) and the board's own menu.
+
+One method per thing a driver may ask: pause or resume the clock, give or
+take time, set a side's time, undo the last clock press, declare a result,
+name the players, choose a menu row. Each acts on the game on the board at
+once (call it on the board's thread), says in one line what it did, and
+raises `CommandRefused` (a `ValueError`) with the one-line reason when it
+cannot be done now; `BadArgument` when the request itself is wrong (no such
+side, a time out of range).
+
+Every clock action and declared result is published on `App.bus` as an
+`ArbiterActed` event (who: `where`, what: the line returned; the board's
+time), is written to the clock's own log and to the stored game's arbiter
+log: the page's console shows the list live, the record keeps it.
+
+A mixin of `App` (it acts on the app's own game and state). Draw offers and
+take-back requests are not here (`app_offers.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from damka.controller import events as ev
+from damka.controller.clock import Clock, State
+from damka.controller.clock_errors import ClockError
+from damka.controller.menus import MenuAction
+from damka.engine.variant import Result
+
+MAX_CLOCK_MS = 24 * 3600 * 1000      # no side is given or set more than a day
+MAX_NAME = 40
+MENU_COMMANDS = ("resign", "draw", "takeback", "pause", "unpause", "new", "resume")
+
+
+class CommandRefused(ValueError):
+    """What the board cannot do now (no game, the clock is not running): the reason in one line."""
+
+
+class BadArgument(CommandRefused):
+    """A command asked with something that is wrong in itself (no such side, a time out of range)."""
+
+
+class AppCommands:
+    # -- checks ---------------------------------------------------------------------
+
+    def _game_clock(self) -> Clock:
+        if self.session is None:
+            raise CommandRefused("there is no game on the board")
+        if self.clock is None:
+            raise CommandRefused("this game has no clock")
+        if self.clock.state is State.FINISHED or self.session.result is not None:
+            raise CommandRefused("the game is over: its clock is stopped for good")
+        return self.clock
+
+    def _check_side(self, side: object) -> int:
+        sides = len(self.session.variant.sides)
+        if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < sides:
+            raise BadArgument(f"side: {side!r} is not a side of this game (0-{sides - 1})")
+        return side
+
+    def side_label(self, side: int) -> str:
+        """The side as the console lists it: the player's name and the variant's own word for the side."""
+        variant = self.session.variant
+        word = variant.player_name(side)
+        name = self.game_players[side] if side < len(self.game_players) else word
+        return name if name == word or word in name else f"{name} ({word})"
+
+    def _acted(self, action: str, detail: str, where: str, *, store: bool = True) -> str:
+        """Log the action everywhere it is kept; the line to show."""
+        line = f"{detail} (by {where})"
+        if store and self.recorder is not None:
+            self.recorder.log_arbiter(action, line, self.now)
+        ply = self.session.game.ply if self.session is not None else 0
+        self.bus.publish(ev.ArbiterActed(self.now, ply, where, action, detail))
+        return line
+
+    # -- the clock ------------------------------------------------------------------
+
+    def pause_clock(self, where: str) -> str:
+        clock = self._game_clock()
+        if clock.state is not State.RUNNING:
+            raise CommandRefused(f"the clock is {clock.state}: only a running clock can be paused")
+        clock.pause(self.now, by=where)
+        if self.recorder is not None:
+            self.recorder.checkpoint(self.now)
+        return self._acted("pause", "clock paused", where)
+
+    def resume_clock(self, where: str) -> str:
+        clock = self._game_clock()
+        if clock.state is not State.PAUSED:
+            raise CommandRefused(f"the clock is {clock.state}: only a paused clock can be restarted")
+        try:
+            clock.resume(self.now)
+        except ClockError as error:
+            raise CommandRefused(str(error)) from None
+        return self._acted("resume", "clock running again", where)
+
+    def _check_ms(self, ms: object, what: str) -> int:
+        if not isinstance(ms, int) or isinstance(ms, bool) or not -MAX_CLOCK_MS <= ms <= MAX_CLOCK_MS:
+            raise BadArgument(f"{what}: {ms!r} is not a time in ms (at most a day)")
+        return ms
+
+    def adjust_clock(self, side: int, ms: int, where: str) -> str:
+        """Give `side` `ms` more (negative: less) time."""
+        clock = self._game_clock()
+        side = self._check_side(side)
+        if self._check_ms(ms, "ms") == 0:
+            raise BadArgument("ms: 0 changes nothing (give a time to add, or a negative one to take off)")
+        try:
+            clock.adjust(side, ms, self.now, reason=f"by {where}")
+        except ClockError as error:
+            raise CommandRefused(str(error)) from None
+        return self._acted("adjust", f"{self.side_label(side)} {_ms_text(ms, sign=True)}", where)
+
+    def set_clock(self, side: int, ms_left: int, where: str) -> str:
+        """Set `side`'s remaining (main) time to `ms_left`."""
+        clock = self._game_clock()
+        side = self._check_side(side)
+        if self._check_ms(ms_left, "ms_left") <= 0:
+            raise BadArgument(f"ms_left: {ms_left} is no time left (the arbiter declares the result instead)")
+        try:
+            clock.set_time(side, ms_left, self.now, reason=f"by {where}")
+        except ClockError as error:
+            raise CommandRefused(str(error)) from None
+        return self._acted("set-time", f"{self.side_label(side)} set to {_ms_text(ms_left)}", where)
+
+    def undo_clock_press(self, where: str) -> str:
+        """Undo the last press: the clock as it was before it (paused), and the
+        turn that press ended taken back, so the board and the clock agree
+        again (the board guides the player to put the pieces back)."""
+        clock = self._game_clock()
+        session = self.session
+        committed = session.committed
+        if not committed:
+            raise CommandRefused("no clock press to undo: no move has been played")
+        plies = sum(1 for move in committed if move.turn == committed[-1].turn)
+        if not session.record.can_take_back(plies):
+            raise CommandRefused("the last press cannot be undone: a player went out after it")
+        try:
+            clock.undo(self.now)
+        except ClockError as error:
+            raise CommandRefused(f"{error} (a resumed game keeps no presses to undo)") from None
+        mover = committed[-1].side
+        text = " ".join(move.text for move in committed[-plies:])
+        session._take_back(plies)   # the session's own take-back (record, screen, TakenBack event)
+        return self._acted("undo", f"last press of {self.side_label(mover)} undone ({text} taken back; "
+                                   "clock paused)", where)
+
+    # -- the result -----------------------------------------------------------------
+
+    def declare_result(self, winner: int | None, reason: str, where: str) -> str:
+        """End the game: a win for `winner` (every other side loses), or a draw (None)."""
+        session = self.session
+        if session is None or session.result is not None:
+            raise CommandRefused("there is no game in play")
+        if winner is not None:
+            winner = self._check_side(winner)
+        reason = str(reason).strip() or "arbiter"
+        sides = len(session.variant.sides)
+        what = "draw" if winner is None else f"{self.side_label(winner)} wins"
+        line = self._acted("result", what, where, store=False)
+        if winner is None or sides == 2:
+            self._declare_end(None if winner is None else 1 - winner, reason)  # logs the result itself
+        else:
+            self.overlay = None
+            if self.recorder is not None:
+                self.recorder.log_arbiter("result", f"{what}: {reason}", self.now)
+            session.declare(Result(tuple(1.0 if i == winner else 0.0 for i in range(sides)),
+                                   tuple(1 if i == winner else 2 for i in range(sides)), reason, winner),
+                            at_ms=self.now)
+        return line
+
+    # -- players and menus ----------------------------------------------------------
+
+    def set_player_names(self, names: Sequence[str]) -> None:
+        """The players' names for the next game (one per side; none: the sides' own names)."""
+        if isinstance(names, str) or not all(isinstance(n, str) and len(n.strip()) <= MAX_NAME for n in names):
+            raise BadArgument(f"players: a list of names ({MAX_NAME} characters at most)")
+        self._named_players = [n.strip() for n in names if n.strip()]
+        self.match.players = []          # the names given are used for the next game
+
+    def menu_action(self, name: str, where: str) -> None:
+        """A row of the board's menu chosen from outside: the same path as the button."""
+        if name not in MENU_COMMANDS:
+            raise BadArgument(f"action: {name!r} is not one of {', '.join(MENU_COMMANDS)}")
+        if name in ("resign", "draw", "takeback", "pause", "unpause") and self.session is None:
+            raise CommandRefused("there is no game on the board")
+        if name == "resume" and self.state.value != "resume":
+            raise CommandRefused("there is no stored game to resume")
+        if name in ("resign", "draw") and self.session.result is not None:
+            raise CommandRefused("the game is over already")
+        if name == "pause":
+            self.pause_clock(where)
+        elif name == "unpause":
+            self.resume_clock(where)
+        else:
+            self._act(MenuAction(name))
+
+
+def _ms_text(ms: int, sign: bool = False) -> str:
+    """60000 -> '1:00', -5000 -> '-0:05' (with `sign`: '+1:00')."""
+    total = abs(ms) // 1000
+    hours, rest = divmod(total, 3600)
+    text = f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+    if ms % 1000:
+        text += f".{abs(ms) % 1000:03d}".rstrip("0")
+    return ("-" if ms < 0 else "+" if sign else "") + text
