@@ -17,21 +17,24 @@ ENDPOINTS = [
     ("/api/code/rotate", {}),
     ("/api/arbiter/add_time", {"side": 0, "ms": 60000}),
     ("/api/games/import", {"pdn": '[GameType "20"]\n1. 32-28 *\n'}),
+    ("/api/board/settings", {"settings": {"brightness": "255"}}),
+    ("/api/board/clock", {"action": "pause"}),
 ]
 
 
 def picture(served) -> tuple:
-    """What a change would show: the app's state, its game, the code, the stored games."""
+    """What a change would show: the app's state, its game, the code, the stored games, the board's settings."""
     return served.rig.do(lambda: (served.app.state, id(served.app.built), served.web.access.code,
-                                  len(served.store.list_games())))
+                                  len(served.store.list_games()), served.app.board_settings))
 
 
 def test_every_state_changing_endpoint_refuses_no_code_wrong_code_cross_site_and_get(served) -> None:
     before = picture(served)
-    for path, body in ENDPOINTS:
+    for index, (path, body) in enumerate(ENDPOINTS):
         status, answer = request(served, "POST", path, body)
         assert status == 401 and "code" in answer["error"].lower() or "PIN" in answer["error"], (path, answer)
-        status, answer = request(served, "POST", path, body, code="000000" if served.code != "000000" else "1")
+        status, answer = request(served, "POST", path, body, code="000000" if served.code != "000000" else "1",
+                                 source=f"127.0.1.{index + 1}")   # a client each: no lock-out after 5 wrong codes
         assert status == 403, (path, answer)
         status, answer = request(served, "POST", path, body, code=PIN, origin="http://evil.example")
         assert status == 403 and "cross-site" in answer["error"], (path, answer)

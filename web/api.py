@@ -22,6 +22,7 @@ from damka.hardware.palette import role_colour
 from damka.controller.menus import COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, variant_choices
 from damka.web import archive
 from damka.web import arbiter as arbiter_mod
+from damka.web import board
 from damka.web.driver import CommandError, setup_from
 from damka.web.security import Refused, check_csrf, check_origin
 
@@ -66,6 +67,7 @@ def routes(web: Any) -> list[Route]:
         post("/api/code/rotate", rotate), post("/api/login", login),
         post("/api/arbiter/{action}", arbiter_action, arbiter=True),
         post("/api/games/import", import_pdn, limit=PDN_LIMIT),
+        *board.routes(web, post),
     ]
 
 

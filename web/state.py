@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from damka.controller.board_settings import setting_rows
 from damka.controller.clock import State
 from damka.controller.view_builder import active_sides, game_view
 from damka.controller.views import GameView, MenuView, ResultView
@@ -108,7 +109,7 @@ def view_data(app: Any) -> dict[str, Any]:
 def snapshot(app: Any, remote: Any = None) -> dict[str, Any]:
     """The whole picture; `remote`: the page's `RemoteOpponent` of the game (or None)."""
     data = {"app": app.state.value, "now": app.now, "board": board_data(app), "game": game_data(app),
-            "view": view_data(app), "remote": None}
+            "view": view_data(app), "remote": None, "settings": setting_rows(app.board_settings)}
     if remote is not None and app.session is not None and app.built is not None:
         data["remote"] = {"seats": sorted(app.built.computer_sides), "waiting": remote.waiting,
                           "legal": remote.legal()}
