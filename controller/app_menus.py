@@ -83,6 +83,9 @@ class AppMenus:
         """New board settings (the menu, the config at start, later the web page): tell the listeners."""
         if settings != self.board_settings:
             self.board_settings = settings
+            if self.overlay is not None and self.overlay.title == SETTINGS_TITLE:  # open while the page changed them:
+                cursor, self.overlay = self.overlay.cursor, settings_menu(settings)  # it shows them (and keeps them)
+                self.overlay.cursor = cursor
             for listener in self.settings_listeners:
                 listener(settings)
 

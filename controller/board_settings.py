@@ -7,11 +7,17 @@ safe palette, sound and voice. Start values come from the board config
     settings = BoardSettings(brightness=64)
     menu = settings_menu(settings)       # rows; ok steps a value, menu goes back
     settings = read_menu(menu, settings) # after each press
+    settings = with_choices(settings, {"brightness": "128"})  # the web page: the same rows, checked
+
+Every setting's allowed values are the menu's rows: the web page reads them
+(`setting_rows`) and its changes are checked against them (`with_choices`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any, Mapping
 
 from damka.controller.menus import Menu, Row
 
@@ -67,6 +73,38 @@ def settings_menu(settings: BoardSettings) -> Menu:
         menu.row(key).select(_on(getattr(settings, key)))
     menu.row("palette").select(settings.palette)
     return menu
+
+
+@lru_cache(maxsize=8)
+def setting_rows(settings: BoardSettings) -> dict[str, dict[str, Any]]:
+    """Each setting row of the board's menu: label, value now and choices (the web page's form).
+    Cached: the page's picture asks for it after every move; do not change what it returns."""
+    return {row.key: {"label": row.label, "value": row.value, "choices": [list(pair) for pair in row.choices]}
+            for row in settings_menu(settings).rows if not row.is_action}
+
+
+def with_choices(settings: BoardSettings, changes: Mapping[str, Any]) -> BoardSettings:
+    """`settings` with `changes` (row key: one of that row's values; true/false for on/off, a number
+    for the brightness) set as the menu would set them. ValueError naming the field for anything else."""
+    menu = settings_menu(settings)
+    keys = [row.key for row in menu.rows if not row.is_action]
+    for key, value in changes.items():
+        if key not in keys:
+            raise ValueError(f"{key!r} is not a board setting (known: {', '.join(keys)})")
+        row = menu.row(key)
+        text = _on(value) if isinstance(value, bool) else str(value) if isinstance(value, (int, str)) else None
+        allowed = [choice for choice, _ in row.choices]
+        if text not in allowed:
+            raise ValueError(f"{key}: {value!r} is not one of {', '.join(allowed)}")
+        row.select(text)
+    return read_menu(menu, settings)
+
+
+def changes_text(old: BoardSettings, new: BoardSettings) -> str:
+    """What changed, in the menu's words: "LED brightness Bright (50%), LED colours Colour-blind safe"."""
+    before, after = settings_menu(old), settings_menu(new)
+    return ", ".join(f"{row.label} {row.value_label}" for row in after.rows
+                     if not row.is_action and row.value != before.row(row.key).value)
 
 
 def read_menu(menu: Menu, settings: BoardSettings) -> BoardSettings:

@@ -4,6 +4,10 @@ sound and voice on or off; reached with the board's buttons alone."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from damka.controller.app import App
 from damka.controller.board_settings import BoardSettings
 from damka.controller.cue_sinks import RecordingSink
@@ -94,3 +98,18 @@ def test_a_led_style_relit_from_the_menu_changes_the_frame_sent() -> None:
     after = P.unpack_leds(P.pack_leds(style.brightness, *style.encode(frame)), 81)
     assert before[0] == 64 and after[0] == 8
     assert (0, 158, 115, MONO_STYLE[Role.LEGAL_TARGET]) in after[1]
+
+
+def test_changes_from_outside_the_menu_take_exactly_the_menu_s_values() -> None:
+    from damka.controller.board_settings import changes_text, setting_rows, with_choices
+
+    config = BoardSettings(brightness=100)                    # a brightness from the config: the menu offers it
+    assert setting_rows(config)["brightness"]["choices"][-1] == ["100", "100 (config)"]
+    assert with_choices(config, {"brightness": 100, "night": True}) == BoardSettings(brightness=100, night=True)
+    changed = with_choices(config, {"brightness": "255", "palette": "colour-blind"})
+    assert changed == BoardSettings(brightness=255, palette="colour-blind")
+    assert changes_text(config, changed) == "LED brightness Full, LED colours Colour-blind safe"
+    for bad, start in [({"brightness": "100"}, "brightness: '100'"), ({"brightness": True}, "brightness: True"),
+                       ({"night": 1}, "night: 1 is not one of on, off"), ({"back": "back"}, "'back' is not a board")]:
+        with pytest.raises(ValueError, match="^" + re.escape(start)):   # no longer offered, not a value, not a setting
+            with_choices(changed, bad)

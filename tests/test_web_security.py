@@ -24,13 +24,16 @@ ENDPOINTS = [
     ("/api/arbiter/undo", {}),
     ("/api/arbiter/result", {"winner": 0}),
     ("/api/games/import", {"pdn": '[GameType "20"]\n1. 32-28 *\n'}),
+    ("/api/board/settings", {"settings": {"brightness": "255"}}),
+    ("/api/board/clock", {"action": "pause"}),
 ]
 
 
 def picture(served) -> tuple:
-    """What a change would show: the app's state, its game, the code, the stored games."""
+    """What a change would show: the app's state, its game, the code, the stored games, the board's settings."""
     return served.rig.do(lambda: (served.app.state, id(served.app.built), served.web.access.code,
-                                  len(served.store.list_games()), served.app.pending_offer))
+                                  len(served.store.list_games()), served.app.pending_offer,
+                                  served.app.board_settings))
 
 
 def test_every_state_changing_endpoint_refuses_no_code_wrong_code_cross_site_and_get(served) -> None:

@@ -25,6 +25,7 @@ from damka.controller.setup import Engines
 from damka.engine.variants import variant_class
 from damka.web import archive
 from damka.web import arbiter as arbiter_mod
+from damka.web import board
 from damka.web.driver import CommandError, setup_from
 from damka.web.security import Refused, check_csrf, check_origin
 
@@ -69,6 +70,7 @@ def routes(web: Any) -> list[Route]:
         post("/api/code/rotate", rotate, arbiter=True), post("/api/login", login),
         post("/api/arbiter/{action}", arbiter_action, arbiter=True),
         post("/api/games/import", import_pdn, limit=PDN_LIMIT),
+        *board.routes(web, post),
     ]
 
 

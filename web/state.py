@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from damka.controller.board_settings import setting_rows
 from damka.controller.clock import State
 from damka.controller.view_builder import active_sides, game_view
 from damka.controller.views import GameView, MenuView, ResultView
@@ -125,7 +126,7 @@ def snapshot(app: Any, remote: Any = None, arbiter_log: list[dict[str, Any]] = (
     `arbiter_log`: the console's list, newest last."""
     data = {"app": app.state.value, "now": app.now, "board": board_data(app), "game": game_data(app),
             "view": view_data(app), "remote": None, "offer": offer_data(app),
-            "arbiter_log": list(arbiter_log[-50:])}
+            "arbiter_log": list(arbiter_log[-50:]), "settings": setting_rows(app.board_settings)}
     if remote is not None and app.session is not None and app.built is not None:
         data["remote"] = {"seats": sorted(app.built.computer_sides), "waiting": remote.waiting,
                           "legal": remote.legal()}

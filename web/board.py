@@ -1,0 +1,76 @@
+"""The board's own menu from the page: its settings (LED brightness, night mode, last move,
+palette, sound, voice) and pausing or starting the clock, as any player may from the game menu.
+
+Behind the pairing code like every change (`api.guarded`), run on the board's thread
+(`Driver.call`). Settings are checked against the board menu's own rows
+(`board_settings.with_choices`) and applied with `App.set_board_settings`, so the LEDs and
+the cues follow as they do after the menu; the page sees them in its picture (`state.snapshot`,
+pushed by the feed). The clock goes through the menu's own action (`Driver.menu_action`). The
+board's screen says what was changed from where (`WebServer.announce`).
+
+    POST /api/board/settings  {"settings": {"brightness": "128", "palette": "colour-blind"}}
+    POST /api/board/clock     {"action": "pause"}   (or "start")
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from starlette.routing import Route
+
+from damka.controller.board_settings import changes_text, setting_rows, with_choices
+from damka.controller.clock import State
+from damka.web.driver import CommandError
+
+CLOCK_ACTIONS = {"pause": ("pause", State.RUNNING, "paused"), "start": ("unpause", State.PAUSED, "started")}
+
+
+def routes(web: Any, post: Callable[..., Route]) -> list[Route]:
+    """The routes, each made by `post` (api.routes' guarded POST route)."""
+    return [post("/api/board/settings", change_settings), post("/api/board/clock", clock_action)]
+
+
+async def change_settings(web: Any, data: dict, role: str, who: str) -> dict:
+    changes = data.get("settings")
+    if not isinstance(changes, dict) or not changes:
+        raise CommandError('settings: an object of the settings to change, e.g. {"brightness": "128"}', 400)
+    return await web.driver.call(lambda: apply_settings(web, changes, who))
+
+
+def apply_settings(web: Any, changes: dict[str, Any], who: str) -> dict[str, Any]:
+    """On the board's thread: the settings as the menu would set them; the screen says who."""
+    app = web.app
+    old = app.board_settings
+    try:
+        new = with_choices(old, changes)
+    except ValueError as error:
+        raise CommandError(f"settings: {error}", 400) from None
+    app.set_board_settings(new)
+    what = changes_text(old, new)
+    if what:
+        web.announce(f"{what} from {who}")
+    return {"ok": True, "settings": {key: row["value"] for key, row in setting_rows(new).items()}}
+
+
+async def clock_action(web: Any, data: dict, role: str, who: str) -> dict:
+    name = data.get("action")
+    if name not in CLOCK_ACTIONS:
+        raise CommandError(f"action: {name!r} is not one of {', '.join(CLOCK_ACTIONS)}", 400)
+    return await web.driver.call(lambda: pause_or_start(web, name, who))
+
+
+def pause_or_start(web: Any, name: str, who: str) -> dict[str, Any]:
+    """On the board's thread: the game menu's "Pause the clock" / "Start the clock"."""
+    app = web.app
+    menu_action, wanted, done = CLOCK_ACTIONS[name]
+    if app.session is None:
+        raise CommandError("there is no game on the board")
+    clock = app.clock
+    if clock is None:
+        raise CommandError("this game has no clock")
+    if clock.state is not wanted:
+        why = "it starts with the first move" if clock.state is State.READY else f"it is {clock.state}"
+        raise CommandError(f"cannot {name} the clock: {why}")
+    web.driver.menu_action(menu_action, who)
+    web.announce(f"clock {done} from {who}")
+    return {"ok": True, "clock": str(clock.state)}

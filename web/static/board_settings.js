@@ -1,0 +1,65 @@
+// The "Board" tab: the board menu's settings and the clock's pause/start, as the board's own menu has them.
+// The rows (labels, choices, values) come in the page's picture (state.settings), pushed live by the feed;
+// nothing here knows a setting's values. Uses app.js's post() and notice() and its live source (damka.source).
+"use strict";
+(function () {
+  const form = document.getElementById("settingsform");
+  const clockBtn = document.getElementById("clockbtn");
+  const error = document.getElementById("settingserror");
+  const why = document.getElementById("clockwhy");
+  let shape = "";
+
+  function render() {
+    const s = window.damka && damka.state;
+    if (!s) return;
+    const rows = s.settings || {};
+    const sig = JSON.stringify(Object.entries(rows).map(([k, r]) => [k, r.label, r.choices]));
+    if (sig !== shape) {       // the rows themselves (rarely): build the selects again
+      shape = sig;
+      form.textContent = "";
+      for (const [key, row] of Object.entries(rows)) {
+        const label = document.createElement("label");
+        const select = document.createElement("select");
+        select.dataset.setting = key;
+        for (const [value, text] of row.choices) select.add(new Option(text, value));
+        select.onchange = () => change(key, select.value);
+        label.append(row.label, select);
+        form.appendChild(label);
+      }
+    }
+    for (const [key, row] of Object.entries(rows)) {
+      const select = form.querySelector(`select[data-setting="${key}"]`);
+      if (select && select.value !== row.value) select.value = row.value;
+    }
+    const clock = s.game && s.game.clock;
+    clockBtn.disabled = !clock || (clock.state !== "running" && clock.state !== "paused");
+    clockBtn.textContent = clock && clock.state === "paused" ? "Start the clock" : "Pause the clock";
+    clockBtn.dataset.action = clock && clock.state === "paused" ? "start" : "pause";
+    why.textContent = !s.game ? "No game on the board." : !clock ? "This game has no clock."
+      : clock.state === "ready" ? "The clock starts with the first move." : clock.state === "finished" ? "The clock has stopped." : "";
+  }
+
+  async function change(key, value) {
+    try {
+      await post("/api/board/settings", { settings: { [key]: value } });
+      error.textContent = "";
+      notice("board settings changed: the board's screen says so");
+    } catch (e) {
+      error.textContent = e.message;
+      shape = "";
+      render();            // back to the board's values
+    }
+  }
+
+  clockBtn.onclick = async () => {
+    const action = clockBtn.dataset.action;
+    try {
+      await post("/api/board/clock", { action });
+      error.textContent = "";
+      notice(action === "pause" ? "clock paused" : "clock started");
+    } catch (e) { error.textContent = e.message; }
+  };
+
+  if (damka.source) damka.source.addEventListener("state", render);  // added after app.js's: damka.state is new
+  render();
+})();
