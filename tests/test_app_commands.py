@@ -59,6 +59,9 @@ def test_the_board_menu_pause_is_the_same_command_and_logged_from_the_board(tmp_
     app.tap_menu([row.key for row in app.overlay.visible_rows()].index("pause"))
     assert app.clock.state is State.PAUSED
     assert [(e.who, e.action) for e in acted] == [("the board's menu", "pause")]
+    board.button(Button.OK)                               # ok on the game restarts a paused clock: logged too
+    assert app.clock.state is State.RUNNING
+    assert [(e.who, e.action) for e in acted][-1] == ("the board's ok button", "resume")
 
 
 def test_adjust_and_set_a_sides_time(tmp_path) -> None:
