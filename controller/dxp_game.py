@@ -14,24 +14,29 @@ pumps the link on the board's loop thread (`DxpApp.handle`/`tick`):
   not in the game; a take-back on the board is asked of the peer;
 - a malformed message, an illegal move, a move out of turn: refused with one
   `damka.dxp` log line and a message on the screen, the board plays on;
-- a dropped connection: said on the screen; the game waits and is stored, so
-  it can be resumed with a new connection (`reconnect`, a GAMEREQ with the
-  position) or adjudicated (`adjudicate`).
+- a dropped connection: said on the screen; the game waits and is stored.
+  With a `Redialer` the board looks for the peer again (the follower listens
+  again, the initiator calls again with back-off) and the game goes on over
+  the new connection (`reconnect` / `adopt`: a GAMEREQ with the position,
+  see `dxp_resume.py`); or it is adjudicated (`adjudicate`).
+
+`DxpApp` (the App around it) is in `dxp_app.py`.
 """
 
 from __future__ import annotations
 
 import logging
 import queue
+import time
 from typing import Any
 
 from damka.bridges import dxp
 from damka.bridges.dxp_link import Dropped, DxpLink
+from damka.bridges.dxp_redial import Redialer
 from damka.controller import events as ev
-from damka.controller.app import App
+from damka.controller.dxp_resume import Fit, position_letters, resume_fit
 from damka.controller.game_factory import BuiltGame
 from damka.controller.opponent import Thinking
-from damka.controller.session_types import POLL_MS
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Result, Variant
@@ -39,6 +44,8 @@ from damka.engine.variant import Result, Variant
 log = logging.getLogger("damka.dxp")
 
 VARIANT = "international"  # the one game DXP (version 1) names
+NAME = "Damka"
+HANDSHAKE_S = 30.0         # a new connection that brings no GAMEREQ / GAMEACC in this time is closed
 
 
 def time_control_text(minutes: int, moves: int) -> str:
@@ -50,13 +57,7 @@ def time_control_text(minutes: int, moves: int) -> str:
 
 def board_letters(variant: Variant, game: Game) -> tuple[str, str]:
     """The side to move (W/Z) and the 50 board letters of `game`'s position."""
-    position = game.position
-    letters = []
-    for number in range(1, variant.geometry.playable.bit_count() + 1):
-        bit = 1 << variant.geometry.from_number(number)
-        letter = "w" if position.white & bit else "z" if position.black & bit else "e"
-        letters.append(letter.upper() if position.kings & bit and letter != "e" else letter)
-    return dxp.COLOURS[position.turn], "".join(letters)
+    return position_letters(variant, game.position)
 
 
 class DxpOpponent:
@@ -97,10 +98,19 @@ class DxpOpponent:
 class DxpGame:
     """The protocol around one board game: moves out, the peer's messages in."""
 
-    def __init__(self, link: DxpLink | None, peer_side: int, peer_name: str = "DXP peer") -> None:
+    def __init__(self, link: DxpLink | None, peer_side: int, peer_name: str = "DXP peer", *,
+                 initiator: bool = False, time: tuple[int, int] = (0, 0), redial: Redialer | None = None) -> None:
+        """`initiator`: the board sent the game request (and sends it again to
+        resume); `time`: the request's (minutes, moves); `redial`: how a new
+        connection is found after a drop (None: the game just waits)."""
         self.link = link
         self.peer_side = peer_side
         self.peer_name = peer_name
+        self.initiator = initiator
+        self.time = time
+        self.redial = redial
+        self._candidate: DxpLink | None = None   # a new connection whose handshake is not done
+        self._candidate_until = 0.0
         self.opponent = DxpOpponent()
         self.session: Any = None
         self.refused: list[str] = []      # what was refused, in order (tests, the log)
@@ -122,7 +132,7 @@ class DxpGame:
 
     def _say(self, text: str) -> None:
         if self.session is not None:
-            self.session._say(text)  # noqa: SLF001 - the screen's line, as the session's own messages
+            self.session.say(text)
 
     def _send(self, message: dxp.Message) -> None:
         if self.link is not None and not self.link.closed:
@@ -155,10 +165,12 @@ class DxpGame:
     # -- the peer's messages -----------------------------------------------------------
 
     def pump(self) -> None:
-        """Handle every message that has arrived (on the board's loop thread)."""
-        if self.link is None or self.session is None:
+        """Handle every message that has arrived, and a new connection after a
+        drop (on the board's loop thread)."""
+        if self.session is None:
             return
-        while True:
+        self._pump_redial()
+        while self.link is not None:
             try:
                 item = self.link.incoming.get_nowait()
             except queue.Empty:
@@ -179,7 +191,10 @@ class DxpGame:
             self._say(f"{self.peer_name}: bad message refused"[:120])
         elif isinstance(item, Dropped):
             self.dropped = item.reason
-            self._say(f"connection to {self.peer_name} lost ({item.reason}); the game waits")
+            self.link = None
+            self._say(f"connection to {self.peer_name} lost ({item.reason}); the game waits "
+                      "(menu: adjudicate)")
+            self.look_for_peer()
         elif isinstance(item, dxp.MoveMessage):
             self._peer_move(item)
         elif isinstance(item, dxp.GameEnd):
@@ -246,9 +261,8 @@ class DxpGame:
         self.back_target = target
         self._send(dxp.BackAccept(0))
         undo = game.ply - target
-        self._say(f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}: "
-                  "put the pieces back as they were")
-        self.session._restore_request = True  # noqa: SLF001 - the LEDs guide back, as for the take-back button
+        self.session.guide_take_back(undo, f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}: "
+                                     "put the pieces back as they were")
 
     def _game_now(self) -> Game:
         """The game as the peer sees it: at the take-back's target while the board catches up."""
@@ -262,49 +276,105 @@ class DxpGame:
 
     # -- after a drop ----------------------------------------------------------------
 
+    def look_for_peer(self) -> None:
+        """Start looking for the peer again (after a drop, or a resumed game with no link yet)."""
+        if self.redial is not None and not self.ended and self.link is None:
+            self.redial.want()
+
+    def close(self) -> None:
+        if self.redial is not None:
+            self.redial.close()
+        for link in (self._candidate, self.link):
+            if link is not None:
+                link.close()
+
+    def _pump_redial(self) -> None:
+        if self.redial is not None:
+            for item in self.redial.poll():
+                if isinstance(item, DxpLink):
+                    self._new_candidate(item)
+                elif not self.ended:
+                    self._say(item)
+        candidate = self._candidate
+        if candidate is None:
+            return
+        while self._candidate is candidate:
+            try:
+                item = candidate.incoming.get_nowait()
+            except queue.Empty:
+                break
+            self._candidate_item(candidate, item)
+        if self._candidate is candidate and time.monotonic() > self._candidate_until:
+            self._drop_candidate(f"no {'GAMEACC' if self.initiator else 'GAMEREQ'} in {HANDSHAKE_S:.0f} s")
+
+    def _new_candidate(self, link: DxpLink) -> None:
+        if self.ended or self.link is not None:
+            link.close()
+            return
+        self._candidate, self._candidate_until = link, time.monotonic() + HANDSHAKE_S
+        if self.initiator:
+            colour, letters = board_letters(self.session.variant, self.session.game)
+            minutes, moves = self.time
+            link.send(dxp.GameRequest(NAME, dxp.COLOURS[self.peer_side], minutes, moves, letters, colour))
+            self._say(f"connected to {link.peer}: asking {self.peer_name} to go on from this position")
+
+    def _candidate_item(self, link: DxpLink, item: Any) -> None:
+        if isinstance(item, Dropped):
+            self._drop_candidate(item.reason)
+        elif self.initiator and isinstance(item, dxp.GameAccept):
+            if item.accepted:
+                self.adopt(link)
+            else:
+                self._drop_candidate(f"{item.name or link.peer} refused to go on (code {item.code})")
+        elif not self.initiator and isinstance(item, dxp.GameRequest):
+            if not self.reconnect(link, item):
+                self._drop_candidate("its GAMEREQ shows another game")
+        elif not isinstance(item, dxp.DxpError):
+            log.warning("DXP: %s before the handshake of the new connection refused", type(item).__name__)
+
+    def _drop_candidate(self, why: str) -> None:
+        if self._candidate is not None:
+            self._candidate.close()
+        self._candidate = None
+        log.warning("DXP: new connection closed: %s", why)
+        self._say(f"{self.peer_name}: new connection closed ({why})")
+        self.look_for_peer()
+
     def reconnect(self, link: DxpLink, request: dxp.GameRequest) -> bool:
-        """Resume with a new connection whose GAMEREQ shows this game's position; False (refused) otherwise."""
-        colour, letters = board_letters(self.session.variant, self.session.game)
-        if request.board != letters or request.to_move != colour or dxp.COLOURS.index(
-                request.follower_colour) == self.peer_side:
-            link.send(dxp.GameAccept("Damka", 1))
+        """Go on with a new connection whose GAMEREQ continues this game (see
+        `dxp_resume`): GAMEACC 0, and a move lost in the drop sent again or
+        lit; GAMEACC 1 (False) for another game."""
+        variant = self.session.variant
+        shown = (request.to_move, request.board) if request.board is not None else \
+            position_letters(variant, variant.start_position())
+        fit = resume_fit(variant, self.session.game, self.peer_side, shown)
+        if fit is None or dxp.COLOURS.index(request.follower_colour) == self.peer_side:
+            link.send(dxp.GameAccept(NAME, 1))
             self._refuse("GAMEREQ to resume shows another position")
             return False
+        link.send(dxp.GameAccept(NAME, 0))
+        self.adopt(link)
+        if fit.fit is Fit.RESEND:
+            self._send(dxp.move_message(self.session.variant, fit.move))
+            log.info("DXP: the board's last move sent again (the peer had not got it)")
+        elif fit.fit is Fit.DELIVER:
+            self.opponent.deliver(self.session.game, fit.move)
+            log.info("DXP: the peer's move that was lost in the drop is lit")
+        return True
+
+    def adopt(self, link: DxpLink) -> None:
+        """Play on over `link` (its handshake done)."""
+        if self._candidate is link:
+            self._candidate = None
         self.link, self.dropped = link, ""
         self.opponent.forget()                  # the peer plays its move again on the new connection
         self.session.assistants.cancel_search()
-        link.send(dxp.GameAccept("Damka", 0))
+        log.info("DXP: %s is back (%s): the game goes on", self.peer_name, link.peer)
         self._say(f"{self.peer_name} is back: the game goes on")
-        return True
 
     def adjudicate(self, result: Result) -> None:
         """End the game as the arbiter decides (after a drop, nobody to play)."""
         self.ended = True
+        if self.redial is not None:
+            self.redial.close()
         self.session.declare(result)
-
-
-class DxpApp(App):
-    """The board's App with its game against a DXP peer: the peer's messages
-    are handled after every input and tick, on the loop thread."""
-
-    def __init__(self, dxp_game: DxpGame, **options: Any) -> None:
-        self.dxp = dxp_game
-        super().__init__(**options)
-
-    def _start(self, built: BuiltGame, recorder: Any) -> None:
-        self.dxp.attach(built)
-        super()._start(built, recorder)
-
-    def handle(self, event: Any) -> None:
-        super().handle(event)
-        self.dxp.pump()
-
-    def tick(self, now_ms: int) -> None:
-        super().tick(now_ms)
-        self.dxp.pump()
-
-    def next_deadline(self) -> int | None:
-        """The link is polled every POLL_MS even when the game itself waits for nothing."""
-        deadline = super().next_deadline()
-        poll = self.now + POLL_MS
-        return poll if deadline is None else min(deadline, poll)

@@ -65,6 +65,7 @@ class SessionCommits:
         self.assistants.forget_hint()
         self.assistants.clear_check()
         self._restore_request = False
+        self._takeback_plies = None
 
     def _take_back(self, plies: int) -> None:
         if not self.record.can_take_back(plies):

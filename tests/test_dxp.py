@@ -321,7 +321,7 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     again = raw_peer(port)
     listener.join(10)
     colour, letters = board_letters(variant, session.game)
-    assert not app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "W"))
+    assert not app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "Z"))
     assert next_of(again, dxp.GameAccept).code == 1                 # another position: refused
     assert app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
     assert next_of(again, dxp.GameAccept).accepted and not app.dxp.dropped
