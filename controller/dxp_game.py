@@ -94,6 +94,11 @@ class DxpOpponent:
     def forget(self) -> None:
         self._moves.clear()
 
+    @property
+    def holding(self) -> bool:
+        """A move of the peer's has come that the session has not taken yet."""
+        return bool(self._moves)
+
 
 class DxpGame:
     """The protocol around one board game: moves out, the peer's messages in."""
@@ -111,6 +116,8 @@ class DxpGame:
         self.redial = redial
         self._candidate: DxpLink | None = None   # a new connection whose handshake is not done
         self._candidate_until = 0.0
+        self._outbox: list[dxp.Message] = []  # queued by the board's events, sent by pump
+        self._end_after_move: int | None = None  # the peer's GAMEEND reason, waiting for its last move
         self.opponent = DxpOpponent()
         self.session: Any = None
         self.refused: list[str] = []      # what was refused, in order (tests, the log)
@@ -140,19 +147,26 @@ class DxpGame:
 
     # -- the board's events ------------------------------------------------------
 
+    def _flush(self) -> None:
+        """Send what the board's events queued: after the App stored them, so
+        the peer never has a move the board's store lacks (a board killed
+        between the two would resume a move behind the peer)."""
+        while self._outbox:
+            self._send(self._outbox.pop(0))
+
     def _on_event(self, event: ev.GameEvent) -> None:
         if isinstance(event, ev.MoveCommitted) and event.side != self.peer_side and not event.redo:
-            self._send(dxp.move_message(self.session.variant, event.move))
+            self._outbox.append(dxp.move_message(self.session.variant, event.move))
         elif isinstance(event, ev.GameOver) and not self.ended:
             self.ended = True
-            self._send(dxp.GameEnd(self._reason(event.result)))
+            self._outbox.append(dxp.GameEnd(self._reason(event.result)))
         elif isinstance(event, ev.TakenBack) and self.back_target is not None:
             if event.ply <= self.back_target:
                 self.back_target = None  # the board shows the peer's take-back
         elif isinstance(event, ev.TakenBack) and not self._back_pending:
             game = self.session.game
             self._back_pending = True
-            self._send(dxp.BackRequest(game.ply // 2 + 1, dxp.COLOURS[game.position.turn]))
+            self._outbox.append(dxp.BackRequest(game.ply // 2 + 1, dxp.COLOURS[game.position.turn]))
 
     def _reason(self, result: Result | None) -> int:
         """GAMEEND's reason, said by us: 1 we lose, 2 draw, 3 we win, 0 unknown."""
@@ -169,16 +183,19 @@ class DxpGame:
         drop (on the board's loop thread)."""
         if self.session is None:
             return
+        self._flush()
         self._pump_redial()
+        self._deferred_end()
         while self.link is not None:
             try:
                 item = self.link.incoming.get_nowait()
             except queue.Empty:
-                return
+                break
             try:
                 self._handle(item)
             except Exception as error:  # noqa: BLE001 - a message must never bring the board down
                 self._refuse(f"message not handled: {error}")
+        self._flush()
 
     def _refuse(self, why: str) -> None:
         log.warning("DXP: refused: %s", why)
@@ -192,6 +209,8 @@ class DxpGame:
         elif isinstance(item, Dropped):
             self.dropped = item.reason
             self.link = None
+            if self.ended:
+                return  # the game is over: nothing waits for the peer
             self._say(f"connection to {self.peer_name} lost ({item.reason}); the game waits "
                       "(menu: adjudicate)")
             self.look_for_peer()
@@ -229,11 +248,29 @@ class DxpGame:
         self.opponent.deliver(game, move)
 
     def _peer_end(self, message: dxp.GameEnd) -> None:
+        if not self.ended and self._peer_move_pending():
+            # The peer's last move is still lit (its GAMEEND came right after
+            # it): the person carries it out first; the end is acted on then.
+            self._end_after_move = message.reason
+            self._say(f"{self.peer_name} ends the game: carry out its last move first")
+            return
         if not self.ended:
             self.ended = True
             self._send(dxp.GameEnd({0: 0, 1: 3, 2: 2, 3: 1}[message.reason]))  # the same end, said by us
             self._declare(message.reason)
         log.info("DXP: %s ended the game (reason %d)", self.peer_name, message.reason)
+
+    def _peer_move_pending(self) -> bool:
+        game = self.session.game
+        return not game.is_over and game.turn == self.peer_side and bool(self.session.planned or self.opponent.holding)
+
+    def _deferred_end(self) -> None:
+        """The peer's GAMEEND that waited for its last move to be carried out."""
+        reason = self._end_after_move
+        if reason is not None and not self._peer_move_pending():
+            self._end_after_move = None
+            if not self.ended:   # (a game over by the rules already answered with our GAMEEND)
+                self._peer_end(dxp.GameEnd(reason))
 
     def _declare(self, reason: int) -> None:
         session = self.session

@@ -79,7 +79,8 @@ def follow(link: DxpLink, *, timeout: float = 60.0) -> tuple[dxp.GameRequest, in
 def initiate(link: DxpLink, *, person_colour: str = "W", minutes: int = 0, moves: int = 0,
              timeout: float = 60.0) -> tuple[dxp.GameRequest, int, str]:
     """Ask the peer for a game with the board's person as `person_colour`; (request, peer side, peer name)."""
-    request = dxp.GameRequest(NAME, person_colour, minutes, moves)
+    peer_colour = dxp.COLOURS[1 - dxp.COLOURS.index(person_colour)]
+    request = dxp.GameRequest(NAME, peer_colour, minutes, moves)   # the follower (the peer) plays the other colour
     link.send(request)
     end = time.monotonic() + timeout
     while True:

@@ -353,7 +353,7 @@ def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
 
     def accept() -> None:
         request = next_of(peer, dxp.GameRequest)
-        assert request.follower_colour == "Z" and request.minutes == 5
+        assert request.follower_colour == "W" and request.minutes == 5   # the peer (follower) plays white
         peer.send(dxp.GameAccept("Peer", 0))
 
     helper = threading.Thread(target=accept, daemon=True)
