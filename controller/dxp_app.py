@@ -17,6 +17,7 @@ from damka.controller.dxp_game import VARIANT, DxpGame
 from damka.controller.game_factory import BuiltGame
 from damka.controller.app import App
 from damka.controller.app_menus import AppState
+from damka.controller.clock import State
 from damka.controller.menus import Row, game_actions_menu
 from damka.controller.recorder import Recorder
 from damka.controller.resume import COMPUTER_TAG, stored_computer_sides
@@ -68,7 +69,8 @@ class DxpApp(App):
     def _on_button(self, press: ButtonPress) -> None:
         if (press.button is Button.MENU and self.state is AppState.GAME and self.overlay is None
                 and self.dxp.dropped and self.session is not None and self.session.result is None):
-            menu = game_actions_menu(can_take_back=False)
+            running = self.clock is not None and self.clock.state is State.RUNNING
+            menu = game_actions_menu(clock_running=running, can_take_back=False)
             extra = [Row("adjudicate-white", "Adjudicate: white wins"), Row("adjudicate-draw", "Adjudicate: draw"),
                      Row("adjudicate-black", "Adjudicate: black wins")]
             menu.rows[1:1] = extra

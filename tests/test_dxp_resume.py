@@ -110,6 +110,8 @@ def test_a_board_killed_mid_game_resumes_and_the_game_ends_the_same_on_both(tmp_
     role = ["--connect", f"127.0.0.1:{port}", "--colour", "black"] if killed == "initiator" else ["--listen", str(port)]
     again = Board(tmp_path, killed, 13, *role, "--resume", "1")
     survivor.wait_for(lambda line: "is back" in line)
+    looked = "listening again" if killed == "initiator" else "calling 127.0.0.1"
+    assert any(looked in line for line in survivor.seen)   # the search for the peer, on the screen
     again.finish()
     survivor.finish()
     ours, theirs = moves_of(again.pdn), moves_of(survivor.pdn)
