@@ -300,6 +300,9 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     settle(board)
     assert next_of(peer, dxp.BackAccept).accepted and any("put the pieces back" in text for text in said)
     name = variant.geometry.name
+    from damka.hardware.interfaces import Role
+    # The LEDs guide to the position asked for (black's man back), not to an earlier turn start.
+    assert board.lit(Role.TAKE_AWAY) == {name(reply.end)} and board.lit(Role.PUT_HERE) == {name(reply.start)}
     board.lift(name(reply.end))                                  # the person puts black's man back
     board.drop(name(reply.start))
     board.advance(2500)
