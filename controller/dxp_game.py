@@ -148,7 +148,14 @@ class DxpGame(DxpReconnect):
     def _flush(self) -> None:
         """Send what the board's events queued: after the App stored them, so
         the peer never has a move the board's store lacks (a board killed
-        between the two would resume a move behind the peer)."""
+        between the two would resume a move behind the peer). With no link,
+        what the board did is in the position the next handshake shows, so
+        it is dropped; except for the initiator whose GAMEREQ is already
+        out: a move made since goes after the peer's GAMEACC."""
+        if self.link is None:
+            if not (self.initiator and self._candidate is not None):
+                self._outbox.clear()
+            return
         while self._outbox:
             self._send(self._outbox.pop(0))
 

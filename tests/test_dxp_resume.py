@@ -48,11 +48,12 @@ class Board:
 
     def __init__(self, tmp: Path, name: str, seed: int, *args: str) -> None:
         self.pdn = tmp / f"{name}.pdn"
+        self.log = tmp / f"{name}-{seed}.log"
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []
         self.proc = subprocess.Popen([sys.executable, str(RIG), "--seed", str(seed), "--pdn", str(self.pdn),
                                       "--db", str(tmp / f"{name}.db"), *args],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log.open("w"), text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -70,7 +71,7 @@ class Board:
             self.seen.append(line)
             if test(line):
                 return line
-        raise AssertionError(f"not seen in time; last lines: {self.seen[-8:]}")
+        raise AssertionError(f"not seen in time; last lines: {self.seen[-8:]}; log: {self.log.read_text()[-1500:]}")
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
