@@ -14,9 +14,13 @@ pumps the link on the board's loop thread (`DxpApp.handle`/`tick`):
   not in the game; a take-back on the board is asked of the peer;
 - a malformed message, an illegal move, a move out of turn: refused with one
   `damka.dxp` log line and a message on the screen, the board plays on;
-- a dropped connection: said on the screen; the game waits and is stored, so
-  it can be resumed with a new connection (`reconnect`, a GAMEREQ with the
-  position) or adjudicated (`adjudicate`).
+- a dropped connection: said on the screen; the game waits and is stored.
+  With a `Redialer` the board looks for the peer again (the follower listens
+  again, the initiator calls again with back-off) and the game goes on over
+  the new connection (`reconnect` / `adopt`: a GAMEREQ with the position,
+  see `dxp_resume.py`); or it is adjudicated (`adjudicate`).
+
+`DxpApp` (the App around it) is in `dxp_app.py`.
 """
 
 from __future__ import annotations
@@ -27,11 +31,12 @@ from typing import Any
 
 from damka.bridges import dxp
 from damka.bridges.dxp_link import Dropped, DxpLink
+from damka.bridges.dxp_redial import Redialer
 from damka.controller import events as ev
-from damka.controller.app import App
+from damka.controller.dxp_reconnect import NAME, DxpReconnect
+from damka.controller.dxp_resume import position_letters
 from damka.controller.game_factory import BuiltGame
 from damka.controller.opponent import Thinking
-from damka.controller.session_types import POLL_MS
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Result, Variant
@@ -50,13 +55,7 @@ def time_control_text(minutes: int, moves: int) -> str:
 
 def board_letters(variant: Variant, game: Game) -> tuple[str, str]:
     """The side to move (W/Z) and the 50 board letters of `game`'s position."""
-    position = game.position
-    letters = []
-    for number in range(1, variant.geometry.playable.bit_count() + 1):
-        bit = 1 << variant.geometry.from_number(number)
-        letter = "w" if position.white & bit else "z" if position.black & bit else "e"
-        letters.append(letter.upper() if position.kings & bit and letter != "e" else letter)
-    return dxp.COLOURS[position.turn], "".join(letters)
+    return position_letters(variant, game.position)
 
 
 class DxpOpponent:
@@ -93,14 +92,30 @@ class DxpOpponent:
     def forget(self) -> None:
         self._moves.clear()
 
+    @property
+    def holding(self) -> bool:
+        """A move of the peer's has come that the session has not taken yet."""
+        return bool(self._moves)
 
-class DxpGame:
+
+class DxpGame(DxpReconnect):
     """The protocol around one board game: moves out, the peer's messages in."""
 
-    def __init__(self, link: DxpLink | None, peer_side: int, peer_name: str = "DXP peer") -> None:
+    def __init__(self, link: DxpLink | None, peer_side: int, peer_name: str = "DXP peer", *,
+                 initiator: bool = False, time: tuple[int, int] = (0, 0), redial: Redialer | None = None) -> None:
+        """`initiator`: the board sent the game request (and sends it again to
+        resume); `time`: the request's (minutes, moves); `redial`: how a new
+        connection is found after a drop (None: the game just waits)."""
         self.link = link
         self.peer_side = peer_side
         self.peer_name = peer_name
+        self.initiator = initiator
+        self.time = time
+        self.redial = redial
+        self._candidate: DxpLink | None = None   # a new connection whose handshake is not done
+        self._candidate_until = 0.0
+        self._outbox: list[dxp.Message] = []  # queued by the board's events, sent by pump
+        self._end_after_move: int | None = None  # the peer's GAMEEND reason, waiting for its last move
         self.opponent = DxpOpponent()
         self.session: Any = None
         self.refused: list[str] = []      # what was refused, in order (tests, the log)
@@ -122,7 +137,7 @@ class DxpGame:
 
     def _say(self, text: str) -> None:
         if self.session is not None:
-            self.session._say(text)  # noqa: SLF001 - the screen's line, as the session's own messages
+            self.session.say(text)
 
     def _send(self, message: dxp.Message) -> None:
         if self.link is not None and not self.link.closed:
@@ -130,19 +145,33 @@ class DxpGame:
 
     # -- the board's events ------------------------------------------------------
 
+    def _flush(self) -> None:
+        """Send what the board's events queued: after the App stored them, so
+        the peer never has a move the board's store lacks (a board killed
+        between the two would resume a move behind the peer). With no link,
+        what the board did is in the position the next handshake shows, so
+        it is dropped; except for the initiator whose GAMEREQ is already
+        out: a move made since goes after the peer's GAMEACC."""
+        if self.link is None:
+            if not (self.initiator and self._candidate is not None):
+                self._outbox.clear()
+            return
+        while self._outbox:
+            self._send(self._outbox.pop(0))
+
     def _on_event(self, event: ev.GameEvent) -> None:
         if isinstance(event, ev.MoveCommitted) and event.side != self.peer_side and not event.redo:
-            self._send(dxp.move_message(self.session.variant, event.move))
+            self._outbox.append(dxp.move_message(self.session.variant, event.move))
         elif isinstance(event, ev.GameOver) and not self.ended:
             self.ended = True
-            self._send(dxp.GameEnd(self._reason(event.result)))
+            self._outbox.append(dxp.GameEnd(self._reason(event.result)))
         elif isinstance(event, ev.TakenBack) and self.back_target is not None:
             if event.ply <= self.back_target:
                 self.back_target = None  # the board shows the peer's take-back
         elif isinstance(event, ev.TakenBack) and not self._back_pending:
             game = self.session.game
             self._back_pending = True
-            self._send(dxp.BackRequest(game.ply // 2 + 1, dxp.COLOURS[game.position.turn]))
+            self._outbox.append(dxp.BackRequest(game.ply // 2 + 1, dxp.COLOURS[game.position.turn]))
 
     def _reason(self, result: Result | None) -> int:
         """GAMEEND's reason, said by us: 1 we lose, 2 draw, 3 we win, 0 unknown."""
@@ -155,18 +184,23 @@ class DxpGame:
     # -- the peer's messages -----------------------------------------------------------
 
     def pump(self) -> None:
-        """Handle every message that has arrived (on the board's loop thread)."""
-        if self.link is None or self.session is None:
+        """Handle every message that has arrived, and a new connection after a
+        drop (on the board's loop thread)."""
+        if self.session is None:
             return
-        while True:
+        self._flush()
+        self._pump_redial()
+        self._deferred_end()
+        while self.link is not None:
             try:
                 item = self.link.incoming.get_nowait()
             except queue.Empty:
-                return
+                break
             try:
                 self._handle(item)
             except Exception as error:  # noqa: BLE001 - a message must never bring the board down
                 self._refuse(f"message not handled: {error}")
+        self._flush()
 
     def _refuse(self, why: str) -> None:
         log.warning("DXP: refused: %s", why)
@@ -179,7 +213,12 @@ class DxpGame:
             self._say(f"{self.peer_name}: bad message refused"[:120])
         elif isinstance(item, Dropped):
             self.dropped = item.reason
-            self._say(f"connection to {self.peer_name} lost ({item.reason}); the game waits")
+            self.link = None
+            if self.ended:
+                return  # the game is over: nothing waits for the peer
+            self._say(f"connection to {self.peer_name} lost ({item.reason}); the game waits "
+                      "(menu: adjudicate)")
+            self.look_for_peer()
         elif isinstance(item, dxp.MoveMessage):
             self._peer_move(item)
         elif isinstance(item, dxp.GameEnd):
@@ -214,11 +253,29 @@ class DxpGame:
         self.opponent.deliver(game, move)
 
     def _peer_end(self, message: dxp.GameEnd) -> None:
+        if not self.ended and self._peer_move_pending():
+            # The peer's last move is still lit (its GAMEEND came right after
+            # it): the person carries it out first; the end is acted on then.
+            self._end_after_move = message.reason
+            self._say(f"{self.peer_name} ends the game: carry out its last move first")
+            return
         if not self.ended:
             self.ended = True
             self._send(dxp.GameEnd({0: 0, 1: 3, 2: 2, 3: 1}[message.reason]))  # the same end, said by us
             self._declare(message.reason)
         log.info("DXP: %s ended the game (reason %d)", self.peer_name, message.reason)
+
+    def _peer_move_pending(self) -> bool:
+        game = self.session.game
+        return not game.is_over and game.turn == self.peer_side and bool(self.session.planned or self.opponent.holding)
+
+    def _deferred_end(self) -> None:
+        """The peer's GAMEEND that waited for its last move to be carried out."""
+        reason = self._end_after_move
+        if reason is not None and not self._peer_move_pending():
+            self._end_after_move = None
+            if not self.ended:   # (a game over by the rules already answered with our GAMEEND)
+                self._peer_end(dxp.GameEnd(reason))
 
     def _declare(self, reason: int) -> None:
         session = self.session
@@ -246,9 +303,8 @@ class DxpGame:
         self.back_target = target
         self._send(dxp.BackAccept(0))
         undo = game.ply - target
-        self._say(f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}: "
-                  "put the pieces back as they were")
-        self.session._restore_request = True  # noqa: SLF001 - the LEDs guide back, as for the take-back button
+        self.session.guide_take_back(undo, f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}: "
+                                     "put the pieces back as they were")
 
     def _game_now(self) -> Game:
         """The game as the peer sees it: at the take-back's target while the board catches up."""
@@ -260,51 +316,11 @@ class DxpGame:
             earlier.pop()
         return earlier
 
-    # -- after a drop ----------------------------------------------------------------
-
-    def reconnect(self, link: DxpLink, request: dxp.GameRequest) -> bool:
-        """Resume with a new connection whose GAMEREQ shows this game's position; False (refused) otherwise."""
-        colour, letters = board_letters(self.session.variant, self.session.game)
-        if request.board != letters or request.to_move != colour or dxp.COLOURS.index(
-                request.follower_colour) == self.peer_side:
-            link.send(dxp.GameAccept("Damka", 1))
-            self._refuse("GAMEREQ to resume shows another position")
-            return False
-        self.link, self.dropped = link, ""
-        self.opponent.forget()                  # the peer plays its move again on the new connection
-        self.session.assistants.cancel_search()
-        link.send(dxp.GameAccept("Damka", 0))
-        self._say(f"{self.peer_name} is back: the game goes on")
-        return True
+    # -- after a drop (looking for the peer, resuming: DxpReconnect) ------------------
 
     def adjudicate(self, result: Result) -> None:
         """End the game as the arbiter decides (after a drop, nobody to play)."""
         self.ended = True
+        if self.redial is not None:
+            self.redial.close()
         self.session.declare(result)
-
-
-class DxpApp(App):
-    """The board's App with its game against a DXP peer: the peer's messages
-    are handled after every input and tick, on the loop thread."""
-
-    def __init__(self, dxp_game: DxpGame, **options: Any) -> None:
-        self.dxp = dxp_game
-        super().__init__(**options)
-
-    def _start(self, built: BuiltGame, recorder: Any) -> None:
-        self.dxp.attach(built)
-        super()._start(built, recorder)
-
-    def handle(self, event: Any) -> None:
-        super().handle(event)
-        self.dxp.pump()
-
-    def tick(self, now_ms: int) -> None:
-        super().tick(now_ms)
-        self.dxp.pump()
-
-    def next_deadline(self) -> int | None:
-        """The link is polled every POLL_MS even when the game itself waits for nothing."""
-        deadline = super().next_deadline()
-        poll = self.now + POLL_MS
-        return poll if deadline is None else min(deadline, poll)

@@ -17,13 +17,16 @@ from typing import Any
 
 from damka.bridges import dxp
 from damka.bridges.dxp_link import Dropped, DxpLink
-from damka.controller.dxp_game import VARIANT, DxpApp, DxpGame, board_letters, time_control_text
+from damka.bridges.dxp_redial import Redialer
+from damka.controller.dxp_app import DxpApp, stored_peer
+from damka.controller.dxp_game import NAME, VARIANT, DxpGame, board_letters, time_control_text
+from damka.controller.dxp_resume import time_of
 from damka.controller.setup import GameSetup
+from damka.controller.store import Store
 from damka.engine.game import Game
 from damka.engine.variants import find_variant
 
 log = logging.getLogger("damka.dxp")
-NAME = "Damka"
 
 
 class DxpStartError(RuntimeError):
@@ -76,7 +79,8 @@ def follow(link: DxpLink, *, timeout: float = 60.0) -> tuple[dxp.GameRequest, in
 def initiate(link: DxpLink, *, person_colour: str = "W", minutes: int = 0, moves: int = 0,
              timeout: float = 60.0) -> tuple[dxp.GameRequest, int, str]:
     """Ask the peer for a game with the board's person as `person_colour`; (request, peer side, peer name)."""
-    request = dxp.GameRequest(NAME, person_colour, minutes, moves)
+    peer_colour = dxp.COLOURS[1 - dxp.COLOURS.index(person_colour)]
+    request = dxp.GameRequest(NAME, peer_colour, minutes, moves)   # the follower (the peer) plays the other colour
     link.send(request)
     end = time.monotonic() + timeout
     while True:
@@ -87,12 +91,30 @@ def initiate(link: DxpLink, *, person_colour: str = "W", minutes: int = 0, moves
             return request, 1 - dxp.COLOURS.index(person_colour), item.name or "DXP peer"
 
 
-def make_app(link: DxpLink, request: dxp.GameRequest, peer_side: int, peer_name: str = "",
-             **app_options: Any) -> DxpApp:
-    """The board's App, its game against the peer already set up (waiting for the pieces)."""
+def make_app(link: DxpLink, request: dxp.GameRequest, peer_side: int, peer_name: str = "", *,
+             initiator: bool = False, redial: Redialer | None = None, **app_options: Any) -> DxpApp:
+    """The board's App, its game against the peer already set up (waiting for the pieces).
+    `redial`: how the peer is found again after a drop (None: the game waits)."""
     name = peer_name or request.name or "DXP peer"
-    game = DxpGame(link, peer_side, name)
+    game = DxpGame(link, peer_side, name, initiator=initiator, time=(request.minutes, request.moves), redial=redial)
     setup = GameSetup(VARIANT, mode="computer", colours="second" if peer_side == 0 else "first",
                       time_control=time_control_text(request.minutes, request.moves))
     players = ["Board", name] if peer_side == 1 else [name, "Board"]
     return DxpApp(game, setup=setup, start_game=True, offer_resume=False, players=players, **app_options)
+
+
+def resume_app(store: Store, game_id: int, *, initiator: bool, redial: Redialer | None,
+               **app_options: Any) -> DxpApp:
+    """The stored unfinished DXP game `game_id` taken up again (a new process
+    after the board restarted): the board guides the pieces to its position
+    and looks for the peer (`redial`); the game goes on when the peer's
+    GAMEREQ (or its GAMEACC to ours) continues it. DxpResumeError/StoreError
+    say what is wrong with the stored game."""
+    stored = store.load_game(game_id)
+    peer_side, name, _ = stored_peer(stored)
+    game = DxpGame(None, peer_side, name, initiator=initiator, time=time_of(stored.time_control or ""),
+                   redial=redial)
+    game.dropped = "not connected yet"
+    app = DxpApp(game, store=store, setup=GameSetup(VARIANT), offer_resume=False, **app_options)
+    app.resume_stored(stored)
+    return app

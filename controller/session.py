@@ -97,7 +97,7 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
         self._flag: tuple[int, int] | None = None           # (squares, until_ms)
         self._hint_text = ""
         self._restore_request = False
-        self._restore_to: int | None = None  # an accepted take-back request: the ply the LEDs guide back to
+        self._restore_to: int | None = None  # a take-back asked from outside: the ply the LEDs guide back to
         self._first_moves: dict[Move, int] = {}  # first moves seen complete this turn, in order
         self._pending: tuple[int, tuple[Move, ...]] | None = None  # (ply, move): complete, not yet settled
         self._restore_board = False  # a player went out mid-turn: the board goes back to the turn start

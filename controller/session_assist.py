@@ -110,9 +110,23 @@ class SessionAssist:
         self._restore_request = True
         self._say("to take back, put the pieces back as they were before the last move")
 
+    def guide_take_back(self, plies: int, reason: str) -> None:
+        """Ask the person to take back `plies` plies (a peer's or an arbiter's
+        take-back): `reason` is shown and the LEDs guide the pieces back to
+        that position; when the board shows it, the session takes the moves
+        back as for the take-back button. ValueError for a ply count the game
+        does not have."""
+        if not 0 < plies <= self.game.ply:
+            raise ValueError(f"take-back of {plies} plies: the game has {self.game.ply}")
+        self._restore_request = True
+        self._restore_to = self.game.ply - plies   # kept while the pieces go back one move at a time
+        self.say(reason)
+        self._refresh_frame()
+
     def _takeback_target(self) -> int:
-        """The occupancy a TAKE_BACK request guides to: the last turn start
-        (against the computer, the one before your own last move)."""
+        """The occupancy a TAKE_BACK request guides to: the position asked
+        for (`ask_takeback`, `guide_take_back`), else the last turn start (against the
+        computer, the one before your own last move)."""
         if self._restore_to is not None:
             return self.tracker.occupancy_of(self.game.positions[min(self._restore_to, self.game.ply)])
         turns_back = 2 if self.mode is Mode.COMPUTER and not self._is_computer_turn() else 1

@@ -67,6 +67,11 @@ class SessionCommits:
         self._restore_request = False
         self._restore_to = None
 
+    def take_back(self, plies: int) -> None:
+        """Take `plies` plies back in the record at once (an arbiter's undo of a
+        clock press); the board then guides the pieces to the position."""
+        self._take_back(plies)
+
     def _take_back(self, plies: int) -> None:
         if not self.record.can_take_back(plies):
             self._say("no take-back past a player going out")

@@ -64,13 +64,13 @@ class SessionOutput:
         return wording.result_text(self.variant, result, self.game.scores, self.tracker.two_moves)
 
     def say(self, text: str) -> None:
-        """A line for the screen from outside the turn flow (the app's menu refused something)."""
-        self._say(text)
-
-    def _say(self, text: str) -> None:
-        """Show `text` (published even when it repeats: something new was said)."""
+        """Show `text` on the screen's message line (published even when it
+        repeats: something new was said). Public: an outside driver (a DXP
+        peer, a remote player) speaks on the same line as the session."""
         self.message = text
         self.bus.publish(ev.MessageShown(self.now, self.game.ply, text))
+
+    _say = say
 
     def _show(self, text: str) -> None:
         """Show `text` if it differs from the line on the screen."""

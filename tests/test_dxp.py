@@ -300,6 +300,9 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     settle(board)
     assert next_of(peer, dxp.BackAccept).accepted and any("put the pieces back" in text for text in said)
     name = variant.geometry.name
+    from damka.hardware.interfaces import Role
+    # The LEDs guide to the position asked for (black's man back), not to an earlier turn start.
+    assert board.lit(Role.TAKE_AWAY) == {name(reply.end)} and board.lit(Role.PUT_HERE) == {name(reply.start)}
     board.lift(name(reply.end))                                  # the person puts black's man back
     board.drop(name(reply.start))
     board.advance(2500)
@@ -321,7 +324,7 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     again = raw_peer(port)
     listener.join(10)
     colour, letters = board_letters(variant, session.game)
-    assert not app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "W"))
+    assert not app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "Z"))
     assert next_of(again, dxp.GameAccept).code == 1                 # another position: refused
     assert app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
     assert next_of(again, dxp.GameAccept).accepted and not app.dxp.dropped
@@ -353,7 +356,7 @@ def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
 
     def accept() -> None:
         request = next_of(peer, dxp.GameRequest)
-        assert request.follower_colour == "Z" and request.minutes == 5
+        assert request.follower_colour == "W" and request.minutes == 5   # the peer (follower) plays white
         peer.send(dxp.GameAccept("Peer", 0))
 
     helper = threading.Thread(target=accept, daemon=True)

@@ -4,7 +4,10 @@
 port 27531 by default); `--connect HOST:PORT` sends one (the board as
 initiator, the person playing `--colour`, `--minutes`/`--moves` on the clock).
 The game is international draughts (the one game DXP version 1 names); it is
-stored like every board game (`damka export` writes its PDN). See docs/dxp.md.
+stored like every board game (`damka export` writes its PDN). After a drop the
+follower listens again on its port and the initiator calls again (back-off);
+`--resume GAME_ID` takes up a stored unfinished DXP game in a new process.
+See docs/dxp.md.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import time
 from pathlib import Path
 
 from damka.bridges.dxp import DEFAULT_PORT
+from damka.bridges.dxp_redial import GIVE_UP_S
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -33,6 +37,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="--connect: the colour the person at the board plays (default white)")
     parser.add_argument("--minutes", type=int, default=0, help="--connect: minutes per side (0: no clock)")
     parser.add_argument("--moves", type=int, default=0, help="--connect: moves in that time (0: the whole game)")
+    parser.add_argument("--resume", type=int, default=None, metavar="GAME_ID",
+                        help="go on with the stored unfinished DXP game GAME_ID (after the board restarted): "
+                        "the peer's GAMEREQ (--listen) or ours (--connect) carries its position")
+    parser.add_argument("--give-up", type=float, default=GIVE_UP_S, metavar="SECONDS",
+                        help=f"after a drop, look for the peer this long (default {GIVE_UP_S:.0f}), "
+                        "then the menu adjudicates or a later --resume goes on")
     parser.add_argument("--config", type=Path, default=None, help="board configuration (TOML)")
     parser.add_argument("--seconds", type=float, default=None, help="stop after S seconds (tests)")
     add_db_argument(parser)
@@ -47,33 +57,59 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from damka.bridges.dxp_link import DxpLink
-    from damka.controller.dxp_start import DxpStartError, follow, initiate, make_app
     from damka.controller.store import Store
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    store = Store(args.db)
+    try:
+        app = open_app(args, store)
+        try:
+            return _play(app, args)
+        finally:
+            app.dxp.close()
+    finally:
+        store.close()
+
+
+def open_app(args: argparse.Namespace, store):
+    """The board's DxpApp as the arguments say: a new game after the handshake,
+    or (`--resume`) the stored game waiting for the peer. ValueError says why not."""
+    from damka.bridges.dxp_link import DxpLink
+    from damka.bridges.dxp_redial import Redialer
+    from damka.controller.dxp_app import DxpResumeError
+    from damka.controller.dxp_start import DxpStartError, follow, initiate, make_app, resume_app
+    from damka.controller.store_schema import StoreError
+
     if args.minutes < 0 or args.moves < 0:
         raise ValueError("--minutes and --moves must be 0 or more")
+    if args.give_up <= 0:
+        raise ValueError(f"--give-up {args.give_up:g}: must be more than 0 seconds")
+    port = args.listen if args.listen is not None else DEFAULT_PORT
+    if args.connect:
+        host, port = parse_address(args.connect)
+        redial = Redialer.calling(host, port, give_up_s=args.give_up)
+    else:
+        redial = Redialer.listening(args.host, port, give_up_s=args.give_up)
     try:
+        if args.resume is not None:
+            print(f"damka dxp: game {args.resume}: {redial.describe.replace(' again', '')} for the peer", flush=True)
+            return resume_app(store, args.resume, initiator=bool(args.connect), redial=redial)
         if args.connect:
-            link = DxpLink.connect(*parse_address(args.connect))
+            link = DxpLink.connect(host, port)
             request, peer_side, name = initiate(link, person_colour="W" if args.colour == "white" else "Z",
                                                 minutes=args.minutes, moves=args.moves)
         else:
-            port = args.listen if args.listen is not None else DEFAULT_PORT
             print(f"damka dxp: waiting for a DXP peer on {args.host}:{port}", flush=True)
             link = DxpLink.listen(port, args.host)
             request, peer_side = follow(link)
             name = request.name
+        return make_app(link, request, peer_side, name, initiator=bool(args.connect), redial=redial, store=store)
     except (OSError, DxpStartError) as error:
+        redial.close()
         raise ValueError(f"no DXP game: {error}") from None
-    store = Store(args.db)
-    try:
-        app = make_app(link, request, peer_side, name, store=store)
-        return _play(app, args)
-    finally:
-        link.close()
-        store.close()
+    except (DxpResumeError, StoreError) as error:
+        redial.close()
+        raise ValueError(str(error)) from None
 
 
 def _play(app, args: argparse.Namespace) -> int:

@@ -1,0 +1,110 @@
+"""A new DXP connection after a drop, found off the board's loop.
+
+The follower listens again on the same port; the initiator calls the peer
+again, waiting longer after each failed try (0.5 s, 1 s, 2 s ... 10 s). A
+thread does the waiting; the board's loop thread polls `poll()` for what
+happened: a line of progress to show, or a new `DxpLink` (the handshake, a
+GAMEREQ with the game's position, is the loop's: only it knows the game).
+After `give_up_s` seconds without a connection it stops trying and says so
+once; `want()` starts it again.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import socket
+import threading
+import time
+from typing import Callable
+
+from damka.bridges.dxp_link import DxpLink
+
+log = logging.getLogger("damka.dxp")
+
+DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0, 10.0)  # seconds between the initiator's tries
+ACCEPT_SLICE = 1.0                        # the follower's accept wakes this often to check for close()
+GIVE_UP_S = 600.0                         # default: ten minutes without the peer, then the menu decides
+
+
+class Redialer:
+    """Finds a new link when `want()` is called; `poll()` gives notices and links."""
+
+    def __init__(self, dial: Callable[[float], DxpLink], describe: str, *, backoff: bool,
+                 give_up_s: float = GIVE_UP_S, delays: tuple[float, ...] = DELAYS) -> None:
+        """`dial(timeout)`: one try (accept or connect) raising OSError when it fails.
+        `backoff`: wait between tries (the initiator); the follower just listens again."""
+        self._dial = dial
+        self.describe = describe
+        self._backoff = backoff
+        self.give_up_s = give_up_s
+        self._delays = delays
+        self._wanted = threading.Event()
+        self._closed = threading.Event()
+        self._out: queue.Queue[str | DxpLink] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="damka-dxp-redial", daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def listening(cls, host: str, port: int, **options: float) -> Redialer:
+        return cls(lambda timeout: DxpLink.listen(port, host, timeout=timeout),
+                   f"listening again on {host}:{port}", backoff=False, **options)
+
+    @classmethod
+    def calling(cls, host: str, port: int, **options: float) -> Redialer:
+        return cls(lambda timeout: DxpLink.connect(host, port, timeout=timeout),
+                   f"calling {host}:{port} again", backoff=True, **options)
+
+    def want(self) -> None:
+        """Start looking for the peer (again); harmless while already looking."""
+        self._wanted.set()
+
+    def poll(self) -> list[str | DxpLink]:
+        out: list[str | DxpLink] = []
+        while True:
+            try:
+                out.append(self._out.get_nowait())
+            except queue.Empty:
+                return out
+
+    def close(self) -> None:
+        self._closed.set()
+        self._wanted.set()
+
+    def _run(self) -> None:
+        while not self._closed.is_set():
+            self._wanted.wait()
+            if self._closed.is_set():
+                return
+            link = self._search()
+            self._wanted.clear()
+            if link is not None:
+                self._out.put(link)
+
+    def _search(self) -> DxpLink | None:
+        """Try until a link comes, `close()`, or `give_up_s` passes (then say so)."""
+        start = time.monotonic()
+        tries = 0
+        self._say(f"{self.describe}...")
+        while not self._closed.is_set():
+            left = self.give_up_s - (time.monotonic() - start)
+            if left <= 0:
+                self._say(f"the peer did not come back in {self.give_up_s:.0f} s: "
+                          "adjudicate from the menu, or resume later (damka dxp --resume)")
+                return None
+            tries += 1
+            try:
+                return self._dial(min(ACCEPT_SLICE if not self._backoff else 2.0, left))
+            except (OSError, socket.timeout) as error:
+                if not self._backoff:
+                    continue  # the accept timed out: listen on
+                delay = self._delays[min(tries - 1, len(self._delays) - 1)]
+                self._say(f"{self.describe}: try {tries} failed ({error}); next in {delay:g} s")
+                if self._closed.wait(min(delay, max(0.0, left))):
+                    return None
+        return None
+
+    def _say(self, text: str) -> None:
+        """Progress on stderr (the log) and on the board's screen."""
+        log.info("DXP: %s", text)
+        self._out.put(text)
