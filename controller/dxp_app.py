@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from damka.controller.dxp_clock import DxpClockHold, held_when_stored
 from damka.controller.dxp_game import VARIANT, DxpGame
 from damka.controller.game_factory import BuiltGame
 from damka.controller.app import App
@@ -33,12 +34,15 @@ class DxpResumeError(ValueError):
     """The stored game cannot be resumed over DXP (the text says why)."""
 
 
-class DxpApp(App):
-    """The board's App with its game against a DXP peer."""
+class DxpApp(DxpClockHold, App):
+    """The board's App with its game against a DXP peer (its clock held while
+    the peer is gone: `dxp_clock.py`)."""
 
     def __init__(self, dxp_game: DxpGame, **options: Any) -> None:
         self.dxp = dxp_game
+        dxp_game.on_link = self._on_link
         super().__init__(**options)
+        self._watch_arbiter()
 
     def _start(self, built: BuiltGame, recorder: Any) -> None:
         self.dxp.attach(built)
@@ -53,10 +57,12 @@ class DxpApp(App):
     def handle(self, event: Any) -> None:
         super().handle(event)
         self.dxp.pump()
+        self._keep_held()
 
     def tick(self, now_ms: int) -> None:
         super().tick(now_ms)
         self.dxp.pump()
+        self._keep_held()
 
     def next_deadline(self) -> int | None:
         """The link is polled every POLL_MS even when the game itself waits for nothing."""
@@ -110,6 +116,7 @@ class DxpApp(App):
             raise DxpResumeError(f"--resume {stored.id}: the peer played side {peer_side}")
         self._resume_offer = stored
         self._resume()
+        self.clock_held = held_when_stored(stored.clock_state)   # restarted when the peer is back
         self.dxp.look_for_peer()
 
 

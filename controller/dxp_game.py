@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import logging
 import queue
-from typing import Any
+from typing import Any, Callable
 
 from damka.bridges import dxp
 from damka.bridges.dxp_link import Dropped, DxpLink
 from damka.bridges.dxp_redial import Redialer
 from damka.controller import events as ev
 from damka.controller.dxp_reconnect import NAME, DxpReconnect
+from damka.controller.clock import Clock
 from damka.controller.dxp_resume import position_letters
 from damka.controller.game_factory import BuiltGame
 from damka.controller.opponent import Thinking
@@ -124,6 +125,8 @@ class DxpGame(DxpReconnect):
         self._back_pending = False
         self.back_target: int | None = None  # the peer's accepted take-back, until the board shows it
         self._unsubscribe: Any = None
+        self.clock: Clock | None = None   # the game's clock (the resume GAMEREQ's time left)
+        self.on_link: Callable[[bool], None] | None = None  # told when the peer is lost (False) / back (True)
 
     # -- wiring ---------------------------------------------------------------
 
@@ -132,6 +135,7 @@ class DxpGame(DxpReconnect):
         if self._unsubscribe is not None:
             self._unsubscribe()
         self.session = built.session
+        self.clock = built.clock
         built.session.opponent = self.opponent
         self._unsubscribe = built.session.bus.subscribe(self._on_event)
 
@@ -216,8 +220,11 @@ class DxpGame(DxpReconnect):
             self.link = None
             if self.ended:
                 return  # the game is over: nothing waits for the peer
+            self._back_pending = False  # the answer to the board's BACKREQ is lost with the link
+            finish = "; finish putting the pieces back" if self.back_target is not None else ""
             self._say(f"connection to {self.peer_name} lost ({item.reason}); the game waits "
-                      "(menu: adjudicate)")
+                      f"(menu: adjudicate){finish}"[:120])
+            self._link_changed(False)
             self.look_for_peer()
         elif isinstance(item, dxp.MoveMessage):
             self._peer_move(item)

@@ -17,7 +17,7 @@ from typing import Any
 
 from damka.bridges import dxp
 from damka.bridges.dxp_link import Dropped, DxpLink
-from damka.controller.dxp_resume import Fit, position_letters, resume_fit
+from damka.controller.dxp_resume import Fit, position_letters, resume_fit, time_left
 
 log = logging.getLogger("damka.dxp")
 
@@ -63,8 +63,8 @@ class DxpReconnect:
             return
         self._candidate, self._candidate_until = link, time.monotonic() + HANDSHAKE_S
         if self.initiator:
-            colour, letters = position_letters(self.session.variant, self.session.game.position)
-            minutes, moves = self.time
+            colour, letters = position_letters(self.session.variant, self._game_now().position)
+            minutes, moves = self.request_time()
             link.send(dxp.GameRequest(NAME, dxp.COLOURS[self.peer_side], minutes, moves, letters, colour))
             self._say(f"connected to {link.peer}: asking {self.peer_name} to go on from this position")
 
@@ -97,7 +97,8 @@ class DxpReconnect:
         variant = self.session.variant
         shown = (request.to_move, request.board) if request.board is not None else \
             position_letters(variant, variant.start_position())
-        fit = resume_fit(variant, self.session.game, self.peer_side, shown)
+        game = self._game_now()   # a take-back of the peer's still being carried out: the game as the peer has it
+        fit = resume_fit(variant, game, self.peer_side, shown)
         if fit is None or dxp.COLOURS.index(request.follower_colour) == self.peer_side:
             link.send(dxp.GameAccept(NAME, 1))
             self._refuse("GAMEREQ to resume shows another position")
@@ -108,7 +109,7 @@ class DxpReconnect:
             self._send(dxp.move_message(self.session.variant, fit.move))
             log.info("DXP: the board's last move sent again (the peer had not got it)")
         elif fit.fit is Fit.DELIVER:
-            self.opponent.deliver(self.session.game, fit.move)
+            self.opponent.deliver(game, fit.move)
             log.info("DXP: the peer's move that was lost in the drop is lit")
         return True
 
@@ -121,4 +122,17 @@ class DxpReconnect:
         self.session.assistants.cancel_search()
         log.info("DXP: %s is back (%s): the game goes on", self.peer_name, link.peer)
         self._say(f"{self.peer_name} is back: the game goes on")
+        self._link_changed(True)
+
+    def _link_changed(self, up: bool) -> None:
+        if self.on_link is not None and not self.ended:
+            self.on_link(up)
+
+    def request_time(self) -> tuple[int, int]:
+        """The resume GAMEREQ's (minutes, moves): the peer's time left on the
+        board's clock (`dxp_resume.time_left`); the game request's own time
+        when the game has no clock."""
+        if self.clock is None:
+            return self.time
+        return time_left(self.clock.view(self.session.now).sides[self.peer_side])
 

@@ -22,6 +22,7 @@ import enum
 from dataclasses import dataclass
 
 from damka.bridges import dxp
+from damka.controller.clock_view import SideView
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Position, Variant
@@ -60,6 +61,19 @@ def resume_fit(variant: Variant, game: Game, peer_side: int, shown: tuple[str, s
             if position_letters(variant, variant.play(game.position, move)) == shown:
                 return Resume(Fit.DELIVER, move)
     return None
+
+
+def time_left(side: SideView) -> tuple[int, int]:
+    """GAMEREQ's (minutes, moves) for a side's time left: the protocol has whole
+    minutes only, so the time is rounded *down* (the peer never plans with
+    time the board's clock does not give it), but never to 0, which means
+    "no clock": under a minute left is sent as 1 (at most 999, the field's
+    width). `moves`: the turns left to the time control (0: the time is for
+    the rest of the game)."""
+    if side.untimed:
+        return 0, 0
+    minutes = min(999, max(1, side.remaining_ms // 60_000))
+    return minutes, side.turns_to_control or 0
 
 
 def time_of(time_control: str) -> tuple[int, int]:

@@ -39,7 +39,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--moves", type=int, default=0, help="--connect: moves in that time (0: the whole game)")
     parser.add_argument("--resume", type=int, default=None, metavar="GAME_ID",
                         help="go on with the stored unfinished DXP game GAME_ID (after the board restarted): "
-                        "the peer's GAMEREQ (--listen) or ours (--connect) carries its position")
+                        "the peer's GAMEREQ (--listen) or ours (--connect) carries its position; "
+                        "`damka games` lists the stored games with their ids (an unfinished one has "
+                        "result '*'; the web page's archive shows them too)")
     parser.add_argument("--give-up", type=float, default=GIVE_UP_S, metavar="SECONDS",
                         help=f"after a drop, look for the peer this long (default {GIVE_UP_S:.0f}), "
                         "then the menu adjudicates or a later --resume goes on")

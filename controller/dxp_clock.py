@@ -1,0 +1,80 @@
+"""The board's clock while a DXP peer is gone: stopped, and running again when it is back.
+
+Nobody can move for the peer while the connection is down, so neither side's
+time may run. A mixin of `DxpApp` that acts only through the App's public
+clock commands (`pause_clock` / `resume_clock`), so every stop and restart
+is an `ArbiterActed` event, in the clock's log and the stored game's arbiter
+log:
+
+- the drop pauses a running clock (by `DROP_BY`) and the board *holds* it;
+- a move made on the board while the peer is gone commits with the clock
+  (a paused clock restarts at a committed move, `game_factory.ResumableClock`):
+  a held clock is paused again at the same instant, so no time runs;
+- the peer back (the resume handshake done) restarts a held clock;
+- a clock the arbiter paused by hand before the drop is not held (the drop
+  finds it paused) and stays paused; an arbiter's own restart, pause or
+  undo during the drop ends the hold: the clock is then the arbiter's;
+- `--resume`: a game whose stored clock was running (the board went down
+  with it) or held for a drop is held again until the peer is back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from damka.controller import events as ev
+from damka.controller.app_commands import CommandRefused
+from damka.controller.clock import State
+
+DROP_BY = "DXP: connection lost"
+BACK_BY = "DXP: peer back"
+ARBITER_CLOCK_ACTIONS = ("pause", "resume", "undo")
+
+
+def held_when_stored(clock_state: dict[str, Any] | None) -> bool:
+    """Whether a stored clock was stopped by the DXP drop (or not stopped at
+    all: the board went down with it running), not by the arbiter."""
+    if not clock_state:
+        return False
+    if clock_state.get("state") == "running":
+        return True
+    pauses = [entry for entry in clock_state.get("log", ()) if entry.get("action") == "pause"]
+    return clock_state.get("state") == "paused" and bool(pauses) and pauses[-1].get("by") == DROP_BY
+
+
+class DxpClockHold:
+    clock_held = False   # the clock is stopped because the peer is gone
+
+    def _watch_arbiter(self) -> None:
+        self.bus.subscribe(self._on_arbiter, ev.ArbiterActed)
+
+    def _on_arbiter(self, event: ev.ArbiterActed) -> None:
+        if event.who not in (DROP_BY, BACK_BY) and event.action in ARBITER_CLOCK_ACTIONS:
+            self.clock_held = False          # the arbiter has taken the clock in hand
+
+    def _in_play(self) -> bool:
+        return self.session is not None and self.session.result is None and self.clock is not None
+
+    def _on_link(self, up: bool) -> None:
+        """The DXP game's connection went down (False) or the peer is back (True)."""
+        if not self._in_play():
+            self.clock_held = False
+        elif not up and self.clock.state is State.RUNNING:
+            self._clock_command(self.pause_clock, DROP_BY)
+            self.clock_held = True
+        elif up and self.clock_held:
+            self.clock_held = False
+            if self.clock.state is State.PAUSED:
+                self._clock_command(self.resume_clock, BACK_BY)
+
+    def _keep_held(self) -> None:
+        """After every input: a held clock that a committed move restarted is paused again."""
+        if (self.clock_held and self.dxp.link is None and self._in_play()
+                and self.clock.state is State.RUNNING):
+            self._clock_command(self.pause_clock, DROP_BY)
+
+    def _clock_command(self, command: Any, where: str) -> None:
+        try:
+            command(where)
+        except CommandRefused:
+            pass   # (the clock is not in a state to change: nothing to do)
