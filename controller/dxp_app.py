@@ -116,7 +116,7 @@ class DxpApp(DxpClockHold, App):
             raise DxpResumeError(f"--resume {stored.id}: the peer played side {peer_side}")
         self._resume_offer = stored
         self._resume()
-        self.clock_held = held_when_stored(stored.clock_state)   # restarted when the peer is back
+        self.hold_clock(restart=held_when_stored(stored.clock_state))   # until the peer is back
         self.dxp.look_for_peer()
 
 

@@ -11,9 +11,10 @@ log:
   (a paused clock restarts at a committed move, `game_factory.ResumableClock`):
   a held clock is paused again at the same instant, so no time runs;
 - the peer back (the resume handshake done) restarts a held clock;
-- a clock the arbiter paused by hand before the drop is not held (the drop
-  finds it paused) and stays paused; an arbiter's own restart, pause or
-  undo during the drop ends the hold: the clock is then the arbiter's;
+- a clock the arbiter paused by hand before the drop stays paused when the
+  peer is back (held during the drop all the same: a move does not restart
+  it); an arbiter's own restart, pause or undo during the drop ends the
+  hold: the clock is then the arbiter's;
 - `--resume`: a game whose stored clock was running (the board went down
   with it) or held for a drop is held again until the peer is back.
 """
@@ -27,6 +28,7 @@ from damka.controller.app_commands import CommandRefused
 from damka.controller.clock import State
 
 DROP_BY = "DXP: connection lost"
+KEEP_BY = "DXP: connection lost (paused by hand before)"
 BACK_BY = "DXP: peer back"
 ARBITER_CLOCK_ACTIONS = ("pause", "resume", "undo")
 
@@ -43,35 +45,44 @@ def held_when_stored(clock_state: dict[str, Any] | None) -> bool:
 
 
 class DxpClockHold:
-    clock_held = False   # the clock is stopped because the peer is gone
+    clock_held = False        # the peer is gone: the clock must not run
+    restart_when_back = False  # the drop stopped it (not the arbiter): it runs again when the peer is back
 
     def _watch_arbiter(self) -> None:
         self.bus.subscribe(self._on_arbiter, ev.ArbiterActed)
 
     def _on_arbiter(self, event: ev.ArbiterActed) -> None:
-        if event.who not in (DROP_BY, BACK_BY) and event.action in ARBITER_CLOCK_ACTIONS:
-            self.clock_held = False          # the arbiter has taken the clock in hand
+        if not event.who.startswith("DXP:") and event.action in ARBITER_CLOCK_ACTIONS:
+            self.clock_held = self.restart_when_back = False   # the arbiter has taken the clock in hand
 
     def _in_play(self) -> bool:
         return self.session is not None and self.session.result is None and self.clock is not None
 
+    def hold_clock(self, restart: bool) -> None:
+        """The peer is gone (a drop, or `--resume` before it is back): the clock
+        stays stopped; `restart`: it runs again when the peer is back."""
+        self.clock_held, self.restart_when_back = self._in_play(), restart and self._in_play()
+
     def _on_link(self, up: bool) -> None:
         """The DXP game's connection went down (False) or the peer is back (True)."""
         if not self._in_play():
-            self.clock_held = False
-        elif not up and self.clock.state is State.RUNNING:
-            self._clock_command(self.pause_clock, DROP_BY)
-            self.clock_held = True
-        elif up and self.clock_held:
-            self.clock_held = False
-            if self.clock.state is State.PAUSED:
+            self.clock_held = self.restart_when_back = False
+        elif not up:
+            running = self.clock.state is State.RUNNING
+            if running:
+                self._clock_command(self.pause_clock, DROP_BY)
+            self.hold_clock(restart=running)
+        else:
+            restart = self.restart_when_back
+            self.clock_held = self.restart_when_back = False
+            if restart and self.clock.state is State.PAUSED:
                 self._clock_command(self.resume_clock, BACK_BY)
 
     def _keep_held(self) -> None:
         """After every input: a held clock that a committed move restarted is paused again."""
         if (self.clock_held and self.dxp.link is None and self._in_play()
                 and self.clock.state is State.RUNNING):
-            self._clock_command(self.pause_clock, DROP_BY)
+            self._clock_command(self.pause_clock, DROP_BY if self.restart_when_back else KEEP_BY)
 
     def _clock_command(self, command: Any, where: str) -> None:
         try:
