@@ -14,7 +14,9 @@ pumps the link on the board's loop thread (`DxpApp.handle`/`tick`):
   not in the game; a take-back on the board is asked of the peer;
 - a malformed message, an illegal move, a move out of turn: refused with one
   `damka.dxp` log line and a message on the screen, the board plays on;
-- a dropped connection: said on the screen; the game waits and is stored.
+- a dropped connection: said on the screen; the game waits and is stored,
+  the clock held (`on_link` tells `DxpApp`, `dxp_clock.py`); a take-back
+  of the peer's being carried out is finished.
   With a `Redialer` the board looks for the peer again (the follower listens
   again, the initiator calls again with back-off) and the game goes on over
   the new connection (`reconnect` / `adopt`: a GAMEREQ with the position,
