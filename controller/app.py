@@ -314,6 +314,7 @@ class App(AppMenus, AppOffers, AppCommands):
         self.overlay = None
         self.result_view = None
         bus = built.session.bus
+        built.session.takeback_consent = self._board_takeback   # app_offers.py: asked of a remote seat
         if recorder is not None:
             bus.subscribe(recorder)
         bus.subscribe(self._game_over, ev.GameOver)

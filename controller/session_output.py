@@ -31,6 +31,8 @@ class SessionOutput:
             return replace(base, guide_to=self.tracker.occupancy_of(self.game.position))
         if self._restore_board:
             return replace(base, guide_to=self._reference())
+        if self._consent is not None and self.reading.kind is Kind.TAKEBACK:
+            return base   # the position waits for the far side's answer: nothing to do on the board
         kind = self.reading.kind
         due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
         must = None
