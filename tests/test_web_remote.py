@@ -100,3 +100,15 @@ def test_the_remote_seat_is_the_page_that_set_up_the_game(served) -> None:
     status, answer = request(served, "POST", "/api/game/move", {"move": text}, code=served.code, seat=token)
     assert status == 200 and answer["turn_complete"]
     wait_for(served, lambda: bool(served.app.session.planned))
+
+
+def test_a_remote_seat_beside_computer_seats_in_a_three_player_game(served) -> None:
+    game = {"variant": "multiwarcaby", "sides": "3", "mode": "remote", "remote_seat": 1, "computers": "1",
+            "colours": "first", "level": "beginner"}
+    status, answer = request(served, "POST", "/api/game/new", {"game": game}, code=served.code)
+    assert status == 200, answer
+    assert served.rig.do(lambda: (served.app.built.computer_sides, served.app.game_players)) == \
+        (frozenset({1, 2}), ["Player 1", "Player 2 (remote)", "Player 3 (computer)"])
+    served.rig.set_up()
+    wait_for(served, lambda: served.web.feed.latest_state.data["remote"] is not None)
+    assert served.web.feed.latest_state.data["remote"]["seats"] == [1]      # the page plays seat 1 only

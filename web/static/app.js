@@ -317,6 +317,8 @@ function fillSeats() {
   for (let i = 0; i < sides; i++) f.remote_seat.add(new Option(`${ordinal[i]} to move${i === 0 ? " (first)" : ""}`, String(i)));
   f.remote_seat.value = Number(keep) < sides ? keep : String(sides - 1);
   $("remoteseat").hidden = f.mode.value !== "remote";
+  // Beside a remote seat the computer takes only the seats asked for (3-4 players); the rest are at the table.
+  if (f.computers.options.length) f.computers.options[0].text = f.mode.value === "remote" ? "None" : "All but one";
 }
 
 function showTab(name) {
