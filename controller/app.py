@@ -268,7 +268,9 @@ class App(AppMenus, AppOffers, AppCommands):
         `remote`: the seats `setup` gives the computer (mode "computer"), or
         the remote's own `seats` when it names them (any seat), are played by
         this opponent instead (a player on the web page): the board lights its
-        moves for the person at the table exactly as the computer's."""
+        moves for the person at the table exactly as the computer's. Beside the
+        remote's own seats, `setup.computers` other seats are the computer's
+        (3-4 players; `SeatOpponents` routes each turn), the rest at the table."""
         self._abandon_current()
         if self.engines and not setup.engines:
             setup = replace(setup, engines=self.engines)

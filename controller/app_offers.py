@@ -11,6 +11,11 @@ other party's answer (the board answers in its menu, the page with its
 buttons). In the usual local game (both sides at the board, or the computer
 as the opponent) the board's menu draws or takes back at once, as ever.
 
+A take-back made at the board by hand in such a game is asked too: the
+session calls its `takeback_consent` hook (`_board_takeback` here) instead of
+taking back, and `answer_offer` hands the answer back to it
+(`Session.takeback_answered`: declined, the LEDs guide the pieces forward).
+
 Events (`controller/events.py`) on the game's bus, so the recorder, the web
 feed and every `App.bus` listener see them: `OfferMade`, then `OfferAnswered`
 (accepted, declined, or lapsed when a move is committed, a move is taken
