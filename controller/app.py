@@ -38,6 +38,7 @@ from damka.controller.match import Match
 from damka.controller.menus import Menu, Row, game_menu, resume_menu
 from damka.controller.recorder import CHECKPOINT_MS, Recorder, WriteQueue
 from damka.controller.session import Session
+from damka.controller.seat_opponents import engine_seats, seat_remote
 from damka.controller.session_types import Opponent
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store, StoredGame
@@ -267,27 +268,36 @@ class App(AppMenus, AppOffers, AppCommands):
         `remote`: the seats `setup` gives the computer (mode "computer"), or
         the remote's own `seats` when it names them (any seat), are played by
         this opponent instead (a player on the web page): the board lights its
-        moves for the person at the table exactly as the computer's."""
+        moves for the person at the table exactly as the computer's. Beside the
+        remote's own seats, `setup.computers` other seats are the computer's
+        (3-4 players; `SeatOpponents` routes each turn), the rest at the table."""
         self._abandon_current()
         if self.engines and not setup.engines:
             setup = replace(setup, engines=self.engines)
         self.setup = setup
         variant = build_variant(setup)
         computer: frozenset[int] = frozenset()
-        if setup.mode == "computer":  # a remote player's own seats when it names them (any seat)
-            computer = getattr(remote, "seats", None) or setup.computer_seats(len(variant.sides),
-                                                                               draw=self.random.sample)
-        seed = self.random.randrange(1 << 30) if computer and self.chooser is None and remote is None else None
-        built = build_game(setup, variant=variant, chooser=self.chooser, seed=seed, computer_sides=computer)
+        engine: frozenset[int] = frozenset()
+        far = frozenset(getattr(remote, "seats", None) or ())   # a remote player's own seats (any seat)
+        if setup.mode == "computer" and far:
+            # 3-4 players: `computers` of the other seats are the computer's, the rest at the table.
+            engine = engine_seats(setup.computers, setup.colours, len(variant.sides), far, self.random.sample)
+            computer = far | engine
+        elif setup.mode == "computer":
+            computer = setup.computer_seats(len(variant.sides), draw=self.random.sample)
+        seed = self.random.randrange(1 << 30) if computer and self.chooser is None and (remote is None or engine) \
+            else None
+        built = build_game(setup, variant=variant, chooser=None if engine else self.chooser, seed=seed,
+                           computer_sides=computer)
         if remote is not None and computer:
-            searcher = built.session.opponent
-            if searcher is not None and hasattr(searcher, "close"):
-                searcher.close()
-            built.session.opponent = remote
-        self._choose_players(variant, computer, remote_label if remote is not None else " (computer)")
+            seat_remote(built.session, remote, far or built.computer_sides, engine)
+        labels = {seat: remote_label if remote is not None and seat not in engine else " (computer)"
+                  for seat in computer}
+        self._choose_players(variant, labels)
         self._start(built, self._recorder_for(built))
 
-    def _choose_players(self, variant: Variant, computer: frozenset[int], label: str = " (computer)") -> None:
+    def _choose_players(self, variant: Variant, labels: dict[int, str]) -> None:
+        """The players of the game: the names given, else the sides' own with `labels` ("(computer)") by seat."""
         if not self.match.players or len(self.match.players) != len(variant.sides):
             named = self._named_players
             if named and len(named) == len(variant.sides):
@@ -296,7 +306,7 @@ class App(AppMenus, AppOffers, AppCommands):
                 if named:
                     self.notice = (f"{len(named)} player names for a game of {len(variant.sides)} sides: "
                                    "the sides' own names are used")
-                self.match = Match(_default_players(variant, computer, label))
+                self.match = Match(_default_players(variant, labels))
         self.game_players = self.match.order()
 
     def _recorder_for(self, built: BuiltGame, game_id: int | None = None) -> Recorder | None:
@@ -314,6 +324,7 @@ class App(AppMenus, AppOffers, AppCommands):
         self.overlay = None
         self.result_view = None
         bus = built.session.bus
+        built.session.takeback_consent = self._board_takeback   # app_offers.py: asked of a remote seat
         if recorder is not None:
             bus.subscribe(recorder)
         bus.subscribe(self._game_over, ev.GameOver)
@@ -417,6 +428,5 @@ def _lines(*parts: str) -> str:
     return "  ".join(part for part in parts if part)
 
 
-def _default_players(variant: Variant, computer: frozenset[int], label: str = " (computer)") -> list[str]:
-    return [variant.player_name(index) + (label if index in computer else "")
-            for index in range(len(variant.sides))]
+def _default_players(variant: Variant, labels: dict[int, str]) -> list[str]:
+    return [variant.player_name(index) + labels.get(index, "") for index in range(len(variant.sides))]

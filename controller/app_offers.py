@@ -11,6 +11,11 @@ other party's answer (the board answers in its menu, the page with its
 buttons). In the usual local game (both sides at the board, or the computer
 as the opponent) the board's menu draws or takes back at once, as ever.
 
+A take-back made at the board by hand in such a game is asked too: the
+session calls its `takeback_consent` hook (`_board_takeback` here) instead of
+taking back, and `answer_offer` hands the answer back to it
+(`Session.takeback_answered`: declined, the LEDs guide the pieces forward).
+
 Events (`controller/events.py`) on the game's bus, so the recorder, the web
 feed and every `App.bus` listener see them: `OfferMade`, then `OfferAnswered`
 (accepted, declined, or lapsed when a move is committed, a move is taken
@@ -49,16 +54,18 @@ class AppOffers:
     def remote_sides(self) -> frozenset[int]:
         """The seats played from afar (a remote player on the page); empty in a game at the table."""
         built = self.built
-        if built is None or not getattr(built.session.opponent, "remote", False):
+        opponent = built.session.opponent if built is not None else None
+        if not getattr(opponent, "remote", False):
             return frozenset()
-        return built.computer_sides
+        return frozenset(getattr(opponent, "seats", None) or built.computer_sides)   # the remote's own seats
 
     # -- the public API --------------------------------------------------------------
 
-    def offer(self, kind: str, side: int | None, where: str) -> None:
+    def offer(self, kind: str, side: int | None, where: str, moves: int | None = None) -> None:
         """Offer a draw or ask for a take-back (`kind` "draw" | "takeback") as
         `side` (None: worked out from `where`) from `where` ("board", "page",
-        "remote page"). From the board with no one far away: done at once."""
+        "remote page"); `moves`: a take-back's plies (None: the requester's
+        last turn). From the board with no one far away: done at once."""
         session = self._live_session()
         if kind == "takeback" and self.setup.mode == "tournament":
             raise OfferError("no take-back in tournament play")
@@ -69,7 +76,12 @@ class AppOffers:
         everyone = frozenset(range(len(session.variant.sides)))
         requester = remote if where == "remote page" else (everyone - remote if where == "board" else frozenset())
         played = [move.side for move in session.committed]
-        moves = last_turn_moves(played, requester, session.game.ply) if kind == "takeback" else 0
+        if kind != "takeback":
+            moves = 0
+        elif moves is None:
+            moves = last_turn_moves(played, requester, session.game.ply)
+        elif not 0 < moves <= session.game.ply:
+            raise OfferError(f"take-back of {moves} moves: the game has {session.game.ply}")
         if side is None and len(requester) == 1:
             side = next(iter(requester))
         elif side is None and requester and moves:
@@ -90,9 +102,23 @@ class AppOffers:
         answer = "accepted" if accept else "declined"
         text = f"{offer_text(offer, self._side_name(offer.side))}: {answer} from the {where}"
         session.bus.publish(ev.OfferAnswered(self.now, session.game.ply, offer.kind, answer, where, offer.where, text))
-        if accept:
+        if offer.kind == "takeback" and offer.where == "board":
+            who = "remote player" if self.remote_sides() else where
+            session.takeback_answered(accept, offer.moves, f"take-back {answer} by the {who}")
+        elif accept:
             self._at_once(offer.kind, offer.moves)
         self._offer_menu_changed()
+
+    def _board_takeback(self, plies: int | None) -> int:
+        """The session's hook (`Session.takeback_consent`): a take-back made at
+        the board in a game with a seat played from afar is asked of it (an
+        offer from the board); the plies asked. A take-back the board asked for
+        already stands; OfferError (a ValueError) when none can be asked now."""
+        pending = self.pending_offer
+        if pending is not None and pending.kind == "takeback" and pending.where == "board":
+            return pending.moves
+        self.offer("takeback", None, "board", plies)
+        return self.pending_offer.moves
 
     def offer_line(self) -> str:
         """What the board's screen says of the pending offer ('' : none)."""

@@ -98,6 +98,10 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
         self._hint_text = ""
         self._restore_request = False
         self._restore_to: int | None = None  # a take-back asked from outside: the ply the LEDs guide back to
+        # A seat played from afar agrees to a take-back made at the board (session_assist.py):
+        # the App's hook asks it (an offer); `_consent` holds the plies asked until the answer.
+        self.takeback_consent: Callable[[int | None], int] | None = None
+        self._consent: int | None = None
         self._first_moves: dict[Move, int] = {}  # first moves seen complete this turn, in order
         self._pending: tuple[int, tuple[Move, ...]] | None = None  # (ply, move): complete, not yet settled
         self._restore_board = False  # a player went out mid-turn: the board goes back to the turn start
@@ -522,7 +526,7 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
         if kind is Kind.COMPLETE:
             self._commit(self._pick(self.reading.turns), pressed=None)
         elif kind is Kind.TAKEBACK:
-            self._take_back(self.reading.plies_back)
+            self._board_takes_back(self.reading.plies_back)
         else:
             self._new_game()
         return True

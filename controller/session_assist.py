@@ -104,11 +104,67 @@ class SessionAssist:
         # The button says what the board means: in multiwarcaby the earlier
         # position is often also a legal turn of the next side.
         plies = self.tracker.takeback_plies(self.game, self.occupancy)
+        if self._restore_to is None and self.takeback_needs_consent:
+            self._ask_consent(plies or None)
+            return
         if plies and (self._restore_to is None or self.game.ply - plies >= self._restore_to):
             self._take_back(plies)
             return
         self._restore_request = True
         self._say("to take back, put the pieces back as they were before the last move")
+
+    # -- a take-back made at the board, with a seat played from afar ------------
+
+    @property
+    def takeback_needs_consent(self) -> bool:
+        """A take-back made at the board (the pieces put back, the button) is
+        asked of the far side first: the opponent plays a seat from afar
+        (its `remote` flag) and the App gave the hook that asks it. Against the
+        computer or with everyone at the table the board takes back at once."""
+        return self.takeback_consent is not None and bool(getattr(self.opponent, "remote", False))
+
+    def _board_takes_back(self, plies: int) -> None:
+        """The board shows the position `plies` plies back and settled there."""
+        if self._restore_to is None and self.takeback_needs_consent:
+            self._ask_consent(plies)
+        else:
+            self._take_back(plies)
+
+    def _ask_consent(self, plies: int | None) -> None:
+        """Ask the far side (once) for `plies` back (None: the board's last turn);
+        the position waits for the answer: `takeback_answered`."""
+        if self._consent is not None:
+            return
+        try:
+            self._consent = self.takeback_consent(plies)  # type: ignore[misc]
+        except ValueError as error:  # cannot be asked now (another offer waits): play goes on
+            self._takeback_refused(f"no take-back: {error}")
+            return
+        moves = f"{self._consent} move{'s' if self._consent != 1 else ''}"
+        self._restore_request = False
+        self.say(f"take-back of {moves} asked of the {self.opponent.label}: waiting for the answer")
+        self._refresh_frame()
+
+    def takeback_answered(self, accept: bool, moves: int, reason: str) -> None:
+        """The far side's answer to a take-back asked from the board (the App's
+        offer): accepted, the moves are taken back (the LEDs guide the pieces
+        back if the board no longer shows the position); declined, the LEDs
+        guide the pieces forward to the game's position and play goes on."""
+        self._consent = None
+        if accept:
+            self.ask_takeback(moves)
+        else:
+            self._takeback_refused(reason)
+
+    def _takeback_refused(self, reason: str) -> None:
+        self._consent = None
+        self._restore_request = False
+        if self.occupancy != self._reference() and self.phase is Phase.PLAYING:
+            self._restore_board = True           # guided forward: _board_restored says when it is done
+            self._out_message = reason
+        self.say(f"{reason}: {self._prompt()}" if not self._restore_board else
+                 f"{reason}: put the pieces back as the LEDs show")
+        self._refresh_frame()
 
     def guide_take_back(self, plies: int, reason: str) -> None:
         """Ask the person to take back `plies` plies (a peer's or an arbiter's

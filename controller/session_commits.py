@@ -66,6 +66,7 @@ class SessionCommits:
         self.assistants.clear_check()
         self._restore_request = False
         self._restore_to = None
+        self._consent = None
 
     def take_back(self, plies: int) -> None:
         """Take `plies` plies back in the record at once (an arbiter's undo of a

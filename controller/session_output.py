@@ -13,7 +13,7 @@ from dataclasses import replace
 from damka.controller import events as ev
 from damka.controller import wording
 from damka.controller.frame import FrameFacts, compose_frame, remaining
-from damka.controller.session_types import Mode, Phase
+from damka.controller.session_types import Mode, Phase, seat_label
 from damka.controller.tracker import Kind
 from damka.engine.variant import Result
 
@@ -31,6 +31,8 @@ class SessionOutput:
             return replace(base, guide_to=self.tracker.occupancy_of(self.game.position))
         if self._restore_board:
             return replace(base, guide_to=self._reference())
+        if self._consent is not None and self.reading.kind is Kind.TAKEBACK:
+            return base   # the position waits for the far side's answer: nothing to do on the board
         kind = self.reading.kind
         due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
         must = None
@@ -56,7 +58,7 @@ class SessionOutput:
 
     def _turn_prompt(self) -> str:
         computer = self._is_computer_turn()
-        who = self.opponent.label if self.opponent is not None else "computer"
+        who = seat_label(self.opponent, self.game.turn)
         return wording.turn_prompt(self.variant, self.game, two_moves=self.tracker.two_moves, computer_turn=computer,
                                    thinking=computer and self.opponent is not None and self.planned == (), who=who)
 

@@ -69,6 +69,16 @@ class Opponent(Protocol):
     def cancel(self) -> None: ...
 
 
+def seat_label(opponent: Opponent | None, seat: int) -> str:
+    """Who plays `seat` for the screen ("computer", "remote player", a peer's
+    name): an opponent of several players (`controller/seat_opponents.py`)
+    names each seat's."""
+    if opponent is None:
+        return "computer"
+    label_for = getattr(opponent, "label_for", None)
+    return label_for(seat) if label_for is not None else opponent.label
+
+
 @runtime_checkable
 class TurnClock(Protocol):
     """The least the session needs of a clock: `press` when a side's turn is

@@ -100,3 +100,31 @@ def test_the_board_asks_for_a_take_back_and_the_page_accepts_it(browser, board) 
     page.wait_for_function("damka.state.game.moves.length === 0", timeout=8000)
     assert board.rig.do(lambda: board.app.session.game.position) == start
     assert page.errors == []
+
+
+def test_the_remote_seat_stays_with_its_page_after_a_reload_and_another_page_watches(browser, board) -> None:
+    page = open_page(browser, board)
+    start_remote_game(page, board)
+    other = open_page(browser, board, 360, 740)                             # another device with the code
+    unlock(other, board.code)
+    board.rig.play(board.rig.do(lambda: board.app.session.game.legal_moves()[0]))
+    page.reload()
+    page.wait_for_function("damka.state && damka.state.remote && damka.state.remote.waiting")
+    assert "Your move" in page.text_content("#remote")                     # the reloaded page still plays
+    other.wait_for_function("damka.state && damka.state.remote && damka.state.remote.waiting")
+    assert "played from the page that set up the game" in other.text_content("#remote")
+    choice = other.evaluate("damka.state.remote.legal[0]")
+    status = other.evaluate("(text) => fetch('/api/game/move', {method: 'POST', headers: {'Content-Type': "
+                            "'application/json', 'X-CSRF-Token': document.cookie.match(/damka_csrf=([^;]*)/)[1], "
+                            "'X-Damka-Code': sessionStorage.getItem('damka_code')}, body: JSON.stringify({move: text})})"
+                            ".then(r => r.status)", choice["text"])
+    assert status == 403                                                    # the other page may not move for it
+    other.click(f"#board [data-square={choice['from']}]")
+    assert other.evaluate("damka.selected") is None                         # nothing to choose on the watching page
+    page.click(f"#board [data-square={choice['from']}]")
+    page.click(f"#board [data-square={choice['to']}]")
+    deadline = time.monotonic() + 3
+    while not board.rig.do(lambda: board.app.session.planned) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert board.rig.do(lambda: board.app.session.planned[0]) is not None  # the reloaded page's move is lit
+    assert page.errors == [] and other.errors == []

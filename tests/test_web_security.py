@@ -117,17 +117,32 @@ def test_malformed_requests_get_a_clear_4xx_and_change_nothing(served) -> None:
 
 
 def test_an_illegal_remote_move_is_refused_with_the_reason_and_changes_nothing(served) -> None:
-    status, _ = request(served, "POST", "/api/game/new", {"game": {"variant": "classic", "mode": "remote"}},
-                        code=served.code)
+    status, answer = request(served, "POST", "/api/game/new", {"game": {"variant": "classic", "mode": "remote"}},
+                             code=served.code)
     assert status == 200
+    seat = answer["seat_token"]
     served.rig.set_up()
-    status, answer = request(served, "POST", "/api/game/move", {"move": "c3-d4"}, code=served.code)
+    status, answer = request(served, "POST", "/api/game/move", {"move": "c3-d4"}, code=served.code, seat=seat)
     assert 400 <= status < 500 and "not the remote seat's turn" in answer["error"]
     move = served.rig.do(lambda: served.app.session.game.legal_moves()[0])
     served.rig.play(move)
     deadline = time.monotonic() + 5
     while not served.rig.do(lambda: served.web.driver.current_remote().waiting) and time.monotonic() < deadline:
         time.sleep(0.05)
-    status, answer = request(served, "POST", "/api/game/move", {"move": "a1-h8"}, code=served.code)
+    status, answer = request(served, "POST", "/api/game/move", {"move": "a1-h8"}, code=served.code, seat=seat)
     assert status == 400 and "not a legal move" in answer["error"] and "legal:" in answer["error"]
     assert served.rig.do(lambda: served.app.session.planned) in (None, ())
+
+
+def test_the_remote_seats_move_needs_its_seat_token_besides_the_code(served) -> None:
+    status, answer = request(served, "POST", "/api/game/new", {"game": {"variant": "classic", "mode": "remote",
+                                                                        "remote_seat": 0}}, code=served.code)
+    seat = answer["seat_token"]
+    served.rig.set_up()
+    before = picture(served)
+    for code, given, expected in ((None, seat, 401), ("000000" if served.code != "000000" else "1", seat, 403),
+                                  (served.code, None, 403), (served.code, "not-the-token", 403), (PIN, None, 403)):
+        status, answer = request(served, "POST", "/api/game/move", {"move": "c3-d4"}, code=code, seat=given,
+                                 source="127.0.0.50")
+        assert status == expected, (code, given, answer)
+    assert picture(served) == before and served.rig.do(lambda: served.app.session.planned) in (None, ())

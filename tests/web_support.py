@@ -60,7 +60,8 @@ def served(tmp_path):
 
 def request(served: Served, method: str, path: str, body: Any = None, *, code: str | None = None,
             csrf: bool = True, origin: str | None = None, raw: bytes | None = None,
-            source: str | None = None, content_type: str = "application/json") -> tuple[int, dict]:
+            source: str | None = None, content_type: str = "application/json",
+            seat: str | None = None) -> tuple[int, dict]:
     """One HTTP request as a page (or an attacker) sends it; (status, JSON answer)."""
     conn = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=10,
                                       source_address=(source, 0) if source else None)
@@ -72,6 +73,8 @@ def request(served: Served, method: str, path: str, body: Any = None, *, code: s
         headers["X-Damka-Code"] = code
     if origin is not None:
         headers["Origin"] = origin
+    if seat is not None:
+        headers["X-Damka-Seat"] = seat   # the remote seat's token, as the page that set the game up sends it
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     conn.request(method, path, body=data, headers=headers)
     response = conn.getresponse()

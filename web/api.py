@@ -130,7 +130,9 @@ async def guarded(web: Any, request: Request, handler: Handler, *, arbiter: bool
         data = await read_json(request, limit)
         code = request.headers.get("x-damka-code") or data.get("code")
         role = web.access.check(client, str(code) if code is not None else None, arbiter=arbiter)
-        result = await handler(web, {**data, **request.path_params}, role, f"web {role}@{client}")
+        seat = request.headers.get("x-damka-seat")   # the remote seat's token (web/remote.py SeatKey)
+        data = {**data, **request.path_params, **({"seat": seat} if seat else {})}
+        result = await handler(web, data, role, f"web {role}@{client}")
     except Refused as error:
         return _error(error.status, str(error), error.retry_after)
     except CommandError as error:
@@ -151,14 +153,14 @@ async def action(web: Any, data: dict, role: str, who: str) -> dict:
     name = data.get("action")
     if name not in ACTIONS:
         raise CommandError(f"action: {name!r} is not one of {', '.join(ACTIONS)}", 400)
-    return await web.driver.call(lambda: web.driver.menu_action(name, who))
+    return await web.driver.call(lambda: web.driver.menu_action(name, who, data.get("seat")))
 
 
 async def move(web: Any, data: dict, role: str, who: str) -> dict:
     text = data.get("move")
     if not isinstance(text, str) or not 0 < len(text) <= 80:
         raise CommandError("move: the move's text, as the page lists it (e.g. 11-15)", 400)
-    return await web.driver.call(lambda: web.driver.remote_move(text))
+    return await web.driver.call(lambda: web.driver.remote_move(text, data.get("seat")))
 
 
 async def rotate(web: Any, data: dict, role: str, who: str) -> dict:

@@ -180,12 +180,22 @@ class Driver:
         app.new_game(setup, remote=remote)
         self.remote, self._remote_game = remote, app.built
         self.announce(f"new game set up from {who}")
-        return {"ok": True, "game": app.game_id}
+        if remote is None:
+            return {"ok": True, "game": app.game_id}
+        # The remote seat is this page's: the token goes to it alone (never into the picture).
+        return {"ok": True, "game": app.game_id, "seat_token": remote.key.token, "seat_id": remote.key.public}
 
-    def menu_action(self, name: str, who: str) -> dict[str, Any]:
+    def acts_for_remote(self, token: Any) -> bool:
+        """The request comes from the page that plays the remote seat (its seat token)."""
+        remote = self.current_remote()
+        return remote is not None and remote.key.matches(token)
+
+    def menu_action(self, name: str, who: str, seat: Any = None) -> dict[str, Any]:
         """The same path as the board's menu (resign, pause, unpause, new, resume); a draw
-        or a take-back is offered to the board, accept/decline answer the board's offer
-        (`App.offer`, `App.answer_offer`: the handshake is the controller's)."""
+        or a take-back is offered to the other party, accept/decline answer its offer
+        (`App.offer`, `App.answer_offer`: the handshake is the controller's). In a game
+        with a remote seat the page holding its token (`seat`) acts as the remote
+        player; any other page with the code acts for the board's side."""
         app = self.app
         if name in ("resign", "draw", "takeback", "accept", "decline", "pause", "unpause") and app.session is None:
             raise CommandError("there is no game on the board")
@@ -193,7 +203,10 @@ class Driver:
             raise CommandError("there is no stored game to resume")
         if name in ("resign", "draw", "takeback", "accept", "decline") and app.session.result is not None:
             raise CommandError("the game is over already")
-        where = "remote page" if self.current_remote() is not None else "page"
+        if self.current_remote() is None:
+            where = "page"
+        else:
+            where = "remote page" if self.acts_for_remote(seat) else "board"
         try:
             if name in ("draw", "takeback"):
                 app.offer(name, None, where)
@@ -212,10 +225,14 @@ class Driver:
         self.announce(note)
         return {"ok": True, "note": note}
 
-    def remote_move(self, text: str) -> dict[str, Any]:
+    def remote_move(self, text: str, seat: Any = None) -> dict[str, Any]:
         remote = self.current_remote()
         if remote is None:
             raise CommandError("no seat of this game is played from the page")
+        if not self.acts_for_remote(seat):
+            raise CommandError("the remote seat is played by the page that set up the game (it holds the seat "
+                               "token): " + ("this page has none" if not seat else "this page's seat token is wrong")
+                               + "; other pages watch", 403)
         turn = remote.submit(text)
         self.app.tick(self.app.now)   # the session picks the answer up now and lights it on the board
         return {"ok": True, "turn_complete": turn is not None}

@@ -10,7 +10,10 @@ first is kept until the second comes, and only the whole turn is answered.
 
 from __future__ import annotations
 
+import hmac
+import secrets
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from damka.controller.opponent import Thinking
@@ -24,16 +27,33 @@ class RemoteMoveError(ValueError):
     """A move the page may not make now: the message says why."""
 
 
+@dataclass(frozen=True)
+class SeatKey:
+    """What binds a remote seat to the page that set the game up: `token` is
+    given to that page alone (in the answer to its new-game request, kept in
+    its sessionStorage) and sent back with its moves and offers; `public`
+    names the seat in the picture every page sees, so a page knows whether
+    the seat is its own without the token ever being shown."""
+
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(18), repr=False)
+    public: str = field(default_factory=lambda: secrets.token_hex(4))
+
+    def matches(self, given: Any) -> bool:
+        return isinstance(given, str) and bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+
+
 class RemoteOpponent:
     """Waits for the page's move; `poll()` says "thinking" until then."""
 
     label = "remote player"
     remote = True    # played from afar: a draw or a take-back is asked of it (controller/app_offers.py)
 
-    def __init__(self, variant: Variant, seats: frozenset[int] | None = None) -> None:
+    def __init__(self, variant: Variant, seats: frozenset[int] | None = None, key: SeatKey | None = None) -> None:
         """`seats`: the sides played from the page (any seat; None: the App
-        gives it the seats its setup gives the computer)."""
+        gives it the seats its setup gives the computer); `key`: the page
+        that plays them (a new one by default)."""
         self.variant = variant
+        self.key = key or SeatKey()
         if seats is not None and not all(0 <= seat < len(variant.sides) for seat in seats):
             raise RemoteMoveError(f"remote seat: {sorted(seats)} is not a seat of {len(variant.sides)} sides")
         self.seats = frozenset(seats) if seats else None

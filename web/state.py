@@ -128,8 +128,8 @@ def snapshot(app: Any, remote: Any = None, arbiter_log: list[dict[str, Any]] = (
             "view": view_data(app), "remote": None, "offer": offer_data(app),
             "arbiter_log": list(arbiter_log[-50:]), "settings": setting_rows(app.board_settings)}
     if remote is not None and app.session is not None and app.built is not None:
-        data["remote"] = {"seats": sorted(app.built.computer_sides), "waiting": remote.waiting,
-                          "legal": remote.legal()}
+        data["remote"] = {"seats": sorted(remote.seats or app.built.computer_sides), "waiting": remote.waiting,
+                          "legal": remote.legal(), "seat_id": remote.key.public}
     return data
 
 

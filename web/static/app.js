@@ -6,11 +6,15 @@ const damka = window.damka = { state: null, lastSeq: 0, gaps: 0, dups: 0, seen: 
 
 function csrf() { const m = document.cookie.match(/(?:^|; )damka_csrf=([^;]*)/); return m ? decodeURIComponent(m[1]) : ""; }
 function code() { return $("code").value.trim() || sessionStorage.getItem("damka_code") || ""; }
+// The remote seat this page plays, if it set the game up: {token, id} (the token goes back with its moves and offers).
+function seat() { try { return JSON.parse(sessionStorage.getItem("damka_seat") || "null"); } catch (e) { return null; } }
+function mine() { const s = seat(), r = damka.state && damka.state.remote; return !!(s && r && s.id === r.seat_id); }
 function notice(text, bad) { const n = $("notice"); n.textContent = text || ""; n.className = bad ? "bad" : ""; }
 
 async function post(path, body) {
-  const res = await fetch(path, { method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf(), "X-Damka-Code": code() },
+  const headers = { "Content-Type": "application/json", "X-CSRF-Token": csrf(), "X-Damka-Code": code() };
+  if (seat()) headers["X-Damka-Seat"] = seat().token;
+  const res = await fetch(path, { method: "POST", credentials: "same-origin", headers,
     body: JSON.stringify(body || {}) });
   let data = {};
   try { data = await res.json(); } catch (e) { data = { error: `${res.status} ${res.statusText}` }; }
@@ -107,7 +111,7 @@ function render() {
   });
   tickClocks();
   const view = s.view || {};
-  if (g && s.remote && s.remote.waiting) g.status = `${g.sides[s.remote.seats[0]].name} to move, on this page`, g.message = "";
+  if (g && s.remote && s.remote.waiting) g.status = `${g.sides[s.remote.seats[0]].name} to move, on ${mine() ? "this page" : "the remote player's page"}`, g.message = "";
   $("status").textContent = g ? [g.status, g.message && g.message.toLowerCase() !== g.status.toLowerCase() ? g.message : ""].filter(Boolean).join(" - ")
                               : (view.title ? `The board shows: ${view.title}${view.subtitle ? " - " + view.subtitle : ""}` : "");
   const result = $("result");
@@ -164,7 +168,7 @@ setInterval(() => { if (damka.state) tickClocks(); }, 100);
 // -- a seat played from this page -----------------------------------------------------------
 function remoteLegal() {
   const r = damka.state && damka.state.remote;
-  return r && r.waiting ? r.legal : [];
+  return r && r.waiting && mine() ? r.legal : [];
 }
 
 function renderRemote() {
@@ -176,7 +180,8 @@ function renderRemote() {
   const seat = g ? g.sides[r.seats[0]].name : "";
   box.innerHTML = "";
   const p = document.createElement("div");
-  p.textContent = r.waiting ? `Your move (${seat}): click a piece, then a square, or drag it.`
+  if (!mine()) p.textContent = `${seat} is played from the page that set up the game; this page watches (and acts for the board).`;
+  else p.textContent = r.waiting ? `Your move (${seat}): click a piece, then a square, or drag it.`
     : `You play ${seat} from this page. ` + (g && g.phase === "setup" ? "Waiting for the pieces to be set up." : "Waiting for the board.");
   box.appendChild(p);
   const sel = damka.selected;
@@ -207,7 +212,10 @@ function renderOffer() {
   if (pending) {
     const p = document.createElement("div");
     const what = pending.kind === "draw" ? "A draw" : `A take-back of ${pending.moves} move${pending.moves === 1 ? "" : "s"}`;
-    if (pending.where === "board") {
+    // The parties: the board (and, in a game with a remote seat, every page but the remote player's) and afar.
+    const ours = damka.state.remote && !mine() ? "board" : "afar";
+    const theirs = pending.where === "board" ? "board" : "afar";
+    if (theirs !== ours) {
       p.textContent = `${what} is offered from the board.`;
       box.appendChild(p);
       for (const [action, label] of [["accept", "Accept"], ["decline", "Decline"]]) {
@@ -218,7 +226,7 @@ function renderOffer() {
         box.appendChild(b);
       }
     } else {
-      p.textContent = `${what} is offered from the ${pending.where}: waiting for the board's answer.`;
+      p.textContent = `${what} is offered from the ${pending.where}: waiting for the ${ours === "afar" ? "board's" : "remote player's"} answer.`;
       box.appendChild(p);
     }
   } else if (last) {
@@ -309,6 +317,8 @@ function fillSeats() {
   for (let i = 0; i < sides; i++) f.remote_seat.add(new Option(`${ordinal[i]} to move${i === 0 ? " (first)" : ""}`, String(i)));
   f.remote_seat.value = Number(keep) < sides ? keep : String(sides - 1);
   $("remoteseat").hidden = f.mode.value !== "remote";
+  // Beside a remote seat the computer takes only the seats asked for (3-4 players); the rest are at the table.
+  if (f.computers.options.length) f.computers.options[0].text = f.mode.value === "remote" ? "None" : "All but one";
 }
 
 function showTab(name) {
@@ -333,7 +343,11 @@ function init() {
                    colours: f.colours.value, level: f.level.value, computers: f.computers.value, hint_limit: f.hint_limit.value, engine: f.engine.value,
                    remote_seat: f.remote_seat.value,
                    players: f.players.value.split(",").map((x) => x.trim()).filter(Boolean) };
-    try { await post("/api/game/new", { game }); $("setuperror").textContent = ""; showTab("watch"); notice("new game: set up the pieces on the board"); }
+    try {
+      const r = await post("/api/game/new", { game });
+      if (r.seat_token) sessionStorage.setItem("damka_seat", JSON.stringify({ token: r.seat_token, id: r.seat_id }));
+      else sessionStorage.removeItem("damka_seat");
+      $("setuperror").textContent = ""; showTab("watch"); notice("new game: set up the pieces on the board"); }
     catch (err) { $("setuperror").textContent = err.message; }
   };
   setupBoardInput();
