@@ -291,7 +291,9 @@ class App(AppMenus, AppOffers, AppCommands):
                            computer_sides=computer)
         if remote is not None and computer:
             seat_remote(built.session, remote, far or built.computer_sides, engine)
-        labels = {seat: remote_label if remote is not None and seat not in engine else " (computer)"
+        engine_name = getattr(built.session.opponent, "engine_name", "")   # an external engine's name
+        computer_label = f" ({engine_name})" if engine_name else " (computer)"
+        labels = {seat: remote_label if remote is not None and seat not in engine else computer_label
                   for seat in computer}
         self._choose_players(variant, labels)
         self._start(built, self._recorder_for(built))

@@ -120,6 +120,7 @@ def test_the_engine_chosen_in_the_menu_plays_the_computers_moves_and_shows_on_th
     start_from_menu(app)
     opponent = app.session.opponent
     assert isinstance(opponent, HubOpponent) and opponent.command == HUB
+    assert any(name.endswith(" (DamkaHub)") for name in app.game_players)   # the record names the engine
     board = on_board(app)
     try:
         status = computer_moves(app, board)
