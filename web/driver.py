@@ -260,6 +260,8 @@ class Driver:
         """The remote player's side in the game: the one to move when it is theirs, else their first still in it."""
         session = self.app.session
         seats = self.app.remote_sides() & active_sides(session)
+        if not seats:
+            raise CommandError("the remote player's side is out of the game already")
         return session.game.turn if session.game.turn in seats else min(seats)
 
     def remote_move(self, text: str, seat: Any = None) -> dict[str, Any]:
