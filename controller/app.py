@@ -103,6 +103,9 @@ class App(AppMenus, AppOffers, AppCommands):
         # Called on the board's thread after every input and tick: an outside
         # driver (the web page) runs the commands it queued here, never from its own thread.
         self.pumps: list[Callable[[], None]] = []
+        # Who plays a resumed game's seats from afar (the web page's driver sets it;
+        # None: no page, those seats come back at the table).
+        self.remote_player: resume_mod.RemoteMaker | None = None
         self._pumping = False
         self.now = 0
         self.random = random.Random(seed)
@@ -348,7 +351,8 @@ class App(AppMenus, AppOffers, AppCommands):
             return
         self._resume_offer = None
         seed = self.random.randrange(1 << 30) if self.chooser is None else None
-        built = resume_mod.resume_game(offer, chooser=self.chooser, seed=seed, engines=self.engines)
+        built = resume_mod.resume_game(offer, chooser=self.chooser, seed=seed, engines=self.engines,
+                                       remote=self.remote_player)
         self.setup = built.setup
         self.match = Match(list(offer.players))
         self.game_players = list(offer.players)
@@ -414,7 +418,8 @@ class App(AppMenus, AppOffers, AppCommands):
         if self.state in (AppState.MENU, AppState.RESUME) or self.session is None:
             return MenuView(self.menu, subtitle=_lines(self.menu.description, self.banner))
         view = game_view(self.session, self.clock, self.game_players, self._title(), self.now)
-        view = with_notice(with_notice(view, self.offer_line(), alert=True), self.banner, alert=False)
+        view = with_notice(with_notice(view, self.offer_line() or self.remote_line(), alert=True), self.banner,
+                           alert=False)
         return with_notice(view, self.writes.notice(self.now) if self.writes is not None else "",
                            alert=self.writes is not None and self.writes.failing)
 

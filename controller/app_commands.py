@@ -25,6 +25,7 @@ from damka.controller import events as ev
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.menus import MenuAction
+from damka.controller.view_builder import active_sides
 from damka.engine.variant import Result
 
 MAX_CLOCK_MS = 24 * 3600 * 1000      # no side is given or set more than a day
@@ -169,6 +170,25 @@ class AppCommands:
                                    tuple(1 if i == winner else 2 for i in range(sides)), reason, winner),
                             at_ms=self.now)
         return line
+
+    def resign(self, where: str, side: int | None = None) -> str:
+        """`side` resigns: a remote player its own seat, at any time (with
+        three or four players it goes out, as on a flag). None: the board
+        resigns (its menu, a page acting for it): the side to move, when that
+        side is played at the table, never a seat of the computer or from afar."""
+        session = self.session
+        if session is None or session.result is not None:
+            raise CommandRefused("there is no game in play")
+        if side is None:
+            side = session.game.turn
+            if side in self.built.computer_sides:
+                who = "the remote player" if side in self.remote_sides() else "the computer"
+                raise CommandRefused(f"it is {self.side_label(side)}'s turn, played by {who}: the board "
+                                     "resigns only a side played at the table, on its turn")
+        elif side not in active_sides(session):
+            raise CommandRefused(f"{self.side_label(self._check_side(side))} is out of the game already")
+        self._declare_end(side, "resignation")
+        return f"{self.side_label(side)} resigned (from {where})"
 
     # -- players and menus ----------------------------------------------------------
 

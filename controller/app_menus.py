@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Callable
 
+from damka.controller.app_commands import CommandRefused
 from damka.controller.board_settings import SETTINGS_TITLE, BoardSettings, read_menu, settings_menu
 from damka.controller.clock import State
 from damka.controller.menus import GameMenu, Menu, MenuAction, game_menu
@@ -120,13 +121,15 @@ class AppMenus:
         """A menu row that may be refused (an offer pending already, the game over): the screen says why."""
         try:
             act()
-        except OfferError as error:
+        except (OfferError, CommandRefused) as error:
             if self.session is not None:
                 self.session.say(str(error))
 
     def _resign(self) -> None:
+        """The side to move resigns, when it is played at the table (`App.resign`; else the screen says why)."""
+        self.overlay = None
         if self.session is not None:
-            self._declare_end(self.session.game.turn, "resignation")
+            self._from_board(lambda: self.resign("the board's menu"))
 
     def _menu_takeback(self) -> None:
         self.overlay = None

@@ -30,6 +30,7 @@ from damka.controller import events as ev
 from damka.controller.clock import State
 from damka.controller.menus import Menu, game_actions_menu
 from damka.controller.offers import Offer, OfferError, Offers, last_turn_moves, offer_text
+from damka.controller.seat_opponents import far_seats, remote_players
 from damka.controller.session_types import Phase
 from damka.hardware.interfaces import Button, ButtonPress
 
@@ -54,10 +55,15 @@ class AppOffers:
     def remote_sides(self) -> frozenset[int]:
         """The seats played from afar (a remote player on the page); empty in a game at the table."""
         built = self.built
-        opponent = built.session.opponent if built is not None else None
-        if not getattr(opponent, "remote", False):
-            return frozenset()
-        return frozenset(getattr(opponent, "seats", None) or built.computer_sides)   # the remote's own seats
+        return far_seats(built.session.opponent, built.computer_sides) if built is not None else frozenset()
+
+    def remote_line(self) -> str:
+        """What the board's screen says while a seat played from afar has no page (a resumed game)."""
+        if self.session is None or self.session.result is not None:
+            return ""
+        if any(not getattr(p, "claimed", True) for p in remote_players(self.session.opponent)):
+            return "Waiting for the remote player to come back (claim the seat on the web page with the code)"
+        return ""
 
     # -- the public API --------------------------------------------------------------
 

@@ -13,26 +13,38 @@ at the first committed move or when a player presses ok.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Callable
+
 from damka.controller import hints
 from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock
 from damka.controller.clock_errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game
+from damka.controller.seat_opponents import far_seats, seat_remote
 from damka.controller.session import CommittedMove, Mode
+from damka.controller.session_types import Opponent
 from damka.controller.setup import GameSetup
 from damka.controller.store import StoredGame
 from damka.controller.tracker import BoardMap
 from damka.engine import levels
+from damka.engine.variant import Variant
 from damka.hardware.interfaces import LedFrame
 
 # The game's tags (also written to PDN): the sides the computer plays, e.g. "1"
 # (0-based, comma separated), the computer's level, and the hints allowed per
 # game in learning mode ("" for no limit); the engine of the computer and the
-# coach by its config name ("Damka": its own).
+# coach by its config name ("Damka": its own); the seats played from afar (a
+# player on the web page), among the computer's sides, e.g. "1".
 COMPUTER_TAG = "DamkaComputer"
 LEVEL_TAG = "DamkaLevel"
 HINTS_TAG = "DamkaHints"
 ENGINE_TAG = "DamkaEngine"
+REMOTE_TAG = "DamkaRemote"
+
+# Who plays the seats from afar in a resumed game (`web/driver.py` gives the
+# page's player, waiting to be claimed): called with the variant and the seats.
+RemoteMaker = Callable[[Variant, frozenset[int]], Opponent]
 
 
 def describe(stored: StoredGame) -> str:
@@ -108,6 +120,11 @@ def stored_computer_sides(stored: StoredGame) -> frozenset[int]:
     return frozenset(int(side) for side in computer.split(",") if side.strip().isdigit())
 
 
+def stored_remote_sides(stored: StoredGame) -> frozenset[int]:
+    """The seats played from afar (none for a game stored before they were kept)."""
+    return frozenset(int(side) for side in stored.tags.get(REMOTE_TAG, "").split(",") if side.strip().isdigit())
+
+
 def stored_record(stored: StoredGame) -> list[CommittedMove]:
     """The committed-move record of the stored game (the turns as played, players out included)."""
     game = stored.game
@@ -127,16 +144,27 @@ def stored_record(stored: StoredGame) -> list[CommittedMove]:
 
 
 def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int | None = None,
-                engines: tuple[tuple[str, str, str], ...] = ()) -> BuiltGame:
+                engines: tuple[tuple[str, str, str], ...] = (), remote: RemoteMaker | None = None) -> BuiltGame:
     """The stored game built as the board builds any game (`game_factory`),
     waiting for the pieces to stand as saved; its clock as last saved, paused.
     `engines`: the board's configured engines now; the game's engine when it
-    is still among them, else Damka's own (the board says so)."""
+    is still among them, else Damka's own (the board says so). The seats
+    played from afar are `remote`'s again (the same seats, the computer
+    keeping its own); with no `remote` (no web page) they are at the table."""
     setup = stored_setup(stored, engines)
     game = stored.game
     computer = stored_computer_sides(stored) or frozenset({1})
+    far = stored_remote_sides(stored) & computer if setup.mode == Mode.COMPUTER.value else frozenset()
+    engine = computer - far
+    if far and remote is None:
+        computer = engine
+        if not engine:
+            setup = replace(setup, mode=Mode.CASUAL.value)
     built = build_game(setup, variant=game.variant, position=game.position, clock=restore_clock(stored),
-                       chooser=chooser, seed=seed, computer_sides=computer)
+                       chooser=None if far and engine and remote is not None else chooser, seed=seed,
+                       computer_sides=computer)
+    if far and remote is not None:
+        seat_remote(built.session, remote(game.variant, far), far, engine)
     # No take-back to before a player went out (the drop is part of the record).
     floor = max((drop.ply for drop in stored.drops if drop.ply <= game.ply), default=0)
     built.session.resume(game, stored_record(stored), floor_ply=floor)
@@ -145,11 +173,13 @@ def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int
 
 def record_tags(built: BuiltGame) -> dict[str, str]:
     """What a resume needs beyond the game: which sides the computer plays
-    and at which level, the hints allowed in learning mode, the engine of both."""
+    (those played from afar among them, `REMOTE_TAG`) and at which level, the hints allowed in learning mode, the engine of both."""
     setup = built.setup
     if setup.mode == Mode.COMPUTER.value:
-        return {COMPUTER_TAG: ",".join(str(side) for side in sorted(built.computer_sides)),
+        tags = {COMPUTER_TAG: ",".join(str(side) for side in sorted(built.computer_sides)),
                 LEVEL_TAG: setup.level, ENGINE_TAG: setup.engine_name()}
+        far = far_seats(built.session.opponent, built.computer_sides)
+        return {**tags, REMOTE_TAG: ",".join(str(side) for side in sorted(far))} if far else tags
     if setup.mode == Mode.LEARNING.value:
         limit = setup.hint_limit
         return {HINTS_TAG: "" if limit is None else str(limit), ENGINE_TAG: setup.engine_name()}

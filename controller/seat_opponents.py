@@ -107,6 +107,20 @@ def engine_seats(computers: int, colours: str, sides: int, taken: frozenset[int]
     return frozenset(seat for seat in others if seat not in humans)
 
 
+def remote_players(opponent: Any) -> list[Any]:
+    """The players from afar among the session's opponent (one, or a `SeatOpponents`' seats)."""
+    players = list(opponent.by_seat.values()) if isinstance(opponent, SeatOpponents) else [opponent]
+    return list({id(p): p for p in players if getattr(p, "remote", False)}.values())
+
+
+def far_seats(opponent: Any, computer_sides: frozenset[int]) -> frozenset[int]:
+    """The seats played from afar (empty in a game at the table): the remote
+    player's own `seats`, else (a remote given no seats) the computer's."""
+    if not getattr(opponent, "remote", False):
+        return frozenset()
+    return frozenset(getattr(opponent, "seats", None) or computer_sides)
+
+
 def seat_remote(session: Any, remote: Opponent, far: frozenset[int], engine: frozenset[int]) -> None:
     """The remote player takes the seats `far` of `session`; the computer the
     session was built with keeps `engine` (one opponent routing each turn), or

@@ -16,6 +16,7 @@ ENDPOINTS = [
     ("/api/game/action", {"action": "draw"}),          # an offer
     ("/api/game/action", {"action": "accept"}),        # an answer to the board's offer
     ("/api/game/move", {"move": "c3-d4"}),
+    ("/api/game/claim", {}),                           # the remote seat for this page
     ("/api/code/rotate", {}),
     ("/api/arbiter/add_time", {"side": 0, "ms": 60000}),
     ("/api/arbiter/set_time", {"side": 0, "ms": 60000}),

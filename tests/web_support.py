@@ -18,10 +18,12 @@ PIN = "2468"
 
 
 class Served:
-    def __init__(self, tmp_path, setup: GameSetup | None = None, start: bool = False, web: bool = True) -> None:
-        """`web=False`: the same board with no server (the benchmark's comparison)."""
+    def __init__(self, tmp_path, setup: GameSetup | None = None, start: bool = False, web: bool = True,
+                 offer_resume: bool = False) -> None:
+        """`web=False`: the same board with no server (the benchmark's comparison);
+        `offer_resume`: the App offers the store's unfinished game (`damka run` after a power cut)."""
         self.store = Store(tmp_path / "games.db")
-        self.app = App(store=self.store, offer_resume=False, setup=setup, start_game=start)
+        self.app = App(store=self.store, offer_resume=offer_resume, setup=setup, start_game=start)
         self.rig = BoardRig(self.app)
         self.web = WebServer(self.app, WebConfig(port=0, bind="127.0.0.1", pin=PIN)) if web else None
         if self.web is not None:

@@ -67,6 +67,7 @@ def routes(web: Any) -> list[Route]:
         Route("/api/state", state), Route("/api/options", options), Route("/api/games", games),
         Route("/api/games/{id:int}", game), Route("/api/games/{id:int}.pdn", pdn),
         post("/api/game/new", new_game), post("/api/game/action", action), post("/api/game/move", move),
+        post("/api/game/claim", claim),
         post("/api/code/rotate", rotate, arbiter=True), post("/api/login", login),
         post("/api/arbiter/{action}", arbiter_action, arbiter=True),
         post("/api/games/import", import_pdn, limit=PDN_LIMIT),
@@ -161,6 +162,11 @@ async def move(web: Any, data: dict, role: str, who: str) -> dict:
     if not isinstance(text, str) or not 0 < len(text) <= 80:
         raise CommandError("move: the move's text, as the page lists it (e.g. 11-15)", 400)
     return await web.driver.call(lambda: web.driver.remote_move(text, data.get("seat")))
+
+
+async def claim(web: Any, data: dict, role: str, who: str) -> dict:
+    """The remote seat for this page (a resumed game's open seat; with the arbiter PIN, one another page held)."""
+    return await web.driver.call(lambda: web.driver.claim(role, who, data.get("seat")))
 
 
 async def rotate(web: Any, data: dict, role: str, who: str) -> dict:

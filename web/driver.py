@@ -19,8 +19,11 @@ from damka.controller.app_commands import BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
 from damka.controller.menus import MODES
 from damka.controller.offers import OfferError
+from damka.controller.seat_opponents import remote_players
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
+from damka.controller.view_builder import active_sides
 from damka.engine import levels
+from damka.engine.variant import Variant
 from damka.engine.variants import variant_names
 from damka.web.feed import WebFeed
 from damka.web.remote import RemoteOpponent
@@ -116,23 +119,30 @@ class Driver:
     def __init__(self, app: Any, feed: WebFeed) -> None:
         self.app = app
         self.feed = feed
-        self.remote: RemoteOpponent | None = None
-        self._remote_game: Any = None
         self._queue: deque[tuple[Callable[[], Any], Future]] = deque()
         self._lock = threading.Lock()
         self.announce: Callable[[str], None] = lambda note: setattr(app, "banner", note)
         app.pumps.insert(0, self.run_queued)
+        app.remote_player = self.resumed_remote
         feed.remote = self.current_remote
 
     def close(self) -> None:
         if self.run_queued in self.app.pumps:
             self.app.pumps.remove(self.run_queued)
+        if self.app.remote_player == self.resumed_remote:
+            self.app.remote_player = None
 
     def current_remote(self) -> RemoteOpponent | None:
-        """The remote seat of the game on the board (None once another game began)."""
-        if self.remote is not None and self.app.built is self._remote_game:
-            return self.remote
-        return None
+        """The remote seat of the game on the board (None in a game at the table)."""
+        session = self.app.session
+        players = remote_players(session.opponent) if session is not None else []
+        return next((p for p in players if isinstance(p, RemoteOpponent)), None)
+
+    @staticmethod
+    def resumed_remote(variant: Variant, seats: frozenset[int]) -> RemoteOpponent:
+        """The page's player of a resumed game's seats (`App.remote_player`): no
+        page holds them until one claims them with the code (`claim`)."""
+        return RemoteOpponent(variant, seats, claimed=False)
 
     # -- either thread ----------------------------------------------------------------
 
@@ -178,12 +188,30 @@ class Driver:
             app.set_player_names(names)
         remote = RemoteOpponent(build_variant(setup), frozenset({remote_seat})) if remote_seat is not None else None
         app.new_game(setup, remote=remote)
-        self.remote, self._remote_game = remote, app.built
         self.announce(f"new game set up from {who}")
         if remote is None:
             return {"ok": True, "game": app.game_id}
         # The remote seat is this page's: the token goes to it alone (never into the picture).
         return {"ok": True, "game": app.game_id, "seat_token": remote.key.token, "seat_id": remote.key.public}
+
+    def claim(self, role: str, who: str, seat: Any = None) -> dict[str, Any]:
+        """The remote seat for this page: open after a resume (the first page
+        with the code gets it), else held by one page; the arbiter PIN hands it
+        to another (a second device, a page that lost its token). A fresh token."""
+        remote = self.current_remote()
+        if remote is None:
+            raise CommandError("no seat of this game is played from the page")
+        if self.app.session.result is not None:
+            raise CommandError("the game is over already")
+        if remote.claimed and remote.key.matches(seat):
+            return {"ok": True, "seat_token": remote.key.token, "seat_id": remote.key.public}
+        if remote.claimed and role != "arbiter":
+            raise CommandError("the remote seat is held by another page already: only the arbiter PIN hands it "
+                               "to this page", 409)
+        handed = remote.claimed
+        key = remote.claim()
+        self.announce(f"remote seat {'handed to' if handed else 'claimed from'} {who}")
+        return {"ok": True, "seat_token": key.token, "seat_id": key.public}
 
     def acts_for_remote(self, token: Any) -> bool:
         """The request comes from the page that plays the remote seat (its seat token)."""
@@ -208,7 +236,10 @@ class Driver:
         else:
             where = "remote page" if self.acts_for_remote(seat) else "board"
         try:
-            if name in ("draw", "takeback"):
+            if name == "resign":
+                side = self._remote_side() if where == "remote page" else None
+                note = app.resign(who, side)
+            elif name in ("draw", "takeback"):
                 app.offer(name, None, where)
                 offer = app.pending_offer
                 note = f"{'draw offered' if name == 'draw' else f'take-back of {offer.moves} asked'} from {who}"
@@ -224,6 +255,14 @@ class Driver:
             raise CommandError(str(error)) from None
         self.announce(note)
         return {"ok": True, "note": note}
+
+    def _remote_side(self) -> int:
+        """The remote player's side in the game: the one to move when it is theirs, else their first still in it."""
+        session = self.app.session
+        seats = self.app.remote_sides() & active_sides(session)
+        if not seats:
+            raise CommandError("the remote player's side is out of the game already")
+        return session.game.turn if session.game.turn in seats else min(seats)
 
     def remote_move(self, text: str, seat: Any = None) -> dict[str, Any]:
         remote = self.current_remote()

@@ -99,7 +99,8 @@ class WebFeed:
         session = app.session
         clock = app.clock
         remote = self.remote()
-        return (id(app.built), None if remote is None else (remote.waiting, len(remote._chosen)), app.state, app.overlay is None, app.banner, app.board_settings, tuple(sorted(app.frame.items())),
+        seat = None if remote is None else (remote.waiting, len(remote._chosen), remote.claimed, remote.key.public)
+        return (id(app.built), seat, app.state, app.overlay is None, app.banner, app.board_settings, tuple(sorted(app.frame.items())),
                 None if clock is None else clock.state,
                 None if session is None else (session.phase, session.message, session.thinking))
 

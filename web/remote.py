@@ -48,12 +48,15 @@ class RemoteOpponent:
     label = "remote player"
     remote = True    # played from afar: a draw or a take-back is asked of it (controller/app_offers.py)
 
-    def __init__(self, variant: Variant, seats: frozenset[int] | None = None, key: SeatKey | None = None) -> None:
+    def __init__(self, variant: Variant, seats: frozenset[int] | None = None, key: SeatKey | None = None,
+                 *, claimed: bool = True) -> None:
         """`seats`: the sides played from the page (any seat; None: the App
         gives it the seats its setup gives the computer); `key`: the page
-        that plays them (a new one by default)."""
+        that plays them (a new one by default); `claimed` False: no page holds
+        the seat yet (a resumed game: the old token is gone) until `claim`."""
         self.variant = variant
         self.key = key or SeatKey()
+        self.claimed = claimed
         if seats is not None and not all(0 <= seat < len(variant.sides) for seat in seats):
             raise RemoteMoveError(f"remote seat: {sorted(seats)} is not a seat of {len(variant.sides)} sides")
         self.seats = frozenset(seats) if seats else None
@@ -93,6 +96,12 @@ class RemoteOpponent:
         self.cancel()
 
     # -- what the page calls ---------------------------------------------------
+
+    def claim(self) -> SeatKey:
+        """The seat for a new page: a fresh key (the old page's token stops working)."""
+        self.key = SeatKey()
+        self.claimed = True
+        return self.key
 
     @property
     def waiting(self) -> bool:

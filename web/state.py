@@ -129,7 +129,8 @@ def snapshot(app: Any, remote: Any = None, arbiter_log: list[dict[str, Any]] = (
             "arbiter_log": list(arbiter_log[-50:]), "settings": setting_rows(app.board_settings)}
     if remote is not None and app.session is not None and app.built is not None:
         data["remote"] = {"seats": sorted(remote.seats or app.built.computer_sides), "waiting": remote.waiting,
-                          "legal": remote.legal(), "seat_id": remote.key.public}
+                          "legal": remote.legal(), "seat_id": remote.key.public,
+                          "claimed": remote.claimed}
     return data
 
 

@@ -180,10 +180,19 @@ function renderRemote() {
   const seat = g ? g.sides[r.seats[0]].name : "";
   box.innerHTML = "";
   const p = document.createElement("div");
-  if (!mine()) p.textContent = `${seat} is played from the page that set up the game; this page watches (and acts for the board).`;
+  if (!r.claimed) p.textContent = `The game waits for the remote player (${seat}) to come back: claim the seat with the board's code.`;
+  else if (!mine()) p.textContent = `${seat} is played from the page that set up the game; this page watches (and acts for the board).`;
   else p.textContent = r.waiting ? `Your move (${seat}): click a piece, then a square, or drag it.`
     : `You play ${seat} from this page. ` + (g && g.phase === "setup" ? "Waiting for the pieces to be set up." : "Waiting for the board.");
   box.appendChild(p);
+  if (!mine()) {
+    // An open seat (a resumed game) goes to the first page with the code; a held one only with the arbiter PIN.
+    const b = document.createElement("button");
+    b.id = "claim";
+    b.textContent = r.claimed ? "Take over the seat (arbiter PIN)" : `Play ${seat} on this page`;
+    b.onclick = claimSeat;
+    box.appendChild(b);
+  }
   const sel = damka.selected;
   const options = remoteLegal().filter((m) => m.from === sel && m.to === damka.target);
   if (options.length > 1) {
@@ -238,6 +247,14 @@ function renderOffer() {
     box.appendChild(p);
   }
   box.hidden = !pending && !last;
+}
+
+async function claimSeat() {
+  try {
+    const r = await post("/api/game/claim", {});
+    sessionStorage.setItem("damka_seat", JSON.stringify({ token: r.seat_token, id: r.seat_id }));
+    notice("the remote seat is played on this page"); renderRemote();
+  } catch (e) { notice(e.message, true); }
 }
 
 async function act(action, label) {
