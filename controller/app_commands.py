@@ -174,17 +174,23 @@ class AppCommands:
     def resign(self, where: str, side: int | None = None) -> str:
         """`side` resigns: a remote player its own seat, at any time (with
         three or four players it goes out, as on a flag). None: the board
-        resigns (its menu, a page acting for it): the side to move, when that
-        side is played at the table, never a seat of the computer or from afar."""
+        resigns (its menu, a page acting for it): the side to move when it is
+        played at the table, else the table's one side (never a seat of the
+        computer or from afar)."""
         session = self.session
         if session is None or session.result is not None:
             raise CommandRefused("there is no game in play")
         if side is None:
             side = session.game.turn
             if side in self.built.computer_sides:
-                who = "the remote player" if side in self.remote_sides() else "the computer"
-                raise CommandRefused(f"it is {self.side_label(side)}'s turn, played by {who}: the board "
-                                     "resigns only a side played at the table, on its turn")
+                # Against the computer (or a remote player) the one side at the table
+                # resigns whoever is to move: a child resigning while the computer thinks.
+                table = [s for s in active_sides(session) if s not in self.built.computer_sides]
+                if len(table) != 1:
+                    who = "the remote player" if side in self.remote_sides() else "the computer"
+                    raise CommandRefused(f"it is {self.side_label(side)}'s turn, played by {who}: with several "
+                                         "sides at the table, the board resigns the side to move on its turn")
+                side = table[0]
         elif side not in active_sides(session):
             raise CommandRefused(f"{self.side_label(self._check_side(side))} is out of the game already")
         self._declare_end(side, "resignation")

@@ -166,3 +166,16 @@ def test_player_names_and_menu_rows(tmp_path) -> None:
     assert app.session.result.winner == 1
     with pytest.raises(CommandRefused, match="over already"):
         app.menu_action("draw", WHO)
+
+
+def test_against_the_computer_the_board_resigns_the_persons_side_even_while_the_computer_thinks(tmp_path) -> None:
+    app, board, acted = live(tmp_path, mode="computer", time_control="", colours="first")
+    person = next(side for side in range(2) if side not in app.built.computer_sides)
+    if app.session.game.turn == person:
+        move = app.session.game.legal_moves()[0]
+        name = app.session.variant.geometry.name
+        carry_out(board, name(move.start), [name(s) for s in move.path], [])   # the computer is to move (thinking)
+        board.advance(2000)
+    assert app.session.game.turn != person
+    line = app.resign("the board's menu")
+    assert app.session.result.winner == 1 - person and "resigned" in line

@@ -113,15 +113,12 @@ def test_the_remote_player_resigning_on_the_boards_turn_loses(served) -> None:
     assert (result.winner, result.reason) == (0, "resignation")   # the board's player wins
 
 
-def test_a_board_page_cannot_resign_the_remote_seat(served) -> None:
+def test_a_board_page_resigns_the_tables_side_never_the_remote_seat(served) -> None:
     token = remote_game(served)
     board_moves(served)                                       # Black (the remote player) to move
     status, answer = request(served, "POST", "/api/game/action", {"action": "resign"}, code=served.code)
-    assert status == 409 and "played by the remote player" in answer["error"], answer
-    assert served.rig.do(lambda: served.app.session.result) is None
-    remote_moves(served, token)                               # White to move: the board page resigns White
-    status, answer = request(served, "POST", "/api/game/action", {"action": "resign"}, code=served.code)
-    assert status == 200 and served.rig.do(lambda: served.app.session.result.winner) == 1
+    assert status == 200, answer                              # the board's one side resigns, on any turn
+    assert served.rig.do(lambda: served.app.session.result.winner) == 1   # White (the table) lost, not Black
 
 
 def test_the_remote_player_resigning_a_three_player_game_goes_out(served) -> None:
