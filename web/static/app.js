@@ -318,7 +318,7 @@ async function loadOptions() {
   form.elements.variant.value = (damka.state && damka.state.game && damka.state.game.variant) || "classic";
   // The engines the board's config names for the chosen variant (names only), then Damka's own.
   const engines = () => fill("engine", (o.engines || {})[form.elements.variant.value] || [["Damka", "Damka (own, by level)"]]);
-  form.elements.variant.addEventListener("change", engines); engines();
+  form.elements.variant.addEventListener("change", () => { engines(); showRows(); }); engines(); showRows();
   const dl = $("tcs");
   for (const [v, l] of o.time_controls) if (v) dl.appendChild(new Option(l, v));
   if (damka.state) render();
@@ -336,6 +336,22 @@ function fillSeats() {
   $("remoteseat").hidden = f.mode.value !== "remote";
   // Beside a remote seat the computer takes only the seats asked for (3-4 players); the rest are at the table.
   if (f.computers.options.length) f.computers.options[0].text = f.mode.value === "remote" ? "None" : "All but one";
+  showRows();
+}
+
+// Only the rows that matter for the chosen game, as the board's menu shows them
+// (controller/menus.py GameMenu._update_visibility; "remote" plays like "computer").
+function showRows() {
+  const f = $("newgame").elements;
+  const mode = f.mode.value, computer = mode === "computer" || mode === "remote";
+  const players = damka.sided.includes(f.variant.value), many = ["3", "4", "teams"].includes(f.sides.value);
+  const show = (name, on) => { f[name].closest("label").hidden = !on; };
+  show("sides", players);
+  show("colours", computer || !players);
+  show("level", computer);
+  show("computers", computer && players && many);
+  show("hint_limit", mode === "learning");
+  show("engine", (computer || mode === "learning") && f.engine.options.length > 1);
 }
 
 function showTab(name) {
