@@ -1,7 +1,7 @@
 """The page fits a 360-px-wide phone and a desktop on every tab, in a real Chromium (tests/test_web_browser.py's
 rig): with a live game showing everything at once (a remote seat, a pending offer, the arbiter log, long names,
-the archive with a game open), nothing sticks out past the right edge and every button and select is big
-enough to tap."""
+the archive with a game open), nothing sticks out past the right edge and every button, select, input and
+fold-out summary is big enough to tap."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ LONG = ["Alexandra Wilhelmina Konstantinova", "Bartholomew Fitzgerald-Oyelaran",
 
 # What sticks out past the window's right edge, and what is too small to tap, among the visible elements.
 MEASURE = """(tap) => {
+  const TAPPED = "button, select, a.button, input:not([type=range]), summary, #games li[data-id]";
   const W = window.innerWidth;
   const label = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
     + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).join('.') : '')
@@ -31,7 +32,7 @@ MEASURE = """(tap) => {
     const r = e.getBoundingClientRect();
     if (!r.width || !r.height || getComputedStyle(e).visibility === 'hidden' || e.closest('svg') !== e && e.closest('svg')) continue;
     if (r.right > W + 0.5) wide.push(`${label(e)} ends at ${Math.round(r.right)}`);
-    if (e.matches('button, select, a.button, input:not([type=range])') && r.height < tap)
+    if (e.matches(TAPPED) && r.height < tap)
       small.push(`${label(e)} is ${Math.round(r.height)} px tall`);
   }
   return {scroll: document.documentElement.scrollWidth, width: W, wide, small};
