@@ -19,13 +19,14 @@ PIN = "2468"
 
 class Served:
     def __init__(self, tmp_path, setup: GameSetup | None = None, start: bool = False, web: bool = True,
-                 offer_resume: bool = False) -> None:
+                 offer_resume: bool = False, port: int = 0) -> None:
         """`web=False`: the same board with no server (the benchmark's comparison);
-        `offer_resume`: the App offers the store's unfinished game (`damka run` after a power cut)."""
+        `offer_resume`: the App offers the store's unfinished game (`damka run` after a power cut);
+        `port`: a board restarted on the port its page knows (0: any free port)."""
         self.store = Store(tmp_path / "games.db")
         self.app = App(store=self.store, offer_resume=offer_resume, setup=setup, start_game=start)
         self.rig = BoardRig(self.app)
-        self.web = WebServer(self.app, WebConfig(port=0, bind="127.0.0.1", pin=PIN)) if web else None
+        self.web = WebServer(self.app, WebConfig(port=port, bind="127.0.0.1", pin=PIN)) if web else None
         if self.web is not None:
             self.web.start()
 

@@ -180,7 +180,7 @@ function renderRemote() {
   const seat = g ? g.sides[r.seats[0]].name : "";
   box.innerHTML = "";
   const p = document.createElement("div");
-  if (!r.claimed) p.textContent = `The game waits for the remote player (${seat}) to come back: claim the seat with the board's code.`;
+  if (!r.claimed) p.textContent = `${seat} is free: the game waits for the remote player to come back; claim the seat with the board's code.`;
   else if (!mine()) p.textContent = `${seat} is played from the page that set up the game; this page watches (and acts for the board).`;
   else p.textContent = r.waiting ? `Your move (${seat}): click a piece, then a square, or drag it.`
     : `You play ${seat} from this page. ` + (g && g.phase === "setup" ? "Waiting for the pieces to be set up." : "Waiting for the board.");
