@@ -342,7 +342,8 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     assert session.game.is_over and session.game.result.reason == "adjudicated: draw"
 
 
-def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
+def connected_to_a_peer() -> tuple[DxpLink, DxpLink, int]:
+    """The board's link, connected to a peer listening on a free port of 127.0.0.1, the peer's, the port."""
     bound: list[int] = []
     ready = threading.Event()
     peers: list[DxpLink] = []
@@ -352,7 +353,11 @@ def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
     assert ready.wait(5)
     link = DxpLink.connect("127.0.0.1", bound[0])
     thread.join(5)
-    peer = peers[0]
+    return link, peers[0], bound[0]
+
+
+def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
+    link, peer, _port = connected_to_a_peer()
 
     def accept() -> None:
         request = next_of(peer, dxp.GameRequest)

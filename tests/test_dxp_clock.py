@@ -25,7 +25,7 @@ from damka.controller.dxp_game import board_letters
 from damka.controller.dxp_resume import time_left
 from damka.controller.dxp_start import follow, initiate, make_app, resume_app
 from damka.controller.store import Store
-from tests.test_dxp import listen, make, next_of, on_board, raw_peer, settle, wait_for_peer
+from tests.test_dxp import connected_to_a_peer, listen, make, next_of, on_board, raw_peer, settle, wait_for_peer
 
 
 def follower_game(minutes: int = 0):
@@ -130,17 +130,7 @@ def listen_once(port: int) -> tuple[list[DxpLink], threading.Thread]:
 
 
 def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
-    bound: list[int] = []
-    ready = threading.Event()
-    peers: list[DxpLink] = []
-    thread = threading.Thread(target=lambda: peers.append(DxpLink.listen(0, timeout=10, ready=ready, bound=bound)),
-                              daemon=True)
-    thread.start()
-    assert ready.wait(5)
-    port = bound[0]
-    link = DxpLink.connect("127.0.0.1", port)
-    thread.join(5)
-    peer = peers[0]
+    link, peer, port = connected_to_a_peer()
     answer = threading.Thread(target=lambda: (next_of(peer, dxp.GameRequest), peer.send(dxp.GameAccept("Peer", 0))),
                               daemon=True)
     answer.start()
