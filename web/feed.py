@@ -39,6 +39,7 @@ class Item:
     kind: str            # "event" or "state"
     data: dict[str, Any]
     text: str            # the JSON sent, made once for every page
+    frame: bytes = b""   # the whole server-sent event, encoded once: each page only writes it
 
 
 class WebFeed:
@@ -127,7 +128,9 @@ class WebFeed:
         with self._loop_lock:  # the board's thread appends here too while no server runs
             self.seq += 1
             data = dict(data, seq=self.seq, kind=kind)
-            item = Item(self.seq, kind, data, json.dumps(data, separators=(",", ":")))
+            text = json.dumps(data, separators=(",", ":"))
+            frame = f"id: {self.boot}:{self.seq}\nevent: {kind}\ndata: {text}\n\n".encode()
+            item = Item(self.seq, kind, data, text, frame)
             self.history.append(item)
             if kind == "state":
                 self.latest_state = item
@@ -139,9 +142,6 @@ class WebFeed:
                 queue.put_nowait(None)
             else:
                 queue.put_nowait(item)
-
-    def event_id(self, item: Item) -> str:
-        return f"{self.boot}:{item.seq}"
 
     def open_page(self, last_event_id: str | None) -> tuple[list[Item], asyncio.Queue]:
         """On the server's loop: what a page is sent first, and its queue for what follows."""

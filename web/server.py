@@ -146,16 +146,17 @@ class WebServer:
             try:
                 yield "retry: 1000\n\n"
                 for item in backlog:
-                    yield f"id: {self.feed.event_id(item)}\nevent: {item.kind}\ndata: {item.text}\n\n"
+                    yield item.frame
                 while True:
                     try:
-                        item = await asyncio.wait_for(queue.get(), HEARTBEAT_S)
-                    except asyncio.TimeoutError:
+                        async with asyncio.timeout(HEARTBEAT_S):   # a timer, not a task per item and page
+                            item = await queue.get()
+                    except TimeoutError:
                         yield ": still here\n\n"
                         continue
                     if item is None:
                         return
-                    yield f"id: {self.feed.event_id(item)}\nevent: {item.kind}\ndata: {item.text}\n\n"
+                    yield item.frame
             finally:
                 self.feed.close_page(queue)
 
