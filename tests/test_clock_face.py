@@ -56,13 +56,44 @@ def fill_of(surface: pygame.Surface, panel: pygame.Rect) -> tuple[int, int, int]
     return color_at(surface, (panel.left + 4, panel.centery))
 
 
-def test_two_sides_highlight_the_side_to_move() -> None:
+# Clock states the faces are drawn from (also the screen-size checks', tests/test_screen_sizes.py).
+
+
+def tournament_clock_after_21_presses() -> Clock:
+    """50/120:25/60 with 21 turns of 61 s played: Black to move, in the second stage."""
     t = FakeTime(0)
     clock = Clock(parse("50/120:25/60"), time=t)
     clock.start()
     for _ in range(21):
         t.advance(61_000)
         clock.press(clock.active)
+    return clock
+
+
+def three_sides_one_flagged() -> Clock:
+    """Three sides, two moves a turn: the second side out on time, the third to move."""
+    t = FakeTime(0)
+    clock = Clock(parse_sides("5+2|0.2+2|5+2", 3), time=t, moves_per_turn=2)
+    clock.start()
+    clock.press(0, moves=2)
+    t.advance(30_000)
+    clock.update()
+    clock.press(2)
+    t.advance(3_000)
+    return clock
+
+
+def four_sides_paused_in_byoyomi() -> Clock:
+    t = FakeTime(0)
+    clock = Clock(parse("0.5+3x10"), sides=4, time=t, moves_per_turn=2)
+    clock.start()
+    t.advance(35_000)
+    clock.pause()
+    return clock
+
+
+def test_two_sides_highlight_the_side_to_move() -> None:
+    clock = tournament_clock_after_21_presses()
     surface = pygame.Surface(SIZE)
     regions = draw_clock_face(surface, clock.view(), names=["White", "Black"], message="Arbiter: +2:00 to Black")
     left, right = regions.panels
@@ -75,14 +106,7 @@ def test_two_sides_highlight_the_side_to_move() -> None:
 
 
 def test_three_players_with_one_flagged_out() -> None:
-    t = FakeTime(0)
-    clock = Clock(parse_sides("5+2|0.2+2|5+2", 3), time=t, moves_per_turn=2)
-    clock.start()
-    clock.press(0, moves=2)
-    t.advance(30_000)
-    clock.update()
-    clock.press(2)
-    t.advance(3_000)
+    clock = three_sides_one_flagged()
     surface = pygame.Surface(SIZE)
     regions = draw_clock_face(surface, clock.view(), names=["Ala", "Bartek", "Celina"], scores=[3, 1, 0])
     first, out, third = regions.panels
@@ -97,11 +121,7 @@ def test_three_players_with_one_flagged_out() -> None:
 
 
 def test_four_sides_paused_in_byoyomi() -> None:
-    t = FakeTime(0)
-    clock = Clock(parse("0.5+3x10"), sides=4, time=t, moves_per_turn=2)
-    clock.start()
-    t.advance(35_000)
-    clock.pause()
+    clock = four_sides_paused_in_byoyomi()
     surface = pygame.Surface(SIZE)
     view = clock.view()
     regions = draw_clock_face(surface, view, names=["A", "B", "C", "D"], scores=[3, 1, 0, 7],

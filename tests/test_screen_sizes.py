@@ -18,10 +18,11 @@ from damka.controller.clock_time import FakeTime
 from damka.controller.board_settings import BoardSettings, settings_menu
 from damka.controller.menus import game_actions_menu, game_menu, resume_menu
 from damka.controller.setup import GameSetup
-from damka.controller.timecontrol import control, parse, parse_sides
+from damka.controller.timecontrol import control
 from damka.display import clock_face, widgets
 from damka.display.screen import PANEL_SIZES, GameView, MenuView, ResultView, Screen, SideLine, Standing, View
 from damka.display.widgets import PLAYER_COLOURS, SIDE_COLOURS
+from test_clock_face import four_sides_paused_in_byoyomi, three_sides_one_flagged, tournament_clock_after_21_presses
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images" / "screens"
 MIN_GLYPH = 14          # px: secondary text read at arm's length
@@ -56,26 +57,14 @@ def game_no_clock() -> GameView:
 
 
 def game_clock() -> GameView:
-    t = FakeTime(0)
-    clock = Clock(parse("50/120:25/60"), time=t)
-    clock.start()
-    for _ in range(21):
-        t.advance(61_000)
-        clock.press(clock.active)
+    clock = tournament_clock_after_21_presses()
     return GameView("Classic draughts (Brazilian rules) - tournament", white_black(1), clock=clock.view(),
                     status="Black to move", last_move="23x14x5", move_number=11)
 
 
 def game_three() -> GameView:
     """Three players: one out on time (a flag), scores, the second of two moves."""
-    t = FakeTime(0)
-    clock = Clock(parse_sides("5+2|0.2+2|5+2", 3), time=t, moves_per_turn=2)
-    clock.start()
-    clock.press(0, moves=2)
-    t.advance(30_000)
-    clock.update()
-    clock.press(2)
-    t.advance(3_000)
+    clock = three_sides_one_flagged()
     return GameView("Multiwarcaby (3 players) - tournament", players(3, [3, 1, 12], out=1, to_move=2),
                     clock=clock.view(), status="Player 3: second move", last_move="d2xb2 a2xc2", move_number=4,
                     messages=["Player 2 is out on time"])
@@ -190,11 +179,7 @@ def test_a_long_text_is_shortened_not_shrunk() -> None:
 
 def test_the_clock_face_alone_keeps_readable_text() -> None:
     """The face drawn on its own (the clock's documentation images, a clock-only screen)."""
-    t = FakeTime(0)
-    clock = Clock(parse("0.5+3x10"), sides=4, time=t, moves_per_turn=2)
-    clock.start()
-    t.advance(35_000)
-    clock.pause()
+    clock = four_sides_paused_in_byoyomi()
     for size in PANEL_SIZES:
         with widgets.recording() as texts:
             clock_face.draw_clock_face(pygame.Surface(size), clock.view(), names=["Ala", "Bartek", "Celina", "Dorota"],
