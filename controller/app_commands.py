@@ -178,8 +178,10 @@ class AppCommands:
         played at the table, else the table's one side (never a seat of the
         computer or from afar)."""
         session = self.session
-        if session is None or session.result is not None:
-            raise CommandRefused("there is no game in play")
+        if session is None:
+            raise CommandRefused("there is no game on the board")
+        if session.result is not None:
+            raise CommandRefused("the game is over already")
         if side is None:
             side = session.game.turn
             if side in self.built.computer_sides:

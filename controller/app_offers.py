@@ -141,7 +141,7 @@ class AppOffers:
         if session is None or self.built is None:
             raise OfferError("there is no game on the board")
         if session.result is not None or session.phase is Phase.OVER:
-            raise OfferError("the game is over")
+            raise OfferError("the game is over already")
         return session
 
     def _at_once(self, kind: str, moves: int | None = None) -> None:

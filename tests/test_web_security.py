@@ -64,6 +64,21 @@ def test_the_pairing_code_is_not_the_arbiter_pin(served) -> None:
     assert served.rig.do(lambda: served.app.session.result) is None
 
 
+def test_game_actions_that_cannot_be_done_now_say_why(served) -> None:
+    """The App's own refusals reach the page: no game yet, then a game already over."""
+    for action in ("resign", "draw", "takeback", "accept", "pause"):
+        status, answer = request(served, "POST", "/api/game/action" if action != "pause" else "/api/board/clock",
+                                 {"action": action}, code=served.code)
+        assert status == 409 and answer["error"] == "there is no game on the board", (action, answer)
+    status, answer = request(served, "POST", "/api/game/action", {"action": "resume"}, code=served.code)
+    assert status == 409 and answer["error"] == "there is no stored game to resume"
+    served.rig.do(lambda: served.app.new_game(served.app.setup.__class__("classic")))
+    served.rig.do(lambda: served.app.declare_result(None, "agreement", "test"))
+    for action in ("resign", "draw", "takeback"):
+        status, answer = request(served, "POST", "/api/game/action", {"action": action}, code=served.code)
+        assert status == 409 and answer["error"] == "the game is over already", (action, answer)
+
+
 def test_arbiter_requests_that_cannot_be_done_get_a_clear_4xx(served) -> None:
     status, answer = request(served, "POST", "/api/arbiter/undo", {}, code=PIN)
     assert status == 409 and answer["error"] == "there is no game on the board"

@@ -224,13 +224,7 @@ class Driver:
         (`App.offer`, `App.answer_offer`: the handshake is the controller's). In a game
         with a remote seat the page holding its token (`seat`) acts as the remote
         player; any other page with the code acts for the board's side."""
-        app = self.app
-        if name in ("resign", "draw", "takeback", "accept", "decline", "pause", "unpause") and app.session is None:
-            raise CommandError("there is no game on the board")
-        if name == "resume" and app.state.value != "resume":
-            raise CommandError("there is no stored game to resume")
-        if name in ("resign", "draw", "takeback", "accept", "decline") and app.session.result is not None:
-            raise CommandError("the game is over already")
+        app = self.app   # what cannot be done now is refused by the App's commands themselves (409)
         if self.current_remote() is None:
             where = "page"
         else:
