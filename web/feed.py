@@ -100,7 +100,7 @@ class WebFeed:
         session = app.session
         clock = app.clock
         remote = self.remote()
-        seat = None if remote is None else (remote.waiting, len(remote._chosen), remote.claimed, remote.key.public)
+        seat = None if remote is None else (remote.waiting, remote.moves_chosen, remote.claimed, remote.key.public)
         return (id(app.built), seat, app.state, app.overlay is None, app.banner, app.board_settings, tuple(sorted(app.frame.items())),
                 None if clock is None else clock.state,
                 None if session is None else (session.phase, session.message, session.thinking))
@@ -150,6 +150,23 @@ class WebFeed:
             backlog = self._backlog(last_event_id)
             self.pages.add(queue)
         return backlog, queue
+
+    def end_pages(self) -> bool:
+        """From any thread: every open page's stream ends (the server stops).
+        False when no server loop is attached (no page to end)."""
+        with self._loop_lock:
+            loop = self._loop
+        if loop is None:
+            return False
+        try:
+            loop.call_soon_threadsafe(self._end_pages)
+        except RuntimeError:                    # the loop closed already: its pages are gone
+            pass
+        return True
+
+    def _end_pages(self) -> None:
+        for queue in list(self.pages):
+            queue.put_nowait(None)
 
     def close_page(self, queue: asyncio.Queue) -> None:
         self.pages.discard(queue)

@@ -108,6 +108,12 @@ class RemoteOpponent:
         """The session waits for this seat's move (and it was not given yet)."""
         return self._game_key is not None and self._answer is None and not self._answered
 
+    @property
+    def moves_chosen(self) -> int:
+        """Moves of the turn the page has chosen so far (the first of two in multiwarcaby)."""
+        with self._lock:
+            return len(self._chosen)
+
     def position_now(self) -> Position | None:
         """The position the page chooses its next move in (after a first move of the turn)."""
         with self._lock:

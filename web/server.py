@@ -106,17 +106,8 @@ class WebServer:
         log.warning("web page on http://%s:%d/ (pairing code %s, arbiter PIN %s)",
                     self.config.bind, self.port, self.access.code, self.access.pin)
 
-    def _end_pages(self) -> None:
-        for queue in list(self.feed.pages):
-            queue.put_nowait(None)
-
     def stop(self) -> None:
-        loop = self.feed._loop
-        if loop is not None:
-            try:
-                loop.call_soon_threadsafe(self._end_pages)  # every stream ends: uvicorn can close at once
-            except RuntimeError:
-                pass
+        if self.feed.end_pages():   # every stream ends: uvicorn can close at once
             time.sleep(0.05)
         if self._server is not None:
             self._server.should_exit = True
