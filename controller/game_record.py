@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from damka.controller.session_types import CommittedMove
 from damka.controller.tracker import Tracker
+from damka.engine.errors import IllegalMoveError
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.notation import format_move, square_name
@@ -43,12 +44,24 @@ class GameRecord:
         self._turn_number = max((c.turn for c in committed), default=0)
 
     def commit(self, moves: tuple[Move, ...], now: int) -> list[Entry]:
-        """A turn committed: the taken-back moves stay restorable only if it replays them."""
+        """A turn committed: the taken-back moves stay restorable only if it replays them.
+
+        All or nothing: a move after the end of the game (IllegalMoveError
+        from the game) leaves the record as it was."""
+        entries: list[Entry] = []
+        try:
+            for move in moves:
+                entries.append(self._push(move, now))
+        except IllegalMoveError:
+            for _ in entries:
+                self.game.pop()
+                self.committed.pop()
+            self._turn_number = max((c.turn for c in self.committed), default=0)
+            raise
         if tuple(self.redo[:len(moves)]) == moves:
             del self.redo[:len(moves)]
         else:
             self.redo = []
-        entries = [self._push(move, now) for move in moves]
         self.last = moves
         return entries
 
@@ -97,8 +110,8 @@ class GameRecord:
         found = 0
         for k, move in enumerate(self.redo, 1):
             position = self.variant.play(position, move)
-            if two_moves and self.variant.move_in_turn(position):
-                continue
+            if two_moves and self.variant.turn_goes_on(position):
+                continue  # half a turn is never restored alone (a game-ending first move is a turn)
             if self.tracker.occupancy_of(position) == occupancy:
                 found = k
         return found

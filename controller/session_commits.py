@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from damka.controller import events as ev
 from damka.controller.session_types import CommittedMove, Phase
+from damka.engine.errors import IllegalMoveError
 from damka.engine.game import Game
 from damka.engine.move import Move
 
@@ -16,7 +17,11 @@ from damka.engine.move import Move
 class SessionCommits:
     def _commit(self, moves: tuple[Move, ...], pressed: int | None) -> None:
         side = self.game.turn
-        records = self.record.commit(moves, self.now)
+        try:
+            records = self.record.commit(moves, self.now)
+        except IllegalMoveError as error:  # nothing is ever recorded after the end
+            self._say(f"no move counts now: {error}")
+            return
         self._first_moves = {}
         self._forget_turn()
         self._flag = None

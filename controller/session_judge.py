@@ -27,6 +27,8 @@ class SessionJudge:
             return wording.warning_text(self.warning)
         if kind is Kind.HALF_TURN:
             return wording.second_move_text(self._is_computer_turn())
+        if self._ends_game_alone():
+            return wording.last_move_text()
         if kind is Kind.UNCHANGED:
             hint = self.assistants.hint
             return self._hint_text if hint and self._hint_text else self._prompt()

@@ -53,6 +53,11 @@ def second_move_text(computer_turn: bool) -> str:
     return "now carry out the computer's second lit move" if computer_turn else "make the second move, then press"
 
 
+def last_move_text() -> str:
+    """Multiwarcaby: the first move of the turn ended the game (tournament: the press records it)."""
+    return "this move ends the game: no second move, press to finish"
+
+
 def lift_advice(lifted: str, must: list[str], blocked: bool) -> str:
     """Learning mode: why the lifted piece may not move, in words a child understands."""
     if must:

@@ -84,8 +84,9 @@ class Game:
 
     def push(self, move: Move) -> Position:
         """Play `move`; IllegalMoveError if it is not legal here."""
-        if self.is_over:
-            raise IllegalMoveError("the game is over; no more moves can be made")
+        result = self.result
+        if result is not None:
+            raise IllegalMoveError(f"the game is over ({result.reason}); no more moves can be made")
         legal = self.variant.legal_moves(self.position)
         try:
             chosen = legal[legal.index(move)]
@@ -95,7 +96,12 @@ class Game:
         return self.push_unchecked(move if move.path else chosen)
 
     def push_unchecked(self, move: Move) -> Position:
-        """Play a move already known to be legal (tracker, search)."""
+        """Play a move already known to be legal (tracker, search). Never
+        after the end: a move known legal in the position is still no move
+        once the game is over (IllegalMoveError naming the end)."""
+        result = self.result
+        if result is not None:
+            raise IllegalMoveError(f"the game is over ({result.reason}); no more moves can be made")
         position = self.variant.play(self.position, move)
         self._positions.append(position)
         self._moves.append(move)
