@@ -131,6 +131,10 @@ class GameRecord:
 
     def turn_start(self, turns_back: int) -> Position:
         """The position `turns_back` turn starts ago (1: the start of the last turn made)."""
+        return self.game.positions[self.turn_start_ply(turns_back)]
+
+    def turn_start_ply(self, turns_back: int) -> int:
+        """The ply of the position `turns_back` turn starts ago."""
         positions = self.game.positions
         count = 0
         for k in range(len(positions) - 2, -1, -1):
@@ -138,8 +142,8 @@ class GameRecord:
                 continue
             count += 1
             if count == turns_back or k == 0:
-                return positions[k]
-        return positions[0]
+                return k
+        return 0
 
 
 def rebuild_record(variant: Variant, game: Game) -> list[CommittedMove]:

@@ -511,7 +511,7 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
             return  # the coach is still looking at the move: no commit before its verdict
         if self._settled_action(kind):
             return
-        if not self.game.is_over:
+        if not self.game.is_over or self._restore_request:
             self._show(self._playing_message(kind))
 
     def _board_restored(self) -> bool:

@@ -16,6 +16,9 @@ from damka.controller.tracker import Kind, bits_of
 
 class SessionJudge:
     def _playing_message(self, kind: Kind) -> str:
+        guide = self.takeback_guide
+        if guide is not None:  # a take-back under way says so, and which piece goes where
+            return wording.takeback_text(self.variant, guide)
         advice = self._lift_advice() if kind is Kind.UNKNOWN and self.hints_on else ""
         if advice:
             return advice
@@ -50,7 +53,7 @@ class SessionJudge:
 
     def _report_unknown(self, kind: Kind) -> None:
         """Publish when the board stops (or starts again) making sense, once each way."""
-        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
+        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now) and not self._restore_request
         if due and not self._unknown_reported:
             self._unknown_reported = True
             reference = self._reference()

@@ -34,7 +34,8 @@ class SessionOutput:
         if self._consent is not None and self.reading.kind is Kind.TAKEBACK:
             return base   # the position waits for the far side's answer: nothing to do on the board
         kind = self.reading.kind
-        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
+        # A take-back under way guides to its own position, not back to the game's.
+        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now) and not self._restore_request
         must = None
         if kind is Kind.UNKNOWN and (flag is not None or due):
             if not self.game.is_over and self._computer_moves() is None:

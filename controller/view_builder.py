@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
+from damka.controller import wording
 from damka.controller.clock import Clock, State
 from damka.controller.match import Match
 from damka.controller.session import CommittedMove, Phase, Session
@@ -78,6 +79,9 @@ def _status(session: Session, sides: list[SideLine], multi: bool) -> str:
     game = session.game
     if session.phase is Phase.SETUP:
         return "Set up the pieces"
+    guide = session.takeback_guide
+    if guide is not None:
+        return f"Taking back {wording.takeback_turns(session.variant, guide)}"
     if game.is_over:
         return "Game over"
     if session.thinking:

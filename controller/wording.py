@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from damka.controller.takeback_guide import PieceStep, TakebackGuide
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
+
+TAKEBACK_STEPS_SHOWN = 3  # the board's screen is small: the first squares, then how many more
 
 
 def side_name(variant: Variant, side: int) -> str:
@@ -78,3 +81,31 @@ def hints_left_text(left: int | None) -> str:
     if left is None:
         return ""
     return " (no hints left)" if left == 0 else f" ({left} hint{'s' if left != 1 else ''} left)"
+
+
+def takeback_turns(variant: Variant, guide: TakebackGuide) -> str:
+    """The turns being taken back: "Black's g7xe5", "White's d4xf6 and Black's g7xe5"."""
+    parts = [f"{side_name(variant, side)}'s {moves}" for side, moves in guide.turns]
+    return " and ".join(parts) if len(parts) < 3 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def piece_words(variant: Variant, step: PieceStep) -> str:
+    """The piece to put on a square: "a white piece", "a black king", "a piece" (everybody's)."""
+    kind = "king" if step.king else "piece"
+    if step.owner is None:
+        return f"a {kind}"
+    return f"a {variant.sides[step.owner].lower()} {kind}"
+
+
+def takeback_text(variant: Variant, guide: TakebackGuide) -> str:
+    """The screen's line while a take-back is under way: "taking back Black's
+    g7xe5: put a black piece back on g7, put a white piece back on f6, take
+    the piece off e5". Once the board shows the position: the pieces are back."""
+    head = f"taking back {takeback_turns(variant, guide)}"
+    if not guide.steps:
+        return f"{head}: the pieces are back"
+    shown = [f"put {piece_words(variant, step)} back on {step.square}" if step.put
+             else f"take the piece off {step.square}" for step in guide.steps[:TAKEBACK_STEPS_SHOWN]]
+    more = len(guide.steps) - len(shown)
+    tail = f" ({more} more square{'s' if more != 1 else ''} to fix)" if more > 0 else ""
+    return f"{head}: {', '.join(shown)}{tail}"
