@@ -312,8 +312,7 @@ class DxpGame(DxpReconnect):
         self.back_target = target
         self._send(dxp.BackAccept(0))
         undo = game.ply - target
-        self.session.guide_take_back(undo, f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}: "
-                                     "put the pieces back as they were")
+        self.session.guide_take_back(undo, f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}")
 
     def _game_now(self) -> Game:
         """The game as the peer sees it: at the take-back's target while the board catches up."""

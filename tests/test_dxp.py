@@ -298,8 +298,9 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     assert session.game.ply == 2
     peer.send(dxp.BackRequest(1, "Z"))                           # back to black's first move
     settle(board)
-    assert next_of(peer, dxp.BackAccept).accepted and any("put the pieces back" in text for text in said)
     name = variant.geometry.name
+    assert next_of(peer, dxp.BackAccept).accepted
+    assert any("takes back 1 move: taking back" in text and f"back on {name(reply.start)}" in text for text in said)
     from damka.hardware.interfaces import Role
     # The LEDs guide to the position asked for (black's man back), not to an earlier turn start.
     assert board.lit(Role.TAKE_AWAY) == {name(reply.end)} and board.lit(Role.PUT_HERE) == {name(reply.start)}
