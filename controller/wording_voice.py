@@ -75,7 +75,8 @@ class Phrases:
     def result(self, winner: str | None, reason: str) -> str:
         return (f"{winner} {self.words['wins']}" if winner else self.words["draw"]) + self._reason(reason)
 
-    def takeback(self, turns: tuple[tuple[str, str], ...], steps: tuple[tuple[str, str | None, bool, bool], ...]) -> str:
+    def takeback(self, turns: tuple[tuple[str, str], ...],
+                 steps: tuple[tuple[str, str | None, bool, bool], ...]) -> str:
         """A take-back begins: the turns taken back, (player, PDN moves), and
         each square to fix, (square, colour of the piece or None, king, put)."""
         words = self.words
