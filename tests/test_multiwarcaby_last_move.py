@@ -13,11 +13,13 @@ import pytest
 
 from damka.controller.assistants import Assistants
 from damka.controller.chooser import GreedyChooser
+from damka.controller.clock import State
 from damka.controller.session import Phase
 from damka.engine import Game, find_variant
 from damka.engine.errors import IllegalMoveError
 from damka.engine.notation import parse_move
 from damka.web.remote import RemoteOpponent
+from test_clock_session import timed
 from test_replay import run_replay
 from test_session_rig import Rig, events_of
 
@@ -128,3 +130,30 @@ def test_a_remote_seat_is_asked_no_second_move_after_the_end() -> None:
     remote.start(Game(variant, variant.parse_position(last_two("multiwarcaby", {}, 0))), whole_turn=True)
     turn = remote.submit("c3xe3")
     assert turn is not None and len(turn) == 1
+
+
+def test_with_a_clock_the_last_move_stops_it_and_is_stamped() -> None:
+    rig, clock = timed("multiwarcaby", control="5+3", fen=last_two("multiwarcaby", {}, 0))
+    rig.move("c3xe3")
+    rig.wait(500)
+    rig.press(0)
+    assert rig.texts == ["c3xe3"] and rig.session.phase is Phase.OVER
+    assert clock.state is State.FINISHED
+    stamped = rig.session.committed[-1].clock_ms
+    assert stamped is not None and stamped[0] < stamped[1] == 303_000  # the increment comes at the turn start
+    left = clock.view(rig.board.now).sides[0].remaining_ms
+    rig.wait(20_000)
+    assert clock.view(rig.board.now).sides[0].remaining_ms == left  # no clock runs after the end
+
+
+def test_a_flag_between_the_two_moves_lets_no_move_in_after_the_end() -> None:
+    rig, clock = timed("multiwarcaby7", control="0.1")  # two players: the flag ends the game
+    rig.move("d4-e5")
+    rig.wait(10_000)  # the flag falls after the first move
+    assert rig.session.result is not None and rig.session.result.reason == "on time"
+    rig.move("c3-d4")
+    rig.wait(500)
+    rig.press(0)
+    rig.wait(3000)
+    assert rig.texts == [] and rig.session.game.ply == 0
+    assert "game over" in rig.session.message
