@@ -157,3 +157,13 @@ def test_a_flag_between_the_two_moves_lets_no_move_in_after_the_end() -> None:
     rig.wait(3000)
     assert rig.texts == [] and rig.session.game.ply == 0
     assert "game over" in rig.session.message
+
+
+def test_the_computers_game_ending_move_is_lit_alone_and_committed() -> None:
+    rig = Rig("multiwarcaby", mode="computer", computer_sides=frozenset({1}), fen=last_two("multiwarcaby", {}, 1))
+    plan = rig.session.planned
+    assert plan is not None and len(plan) == 1
+    rig.play(plan[0])
+    rig.wait(1000)
+    assert [c.move for c in rig.session.committed] == [plan[0]]
+    assert rig.session.phase is Phase.OVER and "second" not in rig.session.message
