@@ -25,6 +25,7 @@ class Game:
         self._moves: list[Move] = []
         self._seen: Counter = Counter({variant.repetition_key(start): 1})
         self._declared: list[Result | None] = [None]
+        self._outcome: tuple[Result | None] | None = None  # the current position's, once asked (speed)
 
     # -- state --------------------------------------------------------------
 
@@ -67,8 +68,10 @@ class Game:
         declared = self._declared[-1]
         if declared is not None:
             return declared
-        key = self.variant.repetition_key(self.position)
-        return self.variant.outcome(self.position, self._seen[key])
+        if self._outcome is None:
+            key = self.variant.repetition_key(self.position)
+            self._outcome = (self.variant.outcome(self.position, self._seen[key]),)
+        return self._outcome[0]
 
     @property
     def is_over(self) -> bool:
@@ -107,6 +110,7 @@ class Game:
         self._moves.append(move)
         self._seen[self.variant.repetition_key(position)] += 1
         self._declared.append(self._declared[-1])
+        self._outcome = None
         return position
 
     def pop(self) -> Move:
@@ -119,6 +123,7 @@ class Game:
         if not self._seen[key]:
             del self._seen[key]
         self._declared.pop()
+        self._outcome = None
         return self._moves.pop()
 
     def amend(self, position: Position) -> None:
@@ -132,6 +137,7 @@ class Game:
             del self._seen[key]
         self._positions[-1] = position
         self._seen[self.variant.repetition_key(position)] += 1
+        self._outcome = None
 
     def declare(self, result: Result) -> None:
         """End the game from outside the rules: agreement, resignation, time."""
@@ -144,4 +150,5 @@ class Game:
         clone._moves = list(self._moves)
         clone._seen = Counter(self._seen)
         clone._declared = list(self._declared)
+        clone._outcome = self._outcome
         return clone
