@@ -5,9 +5,11 @@ phone, the big screen shows all 6; names from the boards are text, never HTML (d
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -192,3 +194,44 @@ def test_six_live_boards_drawn_on_the_phone_updated_without_reload_and_on_the_bi
     screenshot(screen, "screen-1920x1080.png")
     for page in (phone, one, screen, wide):
         assert page.errors == []
+
+
+HOSTILE = '<img src=x onerror="window.pwned=1">'
+
+
+def test_names_and_problems_from_a_board_are_text_on_the_page_and_cut_to_size(browser, tmp_path: Path) -> None:
+    """A board's player names and a message it got wrong reach the page as text: no HTML runs, long ones cut."""
+    broker = Broker(tmp_path, ["b1"]).start()
+    service = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    board = SimBoard(tmp_path, broker, "b1", "classic:1")
+    served = Served(service)
+    try:
+        variant = find_variant("classic")
+        board.store.new_game(variant, players=[HOSTILE, "L" * 5000], mode="tournament", time_control="5+0",
+                             clock_ms=[300_000, 300_000], tags={"SimGame": "0", "Round": "1"})
+        board.play(4)                                       # simboard goes on with the game it finds
+        assert wait_for(lambda: service.record.counts["applied"] >= outbox_rows([board]), 30)
+        seq = board.publisher.reader.conn.execute("SELECT max(seq) FROM outbox").fetchone()[0] + 1
+        board.publisher.client.publish("damka/h/b1/move", json.dumps({"game": 1, "seq": seq, "kind": HOSTILE}),
+                                       qos=1)
+        assert wait_for(lambda: service.record.counts["bad"] == 1, 20), service.record.counts
+        for url in ("/", "/board/b1", "/screen"):
+            page = open_page(browser, served.url + url, 360, 740)
+            wait_drawn(page, [board])
+            page.wait_for_selector(".problem-text")
+            names = page.eval_on_selector_all(".sides .name", "ns => ns.map(n => n.textContent)")
+            assert names == [HOSTILE, "L" * 39 + "…"], url        # as text, and at most 40 characters
+            assert "<img" in page.text_content(".problem-text")
+            assert page.evaluate("document.querySelectorAll('#boards img').length") == 0
+            assert page.evaluate("window.pwned") is None and page.errors == []
+        for path in ("/board/%3Cb%3E", "/api/board/%3Cb%3E", "/api/board/nope"):
+            try:
+                urllib.request.urlopen(served.url + path)
+                raise AssertionError(f"{path} answered")
+            except urllib.error.HTTPError as error:
+                assert error.code == 404 and b"<b>" not in error.read()
+    finally:
+        served.close()
+        board.close()
+        service.close()
+        broker.stop()
