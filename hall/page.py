@@ -14,6 +14,7 @@ the round's live PDN; results CSV. The boards are drawn by the board page's own 
 from __future__ import annotations
 
 import html
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from damka.web import static as board_js
 from damka.web.state import role_colours
 
 ROLES = role_colours()   # the last move is lit in the board's own last-move colour
+FRESH_S = 0.5            # /api/hall is built at most this often, however many spectators poll it
 
 STATIC = Path(__file__).resolve().parent / "static"
 BOARD_JS = Path(board_js.__file__).resolve().parent / "board.js"   # the board page's drawing code
@@ -73,10 +75,15 @@ def hall_app(service: Any) -> Starlette:
     async def screen(request: Request) -> Response:
         return page("screen", service.hall)
 
+    shown: dict[str, Any] = {"at": float("-inf"), "version": -1, "data": {}}   # shared by every spectator
+
     async def api(request: Request) -> Response:
-        with service.lock:
-            data = views.hall_data(record)
-        return JSONResponse({**data, "roles": ROLES}, headers={"Cache-Control": "no-store"})
+        """Built again once a message was applied since, at most every FRESH_S: many spectators, one build."""
+        if service.version != shown["version"] and time.monotonic() - shown["at"] >= FRESH_S:
+            with service.lock:
+                shown.update(at=time.monotonic(), version=service.version, data=views.hall_data(record))
+        return JSONResponse({**shown["data"], "now": int(time.time() * 1000), "roles": ROLES},
+                            headers={"Cache-Control": "no-store"})
 
     async def board_page(request: Request) -> Response:
         board = request.path_params["board"]
