@@ -113,7 +113,8 @@ def hall_app(service: Any) -> Starlette:
         name = request.path_params["name"]
         if name not in ("board.js", "hall.js", "hall.css"):
             return PlainTextResponse("not found", status_code=404)
-        return FileResponse(BOARD_JS if name == "board.js" else STATIC / name, headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"})
+        return FileResponse(BOARD_JS if name == "board.js" else STATIC / name,
+                            headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"})
 
     async def pdn(request: Request) -> Response:
         round_name = request.path_params.get("round")

@@ -114,6 +114,12 @@ def drawn_pieces(page, board: str) -> dict[str, str]:
         .map(g => [g.dataset.square, g.querySelector('[data-piece]').dataset.piece]))""", board)
 
 
+def lit_squares(page, board: str) -> list[str]:
+    """The squares drawn with the last move's ring on `board`'s card, sorted."""
+    return sorted(page.eval_on_selector_all(f'[data-board="{board}"] .led-last_move',
+                                            "ls => ls.map(l => l.closest('[data-square]').dataset.square)"))
+
+
 def wait_drawn(page, boards: list[SimBoard], timeout: float = 30.0) -> None:
     """Each board's card shows exactly the pieces of its store (generous: the machine may be loaded)."""
     for board in boards:
@@ -147,7 +153,8 @@ def test_six_live_boards_drawn_on_the_phone_updated_without_reload_and_on_the_bi
     wait_drawn(phone, boards)
     cards = phone.eval_on_selector_all("#boards .card", "cs => cs.map(c => c.dataset.board)")
     assert cards == list(ROUND)
-    sizes = phone.eval_on_selector_all("#boards .card svg", "ss => ss.map(s => s.querySelectorAll('[data-square]').length)")
+    sizes = phone.eval_on_selector_all("#boards .card svg",
+                                       "ss => ss.map(s => s.querySelectorAll('[data-square]').length)")
     assert sizes == [64, 100, 64, 81, 49, 64]          # each board in its variant's geometry (the engine's)
     names = phone.eval_on_selector_all('[data-board="b4"] .sides .name', "ns => ns.map(n => n.textContent)")
     assert names == ["P0-0", "P0-1", "P0-2", "P0-3"]  # 4 players, each in their colour
@@ -155,8 +162,8 @@ def test_six_live_boards_drawn_on_the_phone_updated_without_reload_and_on_the_bi
     assert len(set(colours)) == 4
     assert phone.text_content('[data-board="b6"] .status').startswith("Draw (")
     b1 = boards[0]
-    lit = phone.eval_on_selector_all('[data-board="b1"] .led-last_move', "ls => ls.map(l => l.closest('[data-square]').dataset.square)")
-    assert sorted(lit) == b1.last_squares()
+    lit = lit_squares(phone, "b1")
+    assert lit == b1.last_squares()
     assert phone.text_content('[data-board="b1"] li.to-move .clock')   # the clock to move shows its time
     screenshot(phone, "hall-360x740.png")
 
@@ -165,8 +172,8 @@ def test_six_live_boards_drawn_on_the_phone_updated_without_reload_and_on_the_bi
     b1.play(PLIES + 1)                                      # one move arrives over MQTT
     wait_drawn(phone, [b1])
     assert drawn_pieces(phone, "b1") != before
-    lit = phone.eval_on_selector_all('[data-board="b1"] .led-last_move', "ls => ls.map(l => l.closest('[data-square]').dataset.square)")
-    assert sorted(lit) == b1.last_squares()
+    lit = lit_squares(phone, "b1")
+    assert lit == b1.last_squares()
     assert phone.evaluate("window.keptAcross") == "the same page"
 
     one = open_page(browser, served.url + "/board/b4", 360, 740)
@@ -182,7 +189,8 @@ def test_six_live_boards_drawn_on_the_phone_updated_without_reload_and_on_the_bi
 
     screen = open_page(browser, served.url + "/screen", 1920, 1080)
     wait_drawn(screen, boards)
-    boxes = screen.eval_on_selector_all("#boards .card svg", "ss => ss.map(s => s.getBoundingClientRect().toJSON())")
+    boxes = screen.eval_on_selector_all("#boards .card svg",
+                                        "ss => ss.map(s => s.getBoundingClientRect().toJSON())")
     assert len(boxes) == 6
     for box in boxes:                                        # all 6 in sight, large, none cut off
         assert box["height"] >= 380 and box["bottom"] <= 1080 and box["right"] <= 1920, box
