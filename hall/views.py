@@ -50,7 +50,8 @@ def hall_data(record: HallRecord) -> dict[str, Any]:
     all_games = games(record)
     latest = {g["board"]: g for g in all_games}
     boards = [board_entry(record, board, latest.get(board["board"])) for board in record.boards()]
-    return {"boards": boards, "standings": standings(all_games), "counts": dict(record.counts),
+    table = [{**entry, "player": live.cut(entry["player"], live.NAME_MAX)} for entry in standings(all_games)]
+    return {"boards": boards, "standings": table, "counts": dict(record.counts),
             "now": int(time.time() * 1000)}
 
 

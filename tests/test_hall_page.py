@@ -232,6 +232,11 @@ def test_names_and_problems_from_a_board_are_text_on_the_page_and_cut_to_size(br
             assert "<img" in page.text_content(".problem-text")
             assert page.evaluate("document.querySelectorAll('#boards img').length") == 0
             assert page.evaluate("window.pwned") is None and page.errors == []
+            if url == "/":
+                table = page.eval_on_selector_all("#standings td:first-child", "ts => ts.map(t => t.textContent)")
+                assert sorted(table) == sorted([HOSTILE, "L" * 39 + "…"])
+            if url != "/screen":
+                assert page.evaluate("document.documentElement.scrollWidth") <= 360, url  # a long name fits
         for path in ("/board/%3Cb%3E", "/api/board/%3Cb%3E", "/api/board/nope"):
             try:
                 urllib.request.urlopen(served.url + path)
