@@ -165,6 +165,7 @@ def test_six_live_boards_drawn_on_the_phone_updated_without_reload_and_on_the_bi
     lit = lit_squares(phone, "b1")
     assert lit == b1.last_squares()
     assert phone.text_content('[data-board="b1"] li.to-move .clock')   # the clock to move shows its time
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360   # the hall page fits the phone too
     screenshot(phone, "hall-360x740.png")
 
     phone.evaluate("window.keptAcross = 'the same page'")  # gone if the page were reloaded
