@@ -89,6 +89,9 @@ class ResumableClock:
     def stop(self, now: int | None = None, reason: str = "game over", loser: int | None = None) -> None:
         self.clock.stop(now, reason, loser)
 
+    def take_back(self, movers: Any, now: int | None = None) -> None:
+        self.clock.take_back(movers, now)
+
     def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
               moves: int = 1) -> Any:
         if board_ok and self.clock.state is State.PAUSED:
