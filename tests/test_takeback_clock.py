@@ -247,3 +247,39 @@ def test_multiwarcaby_four_players_takeback_player_one_replays_on_their_own_cloc
         app.recorder.flush()
         stored = store.load_game(app.game_id)
         assert [m.clock_ms for m in stored.moves] == [c.clock_ms for c in session.committed]
+
+
+# -- a take-back asked from the board and accepted from the page ---------------------------------
+
+
+def test_an_accepted_takeback_offer_hands_the_clock_back_one_move_at_a_time(tmp_path: Path) -> None:
+    from test_app_offers import choose, play, remote_game, remote_plays
+
+    with Store(tmp_path / "g.db") as store:
+        app, board, _history, remote = remote_game(store, setup=GameSetup("classic", mode="computer",
+                                                                           time_control="5+3"))
+        session, clock = app.session, app.clock
+        play(board, app, session.game.legal_moves()[0])         # white at the table
+        remote_plays(app, board, remote)                         # black from the page
+        assert session.game.ply == 2 and clock.active == 0
+        choose(board, app, "takeback")
+        app.answer_offer(True, "remote page")
+        moves = [m.move for m in session.committed]
+        name = session.variant.geometry.name
+        for ply, move in ((1, moves[1]), (0, moves[0])):         # the pieces go back one move at a time
+            board.lift(name(move.end))
+            board.drop(name(move.start))
+            board.advance(2500)
+            assert session.game.ply == ply and clock.active == session.game.turn
+            before = clock.view(board.now).remaining_ms
+            board.advance(1000)                                  # only the side to move's clock runs
+            now = clock.view(board.now).remaining_ms
+            assert [b - n for b, n in zip(before, now)] == [1000 if side == session.game.turn else 0
+                                                            for side in range(2)]
+        app.recorder.flush()
+        stored = store.load_game(app.game_id)
+        assert stored.game.ply == 0 and json_state(stored)["active"] == 0
+
+
+def json_state(stored) -> dict:
+    return stored.clock_state if isinstance(stored.clock_state, dict) else json.loads(stored.clock_state)
