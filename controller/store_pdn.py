@@ -24,6 +24,7 @@ from damka.engine import pdn
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.controller.timed_game import format_clock, parse_clock, side_labels  # noqa: F401 (re-exported)
+from damka.controller.timed_game import stored_control_tags
 from damka.engine.variant import Result, Variant
 
 def export_pdn(stored: StoredGame) -> str:
@@ -35,11 +36,7 @@ def export_pdn(stored: StoredGame) -> str:
     for side, player in enumerate(stored.players[:len(variant.sides)]):
         tags[variant.player_tag(side)] = player
     if stored.time_control:
-        try:
-            tags["TimeControl"] = timecontrol.format_pdn(timecontrol.control(stored.time_control))
-        except TimeControlError:
-            tags["TimeControl"] = "?"
-        tags["DamkaTimeControl"] = stored.time_control
+        tags.update(stored_control_tags(variant, stored.time_control))
     tags["DamkaMode"] = stored.mode
     if stored.drops:
         # Players out of play (side:ply, 1-based side): a reader re-applies them after those plies.
