@@ -105,7 +105,7 @@ class SessionCommits:
         accepted offer, a peer's, the arbiter's): the record goes back and the
         clock hands the turn back to the side to move again."""
         if not self.record.can_take_back(plies):
-            self._say("no take-back past a player going out")
+            self._say(f"no take-back past {self.record.floor_reason}")
             return
         movers = self._turn_movers(self.committed[len(self.committed) - plies:])
         undone = self.record.take_back(plies)

@@ -283,3 +283,43 @@ def test_an_accepted_takeback_offer_hands_the_clock_back_one_move_at_a_time(tmp_
 
 def json_state(stored) -> dict:
     return stored.clock_state if isinstance(stored.clock_state, dict) else json.loads(stored.clock_state)
+
+
+# -- a take-back after the end of the game ----------------------------------------------------
+
+
+def test_a_takeback_after_the_game_ended_on_the_board_runs_the_clock_again() -> None:
+    rig = Rig("classic", fen="W:Wf2,h2:Bc5")
+    clock = rig.session.clock = make_clock(rig.variant, "5+3")
+    for text in ("f2-e3", "c5-d4", "e3xc5"):           # white takes black's last piece
+        rig.move(text)
+        rig.wait()
+    assert rig.session.result is not None and clock.state.value == "finished"
+    times = clock.view(rig.board.now).remaining_ms
+    rig.board.lift("c5")                                # the capture put back
+    rig.board.drop("e3")
+    rig.board.drop("d4")
+    rig.wait(1500)
+    taken = events_of(rig.history, "takeback")[0]["time_ms"]
+    assert rig.session.result is None and rig.session.game.turn == 0
+    assert clock.state.value == "running" and clock.active == 0
+    # the increment of the move taken back comes off; the stopped time counted for no one
+    assert clock.view(taken).remaining_ms == (times[0] - 3000, times[1])
+    assert clock.view(rig.board.now).remaining_ms == (times[0] - 3000 - (rig.board.now - taken), times[1])
+
+
+def test_a_loss_on_time_stands_no_takeback_reopens_the_game() -> None:
+    rig = Rig("classic", fen="W:Wc3,h2:Bd6")
+    clock = rig.session.clock = make_clock(rig.variant, "0.05")    # 3 s each
+    rig.move("c3-d4")
+    rig.wait(5000)                                     # black's flag falls
+    assert rig.session.result.reason == "on time" and clock.state.value == "finished"
+    rig.board.lift("d4")                               # the move put back
+    rig.board.drop("c3")
+    rig.wait(1500)
+    assert rig.texts == ["c3-d4"] and rig.session.result.reason == "on time"
+    assert events_of(rig.history, "takeback") == []
+    rig.board.button(Button.TAKE_BACK)
+    rig.wait(100)
+    assert rig.session.message == "no take-back past a loss on time"
+    assert rig.texts == ["c3-d4"] and rig.session.phase.value == "over"
