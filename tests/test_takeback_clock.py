@@ -323,3 +323,31 @@ def test_a_loss_on_time_stands_no_takeback_reopens_the_game() -> None:
     rig.wait(100)
     assert rig.session.message == "no take-back past a loss on time"
     assert rig.texts == ["c3-d4"] and rig.session.phase.value == "over"
+
+
+def test_against_the_computer_the_button_takes_back_both_moves_and_the_persons_clock_runs() -> None:
+    rig = Rig("classic", mode="computer", computer_sides=frozenset({1}))
+    session = rig.session
+    clock = session.clock = make_clock(rig.variant, "5+3")
+    white = rig.move("c3-d4")
+    rig.wait()
+    session.settle()
+    black = session.planned[0]
+    rig.play(black)
+    rig.wait()
+    assert rig.texts[0] == "c3-d4" and len(rig.texts) == 2 and clock.active == 0
+    white_ms, black_ms = session.committed[-1].clock_ms
+    pressed = events_of(rig.history, "move")[-1]["time_ms"]
+    rig.board.button(Button.TAKE_BACK)                 # lit back to before the person's own move
+    for move in (black, white):
+        rig.board.lift(rig.name(move.end))
+        for square in sorted(move.captures):
+            rig.board.drop(rig.name(square))
+        rig.board.drop(rig.name(move.start))
+    rig.wait(1500)
+    taken = events_of(rig.history, "takeback")[0]["time_ms"]
+    assert rig.texts == [] and session.game.turn == 0 and clock.active == 0
+    # white used its time from the computer's press on; both increments come off
+    assert clock.view(taken).remaining_ms == (white_ms - (taken - pressed) - 3000, black_ms - 3000)
+    rig.wait(2000)
+    assert clock.view(rig.board.now).remaining_ms[1] == black_ms - 3000   # the computer's clock stands
