@@ -120,7 +120,7 @@ class SessionCommits:
         self.assistants.cancel_search()
         if self.phase is Phase.OVER and self.game.result is None:
             self.phase = Phase.PLAYING
-        self.bus.publish(ev.TakenBack(self.now, self.game.ply, undone, self._position_text()))
+        self.bus.publish(ev.TakenBack(self.now, self.game.ply, undone, self._position_text(), self.clock_ms()))
         self._say(f"took back {undone} move{'s' if undone != 1 else ''}; {self._turn_prompt()}")
         self._reread()
 

@@ -59,7 +59,8 @@ def replay_lines(capsys, tmp_path: Path, *args: str) -> list[dict]:
 def test_replay_after_a_takeback_the_clock_of_the_side_to_move_runs(capsys, tmp_path: Path) -> None:
     lines = replay_lines(capsys, tmp_path)
     moves = [line for line in lines if "ply" in line]
-    assert [line["event"] for line in lines if "event" in line] == ["takeback"]
+    assert [line for line in lines if "event" in line] == [
+        {"event": "takeback", "plies": 1, "time_ms": 5200, "clock": {"white": WHITE_BACK, "black": BLACK_BACK}}]
     assert moves[0]["clock"] == {"white": 304500, "black": 303000}
     assert moves[1]["move"] == "c3-d4" and moves[1]["time_ms"] == 61300
     assert moves[1]["clock"] == {"white": WHITE_AGAIN, "black": BLACK_BACK}
