@@ -62,3 +62,16 @@ def test_a_game_without_a_clock_has_no_time_control_tag(capsys, tmp_path: Path) 
         app.recorder.flush()
         game_id = app.game_id
     assert "TimeControl" not in export(capsys, db, game_id)
+
+
+def test_a_record_exported_as_casual_before_imports_with_its_variants_clock(capsys, tmp_path: Path) -> None:
+    record = tmp_path / "old.pdn"
+    record.write_text('[GameType "26"]\n[TimeControl "-"]\n[DamkaTimeControl "casual"]\n[DamkaMode "casual"]\n\n'
+                      '1. c3-d4 *\n')
+    db = tmp_path / "g.db"
+    assert main(["import", str(record), "--continue", "--db", str(db)]) == 0
+    capsys.readouterr()
+    with Store(db) as store:
+        stored = store.load_game(1)
+    assert stored.clock_start == (603000, 603000)          # 10+3: ten minutes and the first 3 s
+    assert '[TimeControl "600+3"]' in export(capsys, db, 1)
