@@ -86,7 +86,7 @@ def make_clock(variant: Variant, controls: str | TimeControl | Sequence[TimeCont
     moves per turn (multiwarcaby: the clock switches after the turn's 2nd move)."""
     sides = len(variant.sides)
     if isinstance(controls, str):
-        controls = read_controls(controls, sides)
+        controls = variant_controls(variant, controls) or read_controls(controls, sides)
     elif isinstance(controls, TimeControl):
         controls = [controls] * sides
     return Clock(list(controls), sides=sides, time=time, moves_per_turn=variant.moves_per_turn, pin=pin)
