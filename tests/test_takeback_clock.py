@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from damka.cli import main
 from damka.controller.app import App, AppState
 from damka.controller.setup import GameSetup
@@ -352,3 +354,49 @@ def test_against_the_computer_the_button_takes_back_both_moves_and_the_persons_c
     assert clock.view(taken).remaining_ms == (white_ms - (taken - pressed) - 3000, black_ms - 3000)
     rig.wait(2000)
     assert clock.view(rig.board.now).remaining_ms[1] == black_ms - 3000   # the computer's clock stands
+
+
+def quiet_turn(rig: Rig) -> tuple:
+    """Two steps of the side to move (no capture, apart) whose board reads as the whole turn."""
+    session = rig.session
+    variant, game = rig.variant, session.game
+    for first in variant.legal_moves(game.position):
+        middle = variant.play(game.position, first)
+        for second in variant.legal_moves(middle):
+            if first.captures or second.captures or {second.start, second.end} & {first.start, first.end}:
+                continue
+            after = variant.occupancy(variant.play(middle, second))
+            if session.tracker.read(game, after).kind.value == "complete":
+                return first, second
+    raise AssertionError("no quiet turn")
+
+
+@pytest.mark.parametrize("options", [{"sides": 3}, {"sides": 4, "teams": True}], ids=["three", "teams"])
+def test_multiwarcaby_takeback_by_the_button_hands_the_clock_back(options: dict) -> None:
+    rig = Rig("multiwarcaby", options=options)
+    session = rig.session
+    clock = session.clock = make_clock(rig.variant, "5+3")
+    sides = len(rig.variant.sides)
+    rig.press((session.game.turn + 1) % sides)          # starts the first side's clock
+    turns = []
+    for _ in range(2):
+        side = session.game.turn
+        turn = quiet_turn(rig)
+        for move in turn:
+            rig.play(move)
+        rig.wait(300)
+        rig.press(side)
+        turns.append((side, turn))
+    side, (first, second) = turns[-1]
+    assert session.game.turn != side and clock.active == session.game.turn
+    for move in (second, first):                        # the last turn carried back ...
+        rig.board.lift(rig.name(move.end))
+        rig.board.drop(rig.name(move.start))
+    rig.wait(300)
+    rig.board.button(Button.TAKE_BACK)                  # ... and the button says what it means
+    rig.wait(10)
+    assert session.game.ply == 2 and session.game.turn == side and clock.active == side
+    before = clock.view(rig.board.now).remaining_ms
+    rig.wait(5000)
+    after = clock.view(rig.board.now).remaining_ms
+    assert [b - a for b, a in zip(before, after)] == [5000 if s == side else 0 for s in range(sides)]
