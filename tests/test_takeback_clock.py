@@ -400,3 +400,31 @@ def test_multiwarcaby_takeback_by_the_button_hands_the_clock_back(options: dict)
     rig.wait(5000)
     after = clock.view(rig.board.now).remaining_ms
     assert [b - a for b, a in zip(before, after)] == [5000 if s == side else 0 for s in range(sides)]
+
+
+def test_moves_restored_are_stored_with_the_times_of_their_own_turns(tmp_path: Path) -> None:
+    from damka.controller.recorder import Recorder
+
+    rig = Rig("classic", fen="W:Wa3,h2:Bc5,h8", setup=False)
+    session = rig.session
+    clock = session.clock = make_clock(rig.variant, "5+3")
+    with Store(tmp_path / "g.db") as store:
+        recorder = Recorder(store, session, clock, players=["Ala", "Ola"], mode="casual", time_control="5+3",
+                            tags={}, now=lambda: rig.board.now)
+        session.bus.subscribe(recorder)
+        for square in ("a3", "h2", "c5", "h8"):         # the pieces set up
+            rig.board.drop(square)
+        rig.wait()
+        rig.move("a3-b4")
+        rig.wait()
+        rig.move("c5xa3")
+        rig.wait()
+        rig.board.stick("c5", True)                     # looks like two plies back: taken back
+        rig.wait(1500)
+        rig.board.unstick("c5")                         # restored: two turns, two presses
+        rig.wait(1500)
+        recorder.flush()
+        assert rig.texts == ["a3-b4", "c5xa3"]
+        stored = store.load_game(recorder.game_id)
+        assert [m.clock_ms for m in stored.moves] == [c.clock_ms for c in session.committed]
+        assert stored.moves[0].clock_ms != stored.moves[1].clock_ms
