@@ -318,7 +318,7 @@ class App(AppMenus, AppOffers, AppCommands):
         if self.store is None:
             return None
         return Recorder(self.store, built.session, built.clock, players=self.game_players, mode=built.setup.mode,
-                        time_control=built.setup.time_control, tags=resume_mod.record_tags(built),
+                        time_control=built.time_control, tags=resume_mod.record_tags(built),
                         now=lambda: self.now, game_id=game_id, checkpoint_ms=self.checkpoint_ms, queue=self.writes)
 
     def _start(self, built: BuiltGame, recorder: Recorder | None) -> None:

@@ -90,8 +90,11 @@ class MoveRefused(GameEvent):
 
 @dataclass(frozen=True)
 class TakenBack(GameEvent):
+    """Moves taken back: the side to move again is to move, its clock runs."""
+
     plies: int
     position: str
+    clock_ms: tuple[int, ...] | None = None   # the times after the take-back (None: no countdown clock)
 
 
 @dataclass(frozen=True)

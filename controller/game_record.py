@@ -19,6 +19,8 @@ from damka.engine.move import Move
 from damka.engine.notation import format_move, square_name
 from damka.engine.variant import Position, Variant
 
+GOING_OUT = "a player going out"
+
 # One committed move as the events tell it: the record, the position after it and the scores after it.
 Entry = tuple[CommittedMove, str, tuple[int, ...]]
 
@@ -31,6 +33,7 @@ class GameRecord:
         self.committed: list[CommittedMove] = []
         self.redo: list[Move] = []         # moves taken back, in order, until a new move is made
         self.floor_ply = 0                 # no take-back to before this ply
+        self.floor_reason = GOING_OUT      # what happened there, for the screen
         self.last: tuple[Move, ...] = ()   # the turn just committed (the LAST_MOVE LEDs)
         self._turn_number = 0
 
@@ -40,6 +43,7 @@ class GameRecord:
         self.committed = committed
         self.redo = []
         self.floor_ply = floor_ply
+        self.floor_reason = GOING_OUT
         self.last = game.moves[-1:]
         self._turn_number = max((c.turn for c in committed), default=0)
 
@@ -127,6 +131,14 @@ class GameRecord:
         """The position changes without a move (a player out): no take-back to before it."""
         self.game.amend(position)
         self.floor_ply = self.game.ply
+        self.floor_reason = GOING_OUT
+        self.redo = []
+
+    def hold(self, reason: str) -> None:
+        """No take-back to before now: what ended the game here stands (a loss
+        on time: the clock that fell cannot be wound back)."""
+        self.floor_ply = self.game.ply
+        self.floor_reason = reason
         self.redo = []
 
     def turn_start(self, turns_back: int) -> Position:

@@ -59,6 +59,7 @@ class SessionEnds:
             self.drop_side(over.loser, over.reason, at_ms=over.at_ms)  # type: ignore[arg-type]
             return
         self.declare_loss(over.loser, reason, at_ms=over.at_ms)  # type: ignore[arg-type]
+        self.record.hold("a loss on time")  # the flag stands: a take-back would reopen a game with no time left
 
     def _stop_clock(self) -> None:
         result = self.game.result
