@@ -7,24 +7,29 @@ read the same words.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
 
 
-def side_name(variant: Variant, side: int) -> str:
-    """The side as a person calls it: 'White', 'Player 2', 'Team A' (the variant's own words)."""
-    return variant.player_name(side)
+def side_name(variant: Variant, side: int, names: Sequence[str] = ()) -> str:
+    """The side as a person calls it: the player's name when one was given (`names`
+    by side, "" for none), else the variant's own word ('White', 'Player 2', 'Team A'),
+    so the screen never calls one side by two names."""
+    name = names[side] if side < len(names) else ""
+    return name or variant.player_name(side)
 
 
-def result_text(variant: Variant, result: Result, scores: tuple[int, ...], two_moves: bool) -> str:
+def result_text(variant: Variant, result: Result, scores: tuple[int, ...], two_moves: bool,
+                names: Sequence[str] = ()) -> str:
     if result.winner is not None:
-        text = f"{side_name(variant, result.winner)} wins ({result.reason})"
+        text = f"{side_name(variant, result.winner, names)} wins ({result.reason})"
     elif result.is_draw:
         text = f"draw ({result.reason})"
     else:
-        places = ", ".join(f"{side_name(variant, i)} {place}" for i, place in enumerate(result.places))
+        places = ", ".join(f"{side_name(variant, i, names)} {place}" for i, place in enumerate(result.places))
         text = f"places {places} ({result.reason})"
     if two_moves:
         text += "; scores " + " ".join(str(s) for s in scores)
@@ -32,13 +37,13 @@ def result_text(variant: Variant, result: Result, scores: tuple[int, ...], two_m
 
 
 def turn_prompt(variant: Variant, game: Game, *, two_moves: bool, computer_turn: bool, thinking: bool,
-                who: str = "computer") -> str:
+                who: str = "computer", names: Sequence[str] = ()) -> str:
     """`computer_turn`: the side is played by `who` (the computer, a remote player,
     another program) whose move the board lights for a person to carry out."""
     if game.is_over:
         result = game.result
-        return f"game over: {result_text(variant, result, game.scores, two_moves)}" if result else "game over"
-    side = side_name(variant, game.turn)
+        return f"game over: {result_text(variant, result, game.scores, two_moves, names)}" if result else "game over"
+    side = side_name(variant, game.turn, names)
     if computer_turn:
         if thinking:
             return f"{side} ({who}) is thinking"
