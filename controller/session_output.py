@@ -14,7 +14,7 @@ from dataclasses import replace
 from damka.controller import events as ev
 from damka.controller import wording
 from damka.controller.frame import FrameFacts, compose_frame, remaining
-from damka.controller.session_types import Mode, Phase, seat_label
+from damka.controller.session_types import Mode, Phase, seat_away, seat_label
 from damka.controller.tracker import Kind
 from damka.engine.variant import Result
 
@@ -62,7 +62,7 @@ class SessionOutput:
         who = seat_label(self.opponent, self.game.turn)
         return wording.turn_prompt(self.variant, self.game, two_moves=self.tracker.two_moves, computer_turn=computer,
                                    thinking=computer and self.opponent is not None and self.planned == (), who=who,
-                                   names=self.players)
+                                   names=self.players, away=computer and seat_away(self.opponent, self.game.turn))
 
     def _result_text(self, result: Result) -> str:
         return wording.result_text(self.variant, result, self.game.scores, self.tracker.two_moves, self.players)

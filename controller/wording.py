@@ -37,14 +37,17 @@ def result_text(variant: Variant, result: Result, scores: tuple[int, ...], two_m
 
 
 def turn_prompt(variant: Variant, game: Game, *, two_moves: bool, computer_turn: bool, thinking: bool,
-                who: str = "computer", names: Sequence[str] = ()) -> str:
+                who: str = "computer", names: Sequence[str] = (), away: bool = False) -> str:
     """`computer_turn`: the side is played by `who` (the computer, a remote player,
-    another program) whose move the board lights for a person to carry out."""
+    another program) whose move the board lights for a person to carry out;
+    `away`: `who` is gone for now (a dropped connection), no move is coming."""
     if game.is_over:
         result = game.result
         return f"game over: {result_text(variant, result, game.scores, two_moves, names)}" if result else "game over"
     side = side_name(variant, game.turn, names)
     if computer_turn:
+        if away:
+            return f"waiting for {side} ({who}) to come back"
         if thinking:
             return f"{side} ({who}) is thinking"
         return f"{side} ({who}) to move: carry out the lit move"
