@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from damka.controller import timecontrol
 from damka.hardware.interfaces import Role
-from damka.hardware.palette import role_colour
+from damka.hardware.palette import PALETTES, role_colour
 from damka.controller.menus import (COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, engine_choices,
                                    variant_choices)
 from damka.controller.setup import Engines
@@ -86,7 +86,10 @@ def form_options(engines: Engines = ()) -> dict[str, Any]:
             "levels": [list(p) for p in LEVELS], "hints": [list(p) for p in HINTS],
             "presets": [{"name": p.name, "text": p.text} for p in timecontrol.PRESETS],
             "sided": [name for name, _ in variant_choices() if variant_class(name).takes_option("sides")],
-            "roles": {role.value: "#%02x%02x%02x" % role_colour(role) for role in Role}}
+            "roles": {role.value: "#%02x%02x%02x" % role_colour(role) for role in Role},
+            # Every palette: the page draws the one chosen in the board settings (state.settings.palette).
+            "palettes": {name: {role.value: "#%02x%02x%02x" % role_colour(role, name) for role in Role}
+                         for name in PALETTES}}
 
 
 def _error(status: int, message: str, retry_after: float | None = None) -> JSONResponse:

@@ -108,7 +108,7 @@ function render() {
     marks[damka.selected] = "select";
     for (const m of legal) if (m.from === damka.selected) marks[m.to] = "target";
   }
-  drawBoard($("board"), s.board, { roles: damka.roles, marks });
+  drawBoard($("board"), s.board, { roles: boardRoles(), marks });
   const sides = $("sides");
   sides.textContent = "";
   if (g) g.sides.forEach((side, i) => {
@@ -137,6 +137,12 @@ function render() {
   renderRemote();
   renderOffer();
   if (window.damkaArbiter) window.damkaArbiter.render(s);
+}
+
+// The LED colours of the palette chosen in the board settings, as the board's LEDs show them.
+function boardRoles() {
+  const palette = damka.state && damka.state.settings && damka.state.settings.palette;
+  return (damka.palettes && palette && damka.palettes[palette.value]) || damka.roles;
 }
 
 // The status and the session's message as one line, without saying a thing twice ("Ala to move - Ala to move: ...").
@@ -326,6 +332,7 @@ function setupBoardInput() {
 async function loadOptions() {
   const o = await (await fetch("/api/options")).json();
   damka.roles = o.roles || {};
+  damka.palettes = o.palettes || {};
   const form = $("newgame");
   const fill = (name, pairs) => { const s = form.elements[name]; s.innerHTML = ""; for (const [v, l] of pairs) s.add(new Option(l, v)); };
   fill("variant", o.variants); fill("sides", o.sides); fill("mode", o.modes); fill("colours", o.colours);
