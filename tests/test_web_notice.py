@@ -13,7 +13,8 @@ from test_web_browser import board, browser, open_page, pytestmark, screenshot, 
 
 # The notice's box and each game button's box, in page coordinates, and whether they meet.
 OVERLAPS = """() => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return {l: r.left + scrollX, t: r.top + scrollY, r: r.right + scrollX, b: r.bottom + scrollY}; };
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return {l: r.left + scrollX, t: r.top + scrollY, r: r.right + scrollX, b: r.bottom + scrollY}; };
   const n = box(document.getElementById('notice'));
   const meet = (a, b) => a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
   return [...document.querySelectorAll('#watch .controls button')].filter((b) => b.offsetParent !== null)
@@ -44,7 +45,8 @@ def test_the_notice_stays_clear_of_the_buttons_and_goes_when_the_game_moves_on(b
     page.wait_for_function("damka.state.game.phase === 'playing'")
     page.wait_for_selector("#notice", state="hidden")
     assert status(page) == "Ala to move"                  # one name for the side, not "Ala ... White/Player 1"
-    assert page.eval_on_selector_all("#sides .name", "ns => ns.map(n => n.textContent)") == ["Ala (White)", "Ola (Black)"]
+    names = page.eval_on_selector_all("#sides .name", "ns => ns.map(n => n.textContent)")
+    assert names == ["Ala (White)", "Ola (Black)"]
     page.click("button[data-action=takeback]")             # nothing to take back: a long refusal
     page.wait_for_selector("#notice.bad")
     assert page.is_visible("#notice") and page.evaluate(OVERLAPS) == []
