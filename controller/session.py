@@ -96,6 +96,7 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
         self.sensor_log: list[LogEvent] = []
         self.initial_occupied: frozenset[str] = frozenset()
         self.message = "set up the pieces"
+        self.players: tuple[str, ...] = ()  # the players' names by side, "" for none (`name_players`)
         self._flag: tuple[int, int] | None = None           # (squares, until_ms)
         self._hint_text = ""
         self._restore_request = False
@@ -334,7 +335,7 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
             self._say(f"clock started; {self._turn_prompt()}")  # the press only started the clock
             return
         if press.side != self.game.turn:
-            self._say(f"it is {wording.side_name(self.variant, self.game.turn)}'s turn")
+            self._say(f"it is {wording.side_name(self.variant, self.game.turn, self.players)}'s turn")
             return
         if self._is_computer_turn():
             self._say("carry out the computer's move")

@@ -44,7 +44,7 @@ class SessionEnds:
     def _on_flag(self, flag: Flag) -> None:
         self.bus.publish(ev.FlagFell(flag.at_ms, self.game.ply, flag.side, flag.stage + 1, flag.final))
         if not flag.final and self.phase is not Phase.OVER:
-            name = wording.side_name(self.variant, flag.side)
+            name = wording.side_name(self.variant, flag.side, self.players)
             self._notice = f"{name}'s flag fell in stage {flag.stage + 1}: play goes on"
             self._say(self._prompt())
 
@@ -107,7 +107,7 @@ class SessionEnds:
         self._forget_turn()
         self.assistants.cancel_search()
         why = "on time" if reason == "time" else reason
-        self._out_message = self._notice = f"{wording.side_name(variant, side)} is out ({why})"
+        self._out_message = self._notice = f"{wording.side_name(variant, side, self.players)} is out ({why})"
         self.bus.publish(ev.SideOut(self.now if at_ms is None else at_ms, self.game.ply, side, why,
                                     self._position_text(), tuple(self.game.scores)))
         if self.game.result is not None:

@@ -7,6 +7,7 @@ read the same words.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from damka.controller.takeback_guide import PieceStep, TakebackGuide
@@ -16,18 +17,22 @@ from damka.engine.variant import Result, Variant
 TAKEBACK_STEPS_SHOWN = 3  # the board's screen is small: the first squares, then how many more
 
 
-def side_name(variant: Variant, side: int) -> str:
-    """The side as a person calls it: 'White', 'Player 2', 'Team A' (the variant's own words)."""
-    return variant.player_name(side)
+def side_name(variant: Variant, side: int, names: Sequence[str] = ()) -> str:
+    """The side as a person calls it: the player's name when one was given (`names`
+    by side, "" for none), else the variant's own word ('White', 'Player 2', 'Team A'),
+    so the screen never calls one side by two names."""
+    name = names[side] if side < len(names) else ""
+    return name or variant.player_name(side)
 
 
-def result_text(variant: Variant, result: Result, scores: tuple[int, ...], two_moves: bool) -> str:
+def result_text(variant: Variant, result: Result, scores: tuple[int, ...], two_moves: bool,
+                names: Sequence[str] = ()) -> str:
     if result.winner is not None:
-        text = f"{side_name(variant, result.winner)} wins ({result.reason})"
+        text = f"{side_name(variant, result.winner, names)} wins ({result.reason})"
     elif result.is_draw:
         text = f"draw ({result.reason})"
     else:
-        places = ", ".join(f"{side_name(variant, i)} {place}" for i, place in enumerate(result.places))
+        places = ", ".join(f"{side_name(variant, i, names)} {place}" for i, place in enumerate(result.places))
         text = f"places {places} ({result.reason})"
     if two_moves:
         text += "; scores " + " ".join(str(s) for s in scores)
@@ -35,14 +40,17 @@ def result_text(variant: Variant, result: Result, scores: tuple[int, ...], two_m
 
 
 def turn_prompt(variant: Variant, game: Game, *, two_moves: bool, computer_turn: bool, thinking: bool,
-                who: str = "computer") -> str:
+                who: str = "computer", names: Sequence[str] = (), away: bool = False) -> str:
     """`computer_turn`: the side is played by `who` (the computer, a remote player,
-    another program) whose move the board lights for a person to carry out."""
+    another program) whose move the board lights for a person to carry out;
+    `away`: `who` is gone for now (a dropped connection), no move is coming."""
     if game.is_over:
         result = game.result
-        return f"game over: {result_text(variant, result, game.scores, two_moves)}" if result else "game over"
-    side = side_name(variant, game.turn)
+        return f"game over: {result_text(variant, result, game.scores, two_moves, names)}" if result else "game over"
+    side = side_name(variant, game.turn, names)
     if computer_turn:
+        if away:
+            return f"waiting for {side} ({who}) to come back"
         if thinking:
             return f"{side} ({who}) is thinking"
         return f"{side} ({who}) to move: carry out the lit move"

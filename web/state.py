@@ -27,9 +27,9 @@ def hex_colour(rgb: tuple[int, int, int]) -> str:
     return "#%02x%02x%02x" % tuple(rgb)
 
 
-def role_colours() -> dict[str, str]:
-    """Each LED role's colour, as board.js draws its ring (the one palette of the LEDs)."""
-    return {role.value: hex_colour(role_colour(role)) for role in Role}
+def role_colours(palette: str = "standard") -> dict[str, str]:
+    """Each LED role's colour in `palette`, as board.js draws its ring."""
+    return {role.value: hex_colour(role_colour(role, palette)) for role in Role}
 
 
 def result_data(result: Result | None, names: list[str]) -> dict[str, Any] | None:
