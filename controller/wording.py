@@ -73,3 +73,8 @@ def hints_left_text(left: int | None) -> str:
     if left is None:
         return ""
     return " (no hints left)" if left == 0 else f" ({left} hint{'s' if left != 1 else ''} left)"
+
+
+def board_missing_text(device: str) -> str:
+    """The board's devices do not answer (unplugged): which one, and what to do."""
+    return f"Board not connected: {device} \u2014 plug in the board's USB cable"

@@ -57,7 +57,6 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
     setup = with_engines(setup_from(args), config.engine_table(), args.engine, path)
     from damka.controller.app import App
-    from damka.controller.board_loop import BoardLoop
     from damka.controller.store import Store
 
     store = Store(args.db)
@@ -84,17 +83,44 @@ def run(args: argparse.Namespace) -> int:
         from damka.hardware.backends import open_board
 
         with open_board(config) as board:
-            sinks = attach_cues(app, board, config)
-            board.closers.extend(sink.close for sink in sinks)
             now_ms = lambda: time.monotonic_ns() // 1_000_000  # noqa: E731
-            draw = None if args.no_screen else _screen(app, now_ms)
-            loop = BoardLoop(app, board.sensor, board.leds, board.buttons, now_ms=now_ms, draw=draw)
+            loop = board_loop(app, board, config, now_ms=now_ms,
+                              draw=None if args.no_screen else _screen(app, now_ms))
             stop_at = None if args.seconds is None else time.monotonic() + args.seconds
             loop.run(time.sleep, should_stop=lambda: stop_at is not None and time.monotonic() >= stop_at)
     finally:
         stack.close()
         store.close()
     return 0
+
+
+def board_loop(app, board, config, *, now_ms, draw=None):
+    """The board loop on the opened devices, with the config's cues; while the
+    board does not answer its screen says so (and one line on stderr, for a
+    board run without a screen), and it carries on when the board is back."""
+    from damka.controller.board_loop import BoardLoop
+
+    sinks = attach_cues(app, board, config)
+    board.closers.extend(sink.close for sink in sinks)
+    return BoardLoop(app, board.sensor, board.leds, board.buttons, now_ms=now_ms, draw=draw,
+                     missing=_told(board.missing))
+
+
+def _told(missing):
+    """`missing`, with a line on stderr each time the board goes away or comes back."""
+    said: list[str | None] = [None]
+
+    def check() -> str | None:
+        device = missing()
+        if device != said[0]:
+            from damka.controller.wording import board_missing_text
+
+            print(board_missing_text(device) + " (waiting for it)" if device else "board connected",
+                  file=sys.stderr, flush=True)
+            said[0] = device
+        return device
+
+    return check
 
 
 def with_engines(setup, engines, engine: str | None, path: Path | None):
