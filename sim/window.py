@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import pygame
 
@@ -515,8 +515,10 @@ def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
     return CueListener.attach(app, list(sinks), settings), sinks
 
 
-def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -> int:
-    """The interactive window (needs a display). Returns an exit code."""
+def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
+               should_stop: Callable[[], bool] = lambda: False) -> int:
+    """The interactive window (needs a display) until it is closed or `should_stop()`
+    (`--seconds`). Returns an exit code."""
     try:
         pygame.display.init()
         window = build(app)
@@ -536,7 +538,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
     last = pygame.time.get_ticks()
     shots = 0
     running = True
-    while running:
+    while running and not should_stop():
         size = window.size
         for event in pygame.event.get():
             if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:

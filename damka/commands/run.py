@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from damka.commands.deadline import StopAfter
 from damka.commands.games import add_db_argument
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -51,8 +52,7 @@ def find_config(path: Path | None) -> Path | None:
 def run(args: argparse.Namespace) -> int:
     from damka.hardware.config import BoardConfig, load_config
 
-    if args.seconds is not None and not args.seconds > 0:
-        raise ValueError(f"--seconds must be a positive number of seconds, not {args.seconds:g}")
+    stop = StopAfter(args.seconds)
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
     setup = with_engines(setup_from(args), config.engine_table(), args.engine, path)
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
                   players=players_from(args))
         from damka.web.launch import start_web
 
-        web = start_web(app, args.web, config.web if path is not None else None)
+        web = start_web(app, args.web, config.web if path is not None else None, bind=args.bind)
         if web is not None:
             stack.callback(web.close)
         if config.hall is not None:  # [hall]: the games go to the tournament hall too (docs/hall.md)
@@ -79,15 +79,14 @@ def run(args: argparse.Namespace) -> int:
         if config.backend == "sim":
             from damka.sim.window import run_window
 
-            return run_window(app)
+            return run_window(app, should_stop=stop)
         from damka.hardware.backends import open_board
 
         with open_board(config) as board:
             now_ms = lambda: time.monotonic_ns() // 1_000_000  # noqa: E731
             loop = board_loop(app, board, config, now_ms=now_ms,
                               draw=None if args.no_screen else _screen(app, now_ms))
-            stop_at = None if args.seconds is None else time.monotonic() + args.seconds
-            loop.run(time.sleep, should_stop=lambda: stop_at is not None and time.monotonic() >= stop_at)
+            loop.run(time.sleep, should_stop=stop)
     finally:
         stack.close()
         store.close()
