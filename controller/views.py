@@ -58,6 +58,7 @@ class GameView:
 class MenuView:
     menu: Menu
     subtitle: str = ""
+    warning: str = ""                         # "Board not connected: ...": in full, above the rows
 
 
 @dataclass(frozen=True)

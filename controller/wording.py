@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from damka.controller import plurals
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
 
@@ -65,14 +66,14 @@ def lift_advice(lifted: str, must: list[str], blocked: bool) -> str:
 
 def warning_text(warning: Any) -> str:
     men = max(1, round(warning.men)) if warning is not None else 1
-    pieces = "a piece" if men == 1 else f"{men} pieces"
+    pieces = "a piece" if men == 1 else plurals.english(men, "piece")
     return f"this loses {pieces}: take it back? (or press to play it)"
 
 
 def hints_left_text(left: int | None) -> str:
     if left is None:
         return ""
-    return " (no hints left)" if left == 0 else f" ({left} hint{'s' if left != 1 else ''} left)"
+    return " (no hints left)" if left == 0 else f" ({plurals.english(left, 'hint')} left)"
 
 
 def board_missing_text(device: str) -> str:

@@ -6,19 +6,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Callable, Mapping
+
+from damka.controller import plurals
 
 LANGUAGES = ("en", "pl")
 
 WORDS: dict[str, Mapping[str, str]] = {
     "en": {"to": "to", "takes": "takes", "refused": "Refused", "illegal": "Illegal move",
            "put_back": "put back on", "take_off": "take off", "computer": "Computer plays", "flag": "Flag",
-           "out": "is out", "wins": "wins", "draw": "Draw", "byoyomi": "byo-yomi", "periods": "periods left",
-           "seconds": "seconds"},
+           "out": "is out", "wins": "wins", "draw": "Draw", "byoyomi": "byo-yomi"},
     "pl": {"to": "na", "takes": "bije", "refused": "Odrzucone", "illegal": "Nieprawidłowy ruch",
            "put_back": "postaw z powrotem na", "take_off": "zdejmij z", "computer": "Komputer gra",
-           "flag": "Flaga", "out": "odpada", "wins": "wygrywa", "draw": "Remis", "byoyomi": "bajomi",
-           "periods": "okresów zostało", "seconds": "sekund"},
+           "flag": "Flaga", "out": "odpada", "wins": "wygrywa", "draw": "Remis", "byoyomi": "bajomi"},
+}
+
+# Counted words, by language: each a function of the count (controller/plurals.py).
+COUNTED: dict[str, Mapping[str, Callable[[int], str]]] = {
+    "en": {"periods": lambda n: plurals.english(n, "period") + " left",
+           "seconds": lambda n: plurals.english(n, "second")},
+    "pl": {"periods": lambda n: plurals.polish(n, "okres został", "okresy zostały", "okresów zostało"),
+           "seconds": lambda n: plurals.polish(n, "sekunda", "sekundy", "sekund")},
 }
 
 
@@ -72,10 +80,10 @@ class Phrases:
         return (f"{winner} {self.words['wins']}" if winner else self.words["draw"]) + self._reason(reason)
 
     def byoyomi(self, player: str, periods: int) -> str:
-        return f"{player}: {self.words['byoyomi']}, {periods} {self.words['periods']}"
+        return f"{player}: {self.words['byoyomi']}, {COUNTED[self.language]['periods'](periods)}"
 
     def last_seconds(self, player: str, seconds: int) -> str:
-        return f"{player}: {seconds} {self.words['seconds']}"
+        return f"{player}: {COUNTED[self.language]['seconds'](seconds)}"
 
 
 def phrases_for(language: str) -> Phrases:

@@ -142,6 +142,12 @@ class Screen:
         widgets.text(surface, menu.title, (width // 2, pad // 2), title, ACCENT, "midtop", max_width=width - 2 * pad)
         top = pad // 2 + widgets.line_height(title) + pad // 2
         small = _size(READABLE, k)
+        if view.warning:  # in full: the words wrapped, the rows below get what is left
+            lines = widgets.wrap(view.warning, small, width - 3 * pad - 16)
+            box = len(lines) * (widgets.line_height(small) + 2) + 4 + 10
+            widgets.message_box(surface, pygame.Rect(pad // 2, top, width - pad, box), [view.warning], small,
+                                alert=True)
+            top += box + pad // 2
         if view.subtitle:
             top += widgets.paragraph(surface, view.subtitle, pygame.Rect(pad, top, width - 2 * pad, height // 4),
                                      small, DIM, "center", max_lines=2) + pad

@@ -447,8 +447,6 @@ class SimWindow:
         for line in lines:
             draw_text(surface, line, (self.screen_rect.x, y), 20, TEXT if y == self.screen_rect.bottom + 14 else DIM)
             y += 20
-        if self.app.notice:
-            draw_text(surface, self.app.notice, (self.screen_rect.x, y + 6), 22, TEXT)
 
     def render(self) -> pygame.Surface:
         surface = pygame.Surface(self.size)

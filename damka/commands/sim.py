@@ -171,5 +171,8 @@ def run_headless(args: argparse.Namespace, setup) -> int:
             store.close()
     session = app.session
     moves = len(session.committed) if session is not None else 0
-    print(f"{len(events)} events played, {moves} moves committed; screenshot saved to {path}", file=sys.stderr)
+    from damka.controller.plurals import english
+
+    print(f"{english(len(events), 'event')} played, {english(moves, 'move')} committed; screenshot saved to {path}",
+          file=sys.stderr)
     return 0
