@@ -56,9 +56,12 @@ class WindowError(DamkaError):
     """The window cannot be opened (no display)."""
 
 
-SQUARE = 60
+SQUARE = 60   # px: a square of the drawn board, as big as the window's height allows (up to this)
 MARGIN = 28
 GAP = 24
+# The largest window that fits a 1366x768 laptop screen under a title bar (about 32 px)
+# and over a desktop panel (about 36 px): a 12x12 board gets smaller squares.
+FITS = (1366, 700)
 
 LIGHT = (226, 204, 160)
 DARK = (120, 82, 52)
@@ -152,7 +155,8 @@ class SimWindow:
     def _layout(self) -> None:
         """Where the board and the screen are drawn: follows the board's size."""
         self.files, self.ranks = self.board.files, self.board.ranks
-        self.board_px = (self.files * SQUARE, self.ranks * SQUARE)
+        self.square = min(SQUARE, (FITS[1] - 2 * MARGIN) // self.ranks)
+        self.board_px = (self.files * self.square, self.ranks * self.square)
         self.board_rect = pygame.Rect(MARGIN, MARGIN, *self.board_px)
         self.screen_rect = pygame.Rect(self.board_rect.right + GAP, MARGIN, *SCREEN_SIZE)
         self.size = (self.screen_rect.right + MARGIN,
@@ -195,14 +199,14 @@ class SimWindow:
     def square_rect(self, square: str) -> pygame.Rect:
         file = FILE_LETTERS.index(square[0])
         rank = int(square[1:]) - 1
-        return pygame.Rect(self.board_rect.x + file * SQUARE, self.board_rect.bottom - (rank + 1) * SQUARE,
-                           SQUARE, SQUARE)
+        return pygame.Rect(self.board_rect.x + file * self.square, self.board_rect.bottom - (rank + 1) * self.square,
+                           self.square, self.square)
 
     def square_at(self, pos: tuple[int, int]) -> str | None:
         if not self.board_rect.collidepoint(pos):
             return None
-        file = (pos[0] - self.board_rect.x) // SQUARE
-        rank = (self.board_rect.bottom - 1 - pos[1]) // SQUARE
+        file = (pos[0] - self.board_rect.x) // self.square
+        rank = (self.board_rect.bottom - 1 - pos[1]) // self.square
         return f"{FILE_LETTERS[file]}{rank + 1}"
 
     # -- hands ----------------------------------------------------------------
@@ -262,6 +266,8 @@ class SimWindow:
     def apply(self, event: LogEvent) -> None:
         """One sensor-log event as a hand on the board (headless scripts)."""
         if event.kind == "up":
+            centre = self.square_rect(event.arg).center  # no mouse: the hand holds it just above its square
+            self.mouse = (centre[0], centre[1] - self.square // 3)
             self.lift(event.arg)
         elif event.kind == "down":
             self.drop(event.arg)
@@ -382,7 +388,7 @@ class SimWindow:
             self._draw_piece(surface, self.square_rect(square).center, code)
         for square, role in frame.items():
             if square in self.board.pieces:
-                pygame.draw.circle(surface, ROLE_COLOURS[role], self.square_rect(square).center, SQUARE // 2 - 2,
+                pygame.draw.circle(surface, ROLE_COLOURS[role], self.square_rect(square).center, self.square // 2 - 2,
                                    width=4)
         self._draw_coordinates(surface)
         if self.pieces.in_hand:
@@ -409,13 +415,13 @@ class SimWindow:
         if role is not None:
             colour = ROLE_COLOURS[role]
             glow = pygame.Surface(rect.size, pygame.SRCALPHA)
-            pygame.draw.circle(glow, (*colour, 90), (SQUARE // 2, SQUARE // 2), SQUARE // 2 - 1)
+            pygame.draw.circle(glow, (*colour, 90), (self.square // 2, self.square // 2), self.square // 2 - 1)
             surface.blit(glow, rect)
-            pygame.draw.circle(surface, colour, rect.center, SQUARE // 5)
+            pygame.draw.circle(surface, colour, rect.center, self.square // 5)
 
     def _draw_piece(self, surface: pygame.Surface, centre: tuple[int, int], code: str, lifted: bool = False) -> None:
         colour = PIECE_COLOURS.get(code, UNKNOWN_PIECE)
-        radius = SQUARE // 2 - 8
+        radius = self.square // 2 - 8
         if lifted:
             pygame.draw.circle(surface, (0, 0, 0), (centre[0] + 4, centre[1] + 5), radius)
         pygame.draw.circle(surface, colour, centre, radius)
@@ -428,10 +434,10 @@ class SimWindow:
 
     def _draw_coordinates(self, surface: pygame.Surface) -> None:
         for file in range(self.files):
-            x = self.board_rect.x + file * SQUARE + SQUARE // 2
+            x = self.board_rect.x + file * self.square + self.square // 2
             draw_text(surface, FILE_LETTERS[file], (x, self.board_rect.bottom + 9), 20, DIM, "midtop")
         for rank in range(self.ranks):
-            y = self.board_rect.bottom - rank * SQUARE - SQUARE // 2
+            y = self.board_rect.bottom - rank * self.square - self.square // 2
             draw_text(surface, str(rank + 1), (self.board_rect.x - 10, y), 20, DIM, "midright")
 
     def _draw_legend(self, surface: pygame.Surface) -> None:
