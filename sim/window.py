@@ -29,6 +29,7 @@ layout share the window's geometry.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -44,6 +45,7 @@ from damka.controller.tracker import BoardMap
 from damka.controller.user_files import replace_file
 from damka.display.screen import SIZE as SCREEN_SIZE
 from damka.display.screen import Screen
+from damka.display.sdl_env import choose_drivers, has_desktop, no_sound
 from damka.display.touch import tap
 from damka.display.widgets import DIM, TEXT
 from damka.engine.errors import DamkaError
@@ -500,6 +502,8 @@ def save_screenshot(window: SimWindow, path: str | Path) -> Path:
 
 
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
+NO_DESKTOP = ("no display to open the simulator window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+              "run it on a desktop, or headless: damka sim --headless --script LOG --screenshot FILE.png")
 
 
 def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
@@ -509,11 +513,14 @@ def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
     from damka.sim.sound import MixerPlayer, WavRecorder
 
     sinks: list[ThreadedSink] = []
-    if speakers:
+    silent = no_sound() if speakers else None
+    if silent is not None:  # not opened at all: SDL would print eight lines of ALSA's failure
+        print(f"sound off: {silent}", file=sys.stderr)
+    elif speakers:
         try:
             sinks.append(ThreadedSink(MixerPlayer(), name="sim-sound"))
-        except pygame.error:
-            pass  # no sound device: the board stays silent, as one without a buzzer
+        except pygame.error as error:
+            print(f"sound off: {error}", file=sys.stderr)  # the board stays silent, as one without a buzzer
     if wav is not None:
         sinks.append(ThreadedSink(WavRecorder(wav), name="sim-wav"))
     return CueListener.attach(app, list(sinks), settings), sinks
@@ -523,6 +530,9 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
                should_stop: Callable[[], bool] = lambda: False) -> int:
     """The interactive window (needs a display) until it is closed or `should_stop()`
     (`--seconds`). Returns an exit code."""
+    if not has_desktop():  # said before SDL probes for one (and prints what it lacks)
+        raise WindowError(NO_DESKTOP)
+    choose_drivers()
     try:
         pygame.display.init()
         window = build(app)
@@ -535,8 +545,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
         # With no desktop SDL falls back to drawing into memory: a window
         # nobody can see would run forever, so say what is wrong instead.
         pygame.display.quit()
-        raise WindowError("no display to open the simulator window on (DISPLAY and WAYLAND_DISPLAY are unset); "
-                          "run it on a desktop, or headless: damka sim --headless --script LOG --screenshot FILE.png")
+        raise WindowError(NO_DESKTOP)
     pygame.display.set_caption("Damka simulator")
     timer = pygame.time.Clock()
     last = pygame.time.get_ticks()

@@ -179,7 +179,10 @@ def _screen(app, now_ms):
     from damka.display.screen import SIZE, Screen
     from damka.display.touch import tap, tap_point
 
+    from damka.display.sdl_env import choose_drivers
+
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    choose_drivers()  # the panel's own driver: no probe for a desktop the board has not got
     try:
         pygame.display.init()
         # Fullscreen on the panel: (0, 0) asks for the panel's own size (480x320, 800x480, upright...).
