@@ -76,14 +76,14 @@ def with_notice(view: GameView, notice: str, *, alert: bool) -> GameView:
 
 def with_warning(view: View, line: str) -> View:
     """Any view with a warning line on top of what it shows (the board unplugged):
-    a game's message box, a menu's warning box, a result's words under the title."""
+    a game's message box, a menu's or a result's warning box."""
     if not line:
         return view
     if isinstance(view, GameView):
         return replace(view, messages=[line, *view.messages], alert=True)
     if isinstance(view, MenuView):
         return replace(view, warning="  ".join(part for part in (line, view.warning) if part))
-    return replace(view, reason="  ".join(part for part in (line, view.reason) if part))
+    return replace(view, warning="  ".join(part for part in (line, view.warning) if part))
 
 
 def _status(session: Session, sides: list[SideLine], multi: bool) -> str:

@@ -16,7 +16,7 @@ from damka.controller.view_builder import with_notice, with_warning
 from damka.controller import wording
 from damka.display import widgets
 from damka.display.screen import PANEL_SIZES, GameView, MenuView, Screen, View
-from test_screen_sizes import game_clock, game_four, game_no_clock, menu_view, resume_view
+from test_screen_sizes import game_clock, game_four, game_no_clock, menu_view, result_two, result_view, resume_view
 
 BY_ID = "/dev/serial/by-id/usb-Raspberry_Pi_Pico_E6614103E7432F2F-if00"
 
@@ -58,7 +58,7 @@ def shown(view: View, size: tuple[int, int]) -> tuple[str, list[widgets.DrawnTex
 
 
 VIEWS = {"game-no-clock": game_no_clock, "game-clock": game_clock, "game-four": game_four, "menu": menu_view,
-         "resume": resume_view}
+         "resume": resume_view, "result-four": result_view, "result-two": result_two}
 
 
 @pytest.mark.parametrize("size", PANEL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -66,7 +66,7 @@ VIEWS = {"game-no-clock": game_no_clock, "game-clock": game_clock, "game-four": 
 def test_every_notice_is_shown_whole_inside_the_screen(view_name: str, size: tuple[int, int]) -> None:
     for name, notice in notices().items():
         view = VIEWS[view_name]()
-        for decorated in ([with_warning(view, notice)] if isinstance(view, MenuView) else
+        for decorated in ([with_warning(view, notice)] if not isinstance(view, GameView) else
                           [with_warning(view, notice), with_notice(GameView(view.title, view.sides, view.clock,
                                                                             view.status), notice, alert=False)]):
             words, texts, whole = shown(decorated, size)
