@@ -9,13 +9,20 @@ import contextlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from damka.commands.deadline import StopAfter
 from damka.commands.games import add_db_argument
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from damka.commands.sim import add_game_arguments, players_from, setup_from
+
+if TYPE_CHECKING:
+    from damka.controller.board_loop import BoardLoop
+    from damka.hardware.backends import HardwareBoard
+    from damka.hardware.config import BoardConfig
 
 DEFAULT_CONFIGS = (Path("/etc/damka/board.toml"), Path("~/.config/damka/board.toml"))
 
@@ -93,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def board_loop(app, board, config, *, now_ms, draw=None):
+def board_loop(app: Any, board: "HardwareBoard", config: "BoardConfig", *, now_ms: Callable[[], int],
+               draw: Callable[[Any], None] | None = None) -> "BoardLoop":
     """The board loop on the opened devices, with the config's cues; while the
     board does not answer its screen says so (and one line on stderr, for a
     board run without a screen), and it carries on when the board is back."""
@@ -105,7 +113,7 @@ def board_loop(app, board, config, *, now_ms, draw=None):
                      missing=_told(board.missing))
 
 
-def _told(missing):
+def _told(missing: Callable[[], str | None]) -> Callable[[], str | None]:
     """`missing`, with a line on stderr each time the board goes away or comes back."""
     said: list[str | None] = [None]
 
