@@ -140,6 +140,18 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
     def connected(self) -> bool:
         return self._ser is not None
 
+    @property
+    def synced(self) -> bool:
+        """A snapshot arrived since the last (re)connect: the board answers."""
+        return self._synced.is_set()
+
+    def where(self) -> str:
+        """The device as a person finds it: the port, or the USB ids looked for."""
+        if self.port:
+            return self.port
+        pid = "*" if self.pid is None else f"{self.pid:04x}"
+        return f"the first USB device {self.vid:04x}:{pid}"
+
     def wait_synced(self, timeout: float) -> bool:
         """Wait until a snapshot arrived since the last (re)connect."""
         return self._synced.wait(timeout)
