@@ -7,15 +7,17 @@ Plain MicroPython-compatible Python: no f-strings, dataclasses or typing.
 """
 
 try:  # imported by the host as damka.firmware.device
-    from . import lights, protocol as P, scan
+    from . import fw_version, lights, protocol as P, scan
 except ImportError:  # flat on the Pico's filesystem
+    import fw_version
     import lights
     import protocol as P
     import scan
 
 ENCODER_BUTTONS = 2  # the encoder's steps are two more buttons: +1 (index n), -1 (index n + 1)
 
-FIRMWARE = "damka-fw 1.0"
+# HELLO's text: "damka-fw VERSION HASH" (docs/protocol.md): the host compares it with its own copy.
+FIRMWARE = fw_version.NAME + " " + fw_version.VERSION + " " + fw_version.HASH
 ERROR_REPORT_MS = 1000
 
 
@@ -25,7 +27,8 @@ class Device:
 
     matrix: object with ``scan()`` returning row masks (scan.PinMatrix)
     transport: ``read()`` -> bytes available now (maybe empty), ``write(bytes)``
-    pixels: NeoPixel-like (``pixels[i] = (r, g, b)``, ``write()``) or None
+    pixels: the LED chain, ``write(words)`` taking an array of 24-bit GRB
+        words in chain order (chain.PioChain), or None
     ticks_ms, ticks_diff: the clock (utime.ticks_ms / utime.ticks_diff)
     buttons: scan.ButtonBank or None
     encoder: encoder.Encoder or None; its steps count as two buttons after
@@ -62,12 +65,14 @@ class Device:
         self.brightness = 255
         self.palette = [(0, 0, 0, P.STEADY)]
         self.cells = bytes(rows * cols)
-        self.shown = None            # the colours last written to the chain
+        self.order = lights.chain_cells(rows, cols, serpentine)  # chain position -> cell
+        self.picture = lights.Picture(self.palette, self.cells, 255, budget_ma, self.order)
+        self.shown = None            # the words last written to the chain
+        self.redraw_at = 0           # device ms at which the picture may next change (None: never)
         self.frame_id = 0            # +1 per LEDS frame applied
         self.leds_seq = None         # the host's seq of the LEDS frame applied last
         self.refused = None          # (seq, how many in a row) of LEDS frames refused as old
         self.stale = 0               # LEDS frames refused as copies or late
-        self.render_key = None
         self.scans = 0
 
     # -- sending ---------------------------------------------------------
@@ -107,15 +112,19 @@ class Device:
 
     def poll(self):
         self.tick()
-        raw = self.matrix.scan()
+        changed = self.debouncer.update(self.matrix.scan(), self.now)
         self.scans += 1
-        changed = self.debouncer.update(raw, self.now)
-        pressed = self.buttons.update() if self.buttons else []
-        pressed += self.encoder_steps()
-        counts = self.press_counts()
-        for i in pressed:
-            self.send(P.BUTTON, P.pack_button(i, counts[i], self.now))
-        if changed or pressed or self.now - self.last_sent >= P.HEARTBEAT_MS:
+        bank = self.buttons
+        if bank is not None:
+            # Each press goes out with its own counter; a release changes the
+            # state only, and goes out at once in the SNAPSHOT below.
+            for i in bank.update():
+                self.send(P.BUTTON, P.pack_button(i, bank.counts[i], self.now))
+            if bank.changed:
+                changed = True
+        if self.encoder is not None and self.encoder_steps():
+            changed = True
+        if changed or self.now - self.last_sent >= P.HEARTBEAT_MS:
             self.send_snapshot()
         data = self.transport.read()
         if data:
@@ -125,23 +134,27 @@ class Device:
             self.reported_bad = self.decoder.bad
             self.last_error = self.now
             self.send(P.ERROR, P.pack_error(P.E_BAD_FRAME, str(self.decoder.bad)))
-        self.render()
+        if self.redraw_at is not None and self.now >= self.redraw_at:
+            self.render()
         self.tones.update(self.now)
 
     def encoder_steps(self):
-        """The encoder's steps since the last poll, as presses of its two buttons."""
-        if self.encoder is None:
-            return []
-        self.encoder.poll()
-        steps = self.encoder.take()
+        """Send the encoder's steps since the last poll, each as a press of one
+        of its two buttons with its own counter (a burst of steps in one poll
+        is as many presses, each counted); True if there were any."""
+        knob = self.encoder
+        if not knob.by_irq:
+            knob.poll()
+        if not knob.moved():
+            return False
+        steps = knob.take_each()
         first = len(self.buttons.pins) if self.buttons else 0
-        index = first if steps > 0 else first + 1
-        pressed = []
-        for _ in range(abs(steps)):
-            k = index - first
-            self.encoder_counts[k] = (self.encoder_counts[k] + 1) & 0xFF
-            pressed.append(index)
-        return pressed
+        counts = self.encoder_counts
+        for k in range(ENCODER_BUTTONS):
+            for _ in range(steps[k]):
+                counts[k] = (counts[k] + 1) & 0xFF
+                self.send(P.BUTTON, P.pack_button(first + k, counts[k], self.now))
+        return True
 
     def run(self, sleep_ms=None, until=None):
         """Poll forever (or while `until()` is false), sleeping between scans."""
@@ -175,11 +188,12 @@ class Device:
                 return
             try:
                 self.brightness, self.palette, self.cells = P.unpack_leds(body, self.rows * self.cols)
-                self.frame_id += 1
-                self.leds_seq = seq
             except ValueError as exc:
                 self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
                 return
+            self.frame_id += 1
+            self.leds_seq = seq
+            self.picture = lights.Picture(self.palette, self.cells, self.brightness, self.budget_ma, self.order)
             self.send(P.ACK, P.pack_ack(seq, msg_type))
             self.render()
         else:
@@ -208,23 +222,19 @@ class Device:
         return lights.frame_colours(self.palette, self.cells, self.brightness, self.now, self.budget_ma)
 
     def render(self):
+        """Put the picture of now on the chain, if a pixel changed. The poll
+        calls this only once `redraw_at` is reached (a blink edge of a pattern
+        in use, or a new frame): between, nothing can have changed."""
         if self.pixels is None:
+            self.redraw_at = None
             return
-        # Cheap check first (a few palette entries, not 81 cells): has the
-        # frame or any pattern's on/off phase changed since the last write?
-        key = (self.frame_id, tuple(lights.lit(e[3], self.now) for e in self.palette))
-        if key == self.render_key:
+        words = self.picture.words(self.now)
+        self.redraw_at = self.picture.next_change(self.now)
+        if words is self.shown:
             return
-        self.render_key = key
-        colours = self.colours()
-        if colours == self.shown:
-            return  # nothing blinked or changed: no need to clock the chain
-        cols = self.cols
-        for i, colour in enumerate(colours):
-            r, c = divmod(i, cols)
-            self.pixels[lights.chain_index(r, c, cols, self.serpentine)] = colour
-        self.pixels.write()
-        self.shown = colours
+        if self.shown is None or not (words == self.shown):
+            self.pixels.write(words)
+        self.shown = words
 
 
 class Tones:

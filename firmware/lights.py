@@ -1,5 +1,10 @@
 """LED helpers shared by the firmware and the host: blink patterns, the
-serpentine chain order and the power cap. Plain Python that MicroPython runs."""
+serpentine chain order and the power cap. Plain Python that MicroPython runs.
+
+`Picture` is one LEDS frame made ready for the chain when it arrives, so the
+firmware's loop pays a comparison per poll and a table look-up per blink."""
+
+from array import array
 
 STEADY = 0
 BLINK_SLOW = 1
@@ -27,6 +32,16 @@ def lit(pattern, now_ms):
         t = now_ms % 1000
         return t < 100 or 200 <= t < 300
     return True
+
+
+PERIOD_MS = 1000
+# The instants (ms into the 1 s cycle) at which each pattern turns on or off.
+EDGES = {
+    BLINK_SLOW: (0, 500),
+    BLINK_FAST: (0, 125, 250, 375, 500, 625, 750, 875),
+    BLINK_ALT: (0, 500),
+    DOUBLE: (0, 100, 200, 300),
+}
 
 
 def chain_index(row, col, cols, serpentine=True):
@@ -83,3 +98,93 @@ def chain_order(colours, rows, cols, serpentine=True):
             out[chain_index(r, c, cols, serpentine)] = colours[i]
             i += 1
     return out
+
+
+def chain_cells(rows, cols, serpentine=True):
+    """For each position in the chain, the row-major index of its cell."""
+    out = [0] * (rows * cols)
+    for r in range(rows):
+        for c in range(cols):
+            out[chain_index(r, c, cols, serpentine)] = r * cols + c
+    return out
+
+
+def grb(colour):
+    """(r, g, b) as the 24-bit word a WS2812 takes first-bit-first: green, red, blue."""
+    r, g, b = colour
+    return (g << 16) | (r << 8) | b
+
+
+class Picture:
+    """One LEDS frame, ready for the chain. On arrival it does what never
+    changes (brightness, each colour's current, the cells in chain order);
+    `words(now)` then gives the chain's words (`grb`, chain order, power
+    capped as `frame_colours` does) for the blink phase at `now`, built once
+    per phase and kept, and `next_change(now)` the first ms after `now` at
+    which a pattern in use turns on or off (None: never)."""
+
+    def __init__(self, palette, cells, brightness, budget_ma, order):
+        self.budget_ma = budget_ma
+        self.chain = bytes(cells[i] for i in order)  # palette index per chain position
+        counts = [0] * len(palette)
+        for index in cells:
+            counts[index] += 1
+        self.entries = []   # (palette index, scaled colour, blink pattern or -1, cells) of the entries in use
+        edges = []
+        for index in range(1, len(palette)):
+            if counts[index]:
+                r, g, b, pattern = palette[index]
+                colour = scale((r, g, b), brightness)
+                blink = pattern if pattern in EDGES else -1  # -1: steady (unknown patterns too)
+                self.entries.append((index, colour, blink, counts[index]))
+                for t in EDGES.get(pattern, ()):
+                    if t not in edges:
+                        edges.append(t)
+        edges.sort()
+        self.edges = edges
+        self.size = len(palette)
+        self.phases = {}    # lit-pattern bits -> the chain's words
+
+    def phase(self, now_ms):
+        """Which patterns in use are lit now, as bits (bit p: pattern p)."""
+        bits = 0
+        for _, _, blink, _ in self.entries:
+            if blink >= 0 and lit(blink, now_ms):
+                bits |= 1 << blink
+        return bits
+
+    def words(self, now_ms):
+        bits = self.phase(now_ms)
+        words = self.phases.get(bits)
+        if words is None:
+            words = self._build(bits)
+            for other in self.phases.values():
+                if other == words:
+                    words = other  # the same picture: the same object, so no rewrite
+                    break
+            self.phases[bits] = words
+        return words
+
+    def _build(self, bits):
+        shown = []
+        total = 0
+        for index, colour, blink, count in self.entries:
+            if blink < 0 or bits >> blink & 1:
+                shown.append((index, colour))
+                total += count * (colour[0] + colour[1] + colour[2])
+        need = total * MA_PER_CHANNEL // 255
+        factor = self.budget_ma * 255 // need if need > self.budget_ma else 255
+        table = [0] * self.size
+        for index, colour in shown:
+            table[index] = grb(scale(colour, factor) if factor != 255 else colour)
+        return array("I", [table[i] for i in self.chain])
+
+    def next_change(self, now_ms):
+        edges = self.edges
+        if not edges:
+            return None
+        t = now_ms % PERIOD_MS
+        for edge in edges:
+            if edge > t:
+                return now_ms - t + edge
+        return now_ms - t + PERIOD_MS + edges[0]

@@ -97,18 +97,15 @@ class SimBuzzer:
 
 
 class RecordingPixels:
-    """A NeoPixel stand-in that keeps what was written."""
+    """The LED chain (firmware/chain.py's `write(words)`, GRB words in chain
+    order): keeps what was last shown, as (r, g, b) per LED."""
 
     def __init__(self, n: int) -> None:
-        self.buf = [(0, 0, 0)] * n
-        self.shown: list[tuple[int, int, int]] = list(self.buf)
+        self.shown: list[tuple[int, int, int]] = [(0, 0, 0)] * n
         self.writes = 0
 
-    def __setitem__(self, i: int, colour) -> None:
-        self.buf[i] = tuple(colour)
-
-    def write(self) -> None:
-        self.shown = list(self.buf)
+    def write(self, words) -> None:
+        self.shown = [(w >> 8 & 0xFF, w >> 16 & 0xFF, w & 0xFF) for w in words]
         self.writes += 1
 
 

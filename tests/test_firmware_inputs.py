@@ -106,7 +106,7 @@ def test_a_key_row_reads_its_buttons_through_the_columns() -> None:
     keys = KeyRow(row, cols, 8)
     bank = ButtonBank(keys.pins, scans=2, source=keys)
     cols[3].down = True
-    assert bank.update() == [] and bank.update() == [3]
+    assert not bank.update() and bank.update() == [3]
     assert row.level == 1  # released again after reading: the matrix rows scan undisturbed
     cols[7].down = True
     bank.update()

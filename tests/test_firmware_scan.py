@@ -99,7 +99,7 @@ def test_button_bank_counts_debounced_presses():
     pin = StubPin()
     bank = ButtonBank([pin, StubPin()], scans=2)
     pin.level = 0
-    assert bank.update() == []
+    assert not bank.update()
     assert bank.update() == [0]
     assert bank.state == 1 and bank.counts == [1, 0]
     pin.level = 1
