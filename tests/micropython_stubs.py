@@ -43,16 +43,51 @@ class Gpio:
         else:
             self.links[out_pin] = self.links.get(out_pin, 0) & ~(1 << in_pin)
 
-    def set_input(self, n: int, level: int) -> None:
-        """An input pin changes (an encoder contact): its IRQ handler runs."""
+    def set_input(self, n: int, level: int, interrupts: bool = True) -> bool:
+        """An input pin changes (an encoder contact): its IRQ handler runs,
+        unless interrupts are off. Whether the level changed."""
         before = self.word >> n & 1
         if level:
             self.word |= 1 << n
         else:
             self.word &= ~(1 << n)
+        if interrupts and before != level:
+            self.interrupt(n)
+        return before != level
+
+    def interrupt(self, n: int) -> None:
         pin = self.pins.get(n)
-        if pin is not None and pin.handler is not None and before != level:
+        if pin is not None and pin.handler is not None:
             pin.handler(pin)
+
+
+class ChipTime:
+    """The chip's clock in microseconds. Pin changes scheduled on it happen as
+    it passes them: with interrupts on, each runs its pin's IRQ handler at
+    once; with them off (the bit-banged neopixel write), the chip latches one
+    pending interrupt per pin and its handler runs once they are back on,
+    seeing only the levels of then."""
+
+    def __init__(self, gpio: Gpio) -> None:
+        self.us = 0
+        self.gpio = gpio
+        self.edges: list[tuple[int, int, int]] = []  # (when us, pin, level), in order
+
+    def schedule(self, when_us: int, pin: int, level: int) -> None:
+        self.edges.append((when_us, pin, level))
+        self.edges.sort()
+
+    def advance(self, us: int, interrupts: bool = True) -> None:
+        end = self.us + us
+        pending: list[int] = []
+        while self.edges and self.edges[0][0] <= end:
+            when, pin, level = self.edges.pop(0)
+            self.us = max(self.us, when)
+            if self.gpio.set_input(pin, level, interrupts) and not interrupts and pin not in pending:
+                pending.append(pin)
+        self.us = end
+        for pin in pending:
+            self.gpio.interrupt(pin)
 
 
 class Pin:
@@ -103,7 +138,11 @@ class Pwm:
 
 
 class StateMachine:
-    """rp2.StateMachine: `put(words, shift)` keeps what reached the FIFO."""
+    """rp2.StateMachine: `put(words, shift)` keeps what reached the FIFO. The
+    CPU waits in put while the FIFO is full (30 us a word at 800 kHz), with
+    interrupts on."""
+
+    time: "ChipTime | None" = None
 
     def __init__(self, sm_id: int, program, freq: int = 0, sideset_base: Pin | None = None) -> None:
         self.id, self.program, self.freq, self.sideset_base = sm_id, program, freq, sideset_base
@@ -118,6 +157,8 @@ class StateMachine:
         assert self.running, "put to a stopped state machine"
         self.words = [w << shift & 0xFFFFFFFF for w in words]
         self.writes += 1
+        if self.time is not None:
+            self.time.advance(30 * max(0, len(self.words) - 4))  # all but the FIFO's 4 words
 
     @property
     def leds(self) -> list[tuple[int, int, int]]:
@@ -145,9 +186,29 @@ class Usb:
         return data
 
 
-def make_modules(ticks: list[int]) -> tuple[dict[str, types.ModuleType], Usb]:
-    """The stub modules, the clock in `ticks[0]` (ms; sleep_ms moves it)."""
+class NeoPixel:
+    """neopixel.NeoPixel as the firmware before PIO used it: `write` bit-bangs
+    the chain with interrupts off, about 2.5 ms for 81 LEDs."""
+
+    time: "ChipTime | None" = None
+
+    def __init__(self, pin: Pin, n: int) -> None:
+        self.pin, self.buf, self.writes = pin, [(0, 0, 0)] * n, 0
+
+    def __setitem__(self, i: int, colour) -> None:
+        self.buf[i] = colour
+
+    def write(self) -> None:
+        self.writes += 1
+        if self.time is not None:
+            self.time.advance(len(self.buf) * 24 * 5 // 4 + 50, interrupts=False)
+
+
+def make_modules() -> tuple[dict[str, types.ModuleType], Usb, ChipTime]:
+    """The stub modules, USB, and the chip's clock (sleep_ms and sleep_us move it)."""
     Pin.gpio = Gpio()
+    time = ChipTime(Pin.gpio)
+    StateMachine.time = NeoPixel.time = time
     machine = types.ModuleType("machine")
     machine.Pin, machine.PWM, machine.mem32 = Pin, Pwm, Mem32(Pin.gpio)
     micropython = types.ModuleType("micropython")
@@ -155,16 +216,16 @@ def make_modules(ticks: list[int]) -> tuple[dict[str, types.ModuleType], Usb]:
     micropython.kbd_intr = lambda c: setattr(micropython, "interrupt_char", c)
     micropython.alloc_emergency_exception_buf = lambda size: None
     utime = types.ModuleType("utime")
-    utime.ticks_ms = lambda: ticks[0]
+    utime.ticks_ms = lambda: time.us // 1000
     utime.ticks_diff = lambda a, b: a - b
-    utime.sleep_ms = lambda ms: ticks.__setitem__(0, ticks[0] + ms)
-    utime.sleep_us = lambda us: None
+    utime.sleep_ms = lambda ms: time.advance(ms * 1000)
+    utime.sleep_us = lambda us: time.advance(us)
     rp2 = types.ModuleType("rp2")
     rp2.PIO = types.SimpleNamespace(OUT_LOW=0, OUT_HIGH=1, SHIFT_LEFT=0, SHIFT_RIGHT=1)
     rp2.asm_pio = lambda **options: (lambda program: program)  # assembled only on the chip
     rp2.StateMachine = StateMachine
     neopixel = types.ModuleType("neopixel")  # what the firmware before PIO imported
-    neopixel.NeoPixel = lambda pin, n: types.SimpleNamespace(__setitem__=None, write=lambda: None)
+    neopixel.NeoPixel = NeoPixel
     usb = Usb(micropython)
     select = types.ModuleType("select")
     select.POLLIN = 1
@@ -179,22 +240,21 @@ def make_modules(ticks: list[int]) -> tuple[dict[str, types.ModuleType], Usb]:
     select.poll = Poll
     modules = {"machine": machine, "micropython": micropython, "utime": utime, "rp2": rp2,
                "neopixel": neopixel, "select": select}
-    return modules, usb
+    return modules, usb, time
 
 
 @contextmanager
-def installed(firmware_dir: str, flat: tuple[str, ...]) -> Iterator[tuple[dict, Usb]]:
+def installed(firmware_dir: str, flat: tuple[str, ...]) -> Iterator[tuple[dict, Usb, ChipTime]]:
     """The stubs in sys.modules and the firmware folder on sys.path (flat
     imports, as on the Pico), undone afterwards."""
-    ticks = [0]
-    modules, usb = make_modules(ticks)
+    modules, usb, time = make_modules()
     saved = {name: sys.modules.get(name) for name in (*modules, *flat)}
     sys.modules.update(modules)
     for name in flat:
         sys.modules.pop(name, None)
     sys.path.insert(0, firmware_dir)
     try:
-        yield modules, usb
+        yield modules, usb, time
     finally:
         sys.path.remove(firmware_dir)
         for name, module in saved.items():

@@ -241,7 +241,7 @@ FLAT_MODULES = ("main", "device", "scan", "lights", "protocol", "encoder", "chai
 
 @pytest.fixture
 def micropython_stubs(monkeypatch):
-    with micropython_stubs_mod.installed(str(FIRMWARE), FLAT_MODULES) as (modules, usb):
+    with micropython_stubs_mod.installed(str(FIRMWARE), FLAT_MODULES) as (modules, usb, chip_time):
         def plug():
             # USB serial is stdin/stdout on the Pico (patched by the test itself:
             # pytest's capture resets sys.stdout between setup and the test).
@@ -249,7 +249,7 @@ def micropython_stubs(monkeypatch):
             monkeypatch.setattr(sys, "stdin", usb.stdin)
 
         yield types.SimpleNamespace(micropython=modules["micropython"], usb=usb,
-                                    gpio=modules["machine"].Pin.gpio, plug=plug)
+                                    gpio=modules["machine"].Pin.gpio, time=chip_time, plug=plug)
 
 
 def test_main_builds_the_board_on_stub_modules(micropython_stubs):
@@ -289,6 +289,29 @@ def test_holding_menu_at_power_up_keeps_the_repl(micropython_stubs, monkeypatch)
     main.main()
     assert built == []  # returned to the REPL without starting the protocol
     assert micropython_stubs.micropython.interrupt_char == 3  # Ctrl-C works again
+
+
+def test_an_encoder_turning_while_the_leds_blink_loses_no_step(micropython_stubs):
+    """40 detents at 1 ms an edge while every LED blinks fast: the chain is
+    rewritten at each blink edge during the turn, and no step may be lost."""
+    micropython_stubs.plug()
+    main = importlib.import_module("main")
+    board = main.build()
+    body = P.pack_leds(255, [(0, 0, 255, P.BLINK_FAST)], bytes([1] * 81))
+    micropython_stubs.usb.host_sends(P.encode_frame(P.LEDS, 1, body))
+    time, (pin_a, pin_b) = micropython_stubs.time, main.ENCODER_PINS
+    edge = 100_000
+    for _ in range(40):
+        for a, b in [(0, 1), (0, 0), (1, 0), (1, 1)]:  # A leads: the "down" button
+            time.schedule(edge, pin_a, a)
+            time.schedule(edge, pin_b, b)
+            edge += 1000
+    board.run(sleep_ms=lambda: time.advance(1000), until=lambda: time.us > edge + 50_000)
+    frames = P.FrameDecoder().feed(bytes(micropython_stubs.usb.sent))
+    rewrites = board.pixels.sm.writes if hasattr(board.pixels, "sm") else board.pixels.writes
+    assert rewrites >= 3  # the blinking did rewrite the chain while the knob turned
+    steps = [P.unpack_button(b)[:2] for t, _, b in frames if t == P.BUTTON]
+    assert steps == [(8, n) for n in range(1, 41)]
 
 
 class HostTalksDuringBoot:
