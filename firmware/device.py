@@ -66,7 +66,9 @@ class Device:
         self.palette = [(0, 0, 0, P.STEADY)]
         self.cells = bytes(rows * cols)
         self.order = lights.chain_cells(rows, cols, serpentine)  # chain position -> cell
-        self.picture = lights.Picture(self.palette, self.cells, 255, budget_ma, self.order)
+        self.lit_palette = lights.Palette(self.palette, 255)
+        self.palette_key = None      # the LEDS body's brightness and palette bytes lit_palette was made from
+        self.picture = lights.Picture(self.lit_palette, self.cells, budget_ma, self.order)
         self.shown = None            # the words last written to the chain
         self.redraw_at = 0           # device ms at which the picture may next change (None: never)
         self.frame_id = 0            # +1 per LEDS frame applied
@@ -193,7 +195,11 @@ class Device:
                 return
             self.frame_id += 1
             self.leds_seq = seq
-            self.picture = lights.Picture(self.palette, self.cells, self.brightness, self.budget_ma, self.order)
+            key = bytes(body[:2 + 4 * body[1]])  # brightness and palette: mostly the last frame's
+            if key != self.palette_key:
+                self.lit_palette = lights.Palette(self.palette, self.brightness)
+                self.palette_key = key
+            self.picture = lights.Picture(self.lit_palette, self.cells, self.budget_ma, self.order)
             self.send(P.ACK, P.pack_ack(seq, msg_type))
             self.render()
         else:

@@ -115,46 +115,76 @@ def grb(colour):
     return (g << 16) | (r << 8) | b
 
 
-class Picture:
-    """One LEDS frame, ready for the chain. On arrival it does what never
-    changes (brightness, each colour's current, the cells in chain order);
-    `words(now)` then gives the chain's words (`grb`, chain order, power
-    capped as `frame_colours` does) for the blink phase at `now`, built once
-    per phase and kept, and `next_change(now)` the first ms after `now` at
-    which a pattern in use turns on or off (None: never)."""
+class Palette:
+    """A LEDS frame's palette at its brightness, prepared once: frames of one
+    game share it (the host's roles), so a new frame with the same palette
+    costs nothing here. `phase(now)` says which blink patterns are lit;
+    `table(bits)` is, for that phase, the 24-bit GRB word of each palette
+    index (0 where dark), the brightest lit entry's channel sum, and the lit
+    indices; `edges` the instants of the 1 s cycle at which a pattern of the
+    palette turns on or off."""
 
-    def __init__(self, palette, cells, brightness, budget_ma, order):
-        self.budget_ma = budget_ma
-        self.chain = bytes(cells[i] for i in order)  # palette index per chain position
-        counts = [0] * len(palette)
-        for index in cells:
-            counts[index] += 1
-        self.entries = []   # (palette index, scaled colour, blink pattern or -1, cells) of the entries in use
+    def __init__(self, palette, brightness):
+        self.entries = []   # (index, scaled colour, its channel sum, blink pattern or -1)
+        self.blinks = []
         edges = []
         for index in range(1, len(palette)):
-            if counts[index]:
-                r, g, b, pattern = palette[index]
-                colour = scale((r, g, b), brightness)
-                blink = pattern if pattern in EDGES else -1  # -1: steady (unknown patterns too)
-                self.entries.append((index, colour, blink, counts[index]))
-                for t in EDGES.get(pattern, ()):
+            r, g, b, pattern = palette[index]
+            colour = (r * brightness // 255, g * brightness // 255, b * brightness // 255)
+            blink = pattern if pattern in EDGES else -1  # -1: steady (unknown patterns too)
+            self.entries.append((index, colour, colour[0] + colour[1] + colour[2], blink))
+            if blink >= 0 and blink not in self.blinks:
+                self.blinks.append(blink)
+                for t in EDGES[blink]:
                     if t not in edges:
                         edges.append(t)
         edges.sort()
         self.edges = edges
         self.size = len(palette)
-        self.phases = {}    # lit-pattern bits -> the chain's words
+        self.tables = {}
 
     def phase(self, now_ms):
-        """Which patterns in use are lit now, as bits (bit p: pattern p)."""
+        """Which blink patterns are lit now, as bits (bit p: pattern p)."""
         bits = 0
-        for _, _, blink, _ in self.entries:
-            if blink >= 0 and lit(blink, now_ms):
+        for blink in self.blinks:
+            if lit(blink, now_ms):
                 bits |= 1 << blink
         return bits
 
+    def table(self, bits):
+        found = self.tables.get(bits)
+        if found is None:
+            table = [0] * self.size
+            brightest = 0
+            shown = []
+            for index, colour, total, blink in self.entries:
+                if blink < 0 or bits >> blink & 1:
+                    r, g, b = colour
+                    table[index] = (g << 16) | (r << 8) | b
+                    shown.append(index)
+                    if total > brightest:
+                        brightest = total
+            found = self.tables[bits] = (table, brightest, shown)
+        return found
+
+
+class Picture:
+    """One LEDS frame, ready for the chain: `words(now)` gives the chain's
+    words (`grb`, chain order, power capped as `frame_colours` does) for the
+    blink phase at `now`, one look-up per LED the first time a phase is met
+    and a dictionary look-up after; `next_change(now)` is the first ms after
+    `now` at which a pattern of the palette turns on or off (None: never)."""
+
+    def __init__(self, palette, cells, budget_ma, order):
+        self.palette = palette  # a Palette
+        self.cells = cells
+        self.budget_ma = budget_ma
+        self.order = order      # chain position -> row-major cell
+        self.phases = {}        # lit-pattern bits -> the chain's words
+
     def words(self, now_ms):
-        bits = self.phase(now_ms)
+        palette = self.palette
+        bits = palette.phase(now_ms) if palette.blinks else 0
         words = self.phases.get(bits)
         if words is None:
             words = self._build(bits)
@@ -166,21 +196,26 @@ class Picture:
         return words
 
     def _build(self, bits):
-        shown = []
-        total = 0
-        for index, colour, blink, count in self.entries:
-            if blink < 0 or bits >> blink & 1:
-                shown.append((index, colour))
-                total += count * (colour[0] + colour[1] + colour[2])
-        need = total * MA_PER_CHANNEL // 255
-        factor = self.budget_ma * 255 // need if need > self.budget_ma else 255
-        table = [0] * self.size
-        for index, colour in shown:
-            table[index] = grb(scale(colour, factor) if factor != 255 else colour)
-        return array("I", [table[i] for i in self.chain])
+        table, brightest, shown = self.palette.table(bits)
+        cells = self.cells
+        if len(cells) * brightest * MA_PER_CHANNEL // 255 > self.budget_ma:
+            # It could be over the budget: count what is lit, as limit_power does.
+            total = 0
+            for index in shown:
+                colour = table[index]
+                total += cells.count(bytes((index,))) * ((colour >> 16) + (colour >> 8 & 0xFF) + (colour & 0xFF))
+            need = total * MA_PER_CHANNEL // 255
+            if need > self.budget_ma:
+                factor = self.budget_ma * 255 // need
+                dimmed = [0] * len(table)
+                for index in shown:
+                    g, r, b = table[index] >> 16, table[index] >> 8 & 0xFF, table[index] & 0xFF
+                    dimmed[index] = grb(scale((r, g, b), factor))
+                table = dimmed
+        return array("I", [table[cells[i]] for i in self.order])
 
     def next_change(self, now_ms):
-        edges = self.edges
+        edges = self.palette.edges
         if not edges:
             return None
         t = now_ms % PERIOD_MS

@@ -218,15 +218,23 @@ def unpack_hello(body):
 
 
 def pack_bitmap(row_masks, cols):
-    """Row masks (bit c of row r = cell (r, c)) as a row-major bitmap, LSB first."""
-    count = len(row_masks) * cols
-    out = bytearray((count + 7) // 8)
-    i = 0
+    """Row masks (bit c of row r = cell (r, c)) as a row-major bitmap, LSB first.
+    A row at a time into a small accumulator, a byte out whenever 8 bits are in."""
+    out = bytearray((len(row_masks) * cols + 7) // 8)
+    full = (1 << cols) - 1
+    acc = 0
+    bits = 0
+    j = 0
     for mask in row_masks:
-        for c in range(cols):
-            if (mask >> c) & 1:
-                out[i >> 3] |= 1 << (i & 7)
-            i += 1
+        acc |= (mask & full) << bits
+        bits += cols
+        while bits >= 8:
+            out[j] = acc & 0xFF
+            acc >>= 8
+            bits -= 8
+            j += 1
+    if bits:
+        out[j] = acc
     return bytes(out)
 
 
@@ -249,7 +257,9 @@ def pack_snapshot(time_ms, row_masks, cols, button_state, press_counts):
     rows = len(row_masks)
     head = _u32(time_ms) + bytes((rows, cols))
     tail = bytes((button_state >> 8 & 0xFF, button_state & 0xFF, len(press_counts)))
-    return head + pack_bitmap(row_masks, cols) + tail + bytes(c & 0xFF for c in press_counts)
+    if press_counts and max(press_counts) > 0xFF:
+        press_counts = [c & 0xFF for c in press_counts]
+    return head + pack_bitmap(row_masks, cols) + tail + bytes(press_counts)
 
 
 def unpack_snapshot(body):
@@ -293,9 +303,8 @@ def unpack_leds(body, ncells):
         j = 2 + 4 * i
         palette.append((body[j], body[j + 1], body[j + 2], body[j + 3]))
     cells = bytes(body[at:])
-    for index in cells:
-        if index > count:
-            raise ValueError("LEDS palette index out of range")
+    if cells and max(cells) > count:
+        raise ValueError("LEDS palette index out of range")
     return body[0], palette, cells
 
 

@@ -147,7 +147,7 @@ class StateMachine:
     def __init__(self, sm_id: int, program, freq: int = 0, sideset_base: Pin | None = None) -> None:
         self.id, self.program, self.freq, self.sideset_base = sm_id, program, freq, sideset_base
         self.running = False
-        self.words: list[int] = []
+        self.sent, self.shift = (), 0
         self.writes = 0
 
     def active(self, on: int) -> None:
@@ -155,10 +155,14 @@ class StateMachine:
 
     def put(self, words, shift: int = 0) -> None:
         assert self.running, "put to a stopped state machine"
-        self.words = [w << shift & 0xFFFFFFFF for w in words]
+        self.sent, self.shift = words, shift  # what the FIFO takes, decoded when asked (`words`)
         self.writes += 1
         if self.time is not None:
-            self.time.advance(30 * max(0, len(self.words) - 4))  # all but the FIFO's 4 words
+            self.time.advance(30 * max(0, len(words) - 4))  # all but the FIFO's 4 words
+
+    @property
+    def words(self) -> list[int]:
+        return [w << self.shift & 0xFFFFFFFF for w in self.sent]
 
     @property
     def leds(self) -> list[tuple[int, int, int]]:

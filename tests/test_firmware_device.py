@@ -151,6 +151,26 @@ def test_led_frame_is_acked_rendered_serpentine_and_blinks(dev):
     assert dev.pixels.writes == writes + 1  # nothing changed: the chain is not rewritten
 
 
+def test_the_chain_is_written_only_when_a_pixel_changes(dev):
+    dev.start()
+    cells = bytearray(81)
+    cells[4] = 1
+    # Entry 2 blinks but no cell uses it; entry 1 is steady: nothing on the chain ever changes.
+    body = P.pack_leds(255, [(0, 255, 0, P.STEADY), (255, 0, 0, P.BLINK_FAST)], bytes(cells))
+    dev.transport.inbox += P.encode_frame(P.LEDS, 1, body)
+    dev.clock.t += 1
+    dev.poll()
+    writes = dev.pixels.writes
+    for _ in range(600):  # 600 ms: four blink periods of the unused entry
+        dev.clock.t += 1
+        dev.poll()
+    dev.transport.inbox += P.encode_frame(P.LEDS, 2, body)  # the same picture again
+    dev.clock.t += 1
+    dev.poll()
+    assert dev.pixels.writes == writes and dev.pixels.buf[4] == (0, 255, 0)
+    assert P.ACK in types_of(dev.transport.frames())
+
+
 def send_leds(dev, seq, colour):
     """One LEDS frame from the host lighting cell 0; the ACKed seqs that came back."""
     cells = bytearray(81)

@@ -144,3 +144,41 @@ def test_frame_colours_blink_brightness_and_off():
     cells = bytes([1, 2, 0])
     assert lights.frame_colours(palette, cells, 255, 100) == [(255, 0, 0), (0, 255, 0), (0, 0, 0)]
     assert lights.frame_colours(palette, cells, 128, 600) == [(0, 0, 0), (0, 128, 0), (0, 0, 0)]
+
+
+def test_a_prepared_picture_shows_what_frame_colours_computes() -> None:
+    """lights.Picture (the firmware's precomputed frame) against the plain
+    per-cell computation, for random frames, times and power budgets."""
+    import random
+
+    rng = random.Random(21)
+    order = lights.chain_cells(9, 9)
+    checked = dimmed = 0
+    for _ in range(300):
+        size = rng.randrange(1, 8)
+        palette = [(0, 0, 0, lights.STEADY)] + [
+            (rng.randrange(256), rng.randrange(256), rng.randrange(256), rng.randrange(7)) for _ in range(size)]
+        cells = bytes(rng.randrange(size + 1) for _ in range(81))
+        brightness, budget = rng.randrange(256), rng.choice([100, 500, 1500, 5000])
+        picture = lights.Picture(lights.Palette(palette, brightness), cells, budget, order)
+        for now in [rng.randrange(5000) for _ in range(6)]:
+            want = lights.chain_order(lights.frame_colours(palette, cells, brightness, now, budget), 9, 9)
+            assert [lights.grb(c) for c in want] == list(picture.words(now))
+            checked += 1
+            dimmed += lights.current_ma(want) < lights.current_ma(
+                lights.frame_colours(palette, cells, brightness, now, 10**9))
+    assert checked == 1800 and dimmed > 100  # the power cap was exercised too
+
+
+def test_next_change_is_the_next_blink_edge_of_the_palette() -> None:
+    order = lights.chain_cells(9, 9)
+    fast = lights.Picture(lights.Palette([(0, 0, 0, 0), (9, 9, 9, lights.BLINK_FAST)], 255), bytes(81), 1500, order)
+    assert [fast.next_change(t) for t in (0, 124, 125, 990)] == [125, 125, 250, 1000]
+    double = lights.Picture(lights.Palette([(0, 0, 0, 0), (9, 9, 9, lights.DOUBLE)], 255), bytes(81), 1500, order)
+    assert [double.next_change(t) for t in (0, 250, 300, 1999)] == [100, 300, 1000, 2000]
+    steady = lights.Picture(lights.Palette([(0, 0, 0, 0), (9, 9, 9, lights.STEADY)], 255), bytes(81), 1500, order)
+    assert steady.next_change(123) is None
+    # Between two edges the pattern really is steady.
+    for t in range(0, 2000, 7):
+        nxt = double.next_change(t)
+        assert all(lights.lit(lights.DOUBLE, u) == lights.lit(lights.DOUBLE, t) for u in range(t, nxt))
