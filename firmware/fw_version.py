@@ -7,4 +7,4 @@ exactly its own copy."""
 
 NAME = "damka-fw"
 VERSION = "1.1"
-HASH = "8b3334a8a9fe"
+HASH = "1f92e04092ac"
