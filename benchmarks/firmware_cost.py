@@ -66,12 +66,15 @@ def frames(P) -> list[bytes]:
     return out
 
 
-def timed(step, n: int) -> float:
-    """The mean time of one `step()` over `n` calls, in microseconds."""
-    start = time.perf_counter()
-    for _ in range(n):
+def timed(step, calls: int) -> list[float]:
+    """How long each of `calls` calls of `step()` took, in microseconds."""
+    clock = time.perf_counter
+    out = []
+    for _ in range(calls):
+        start = clock()
         step()
-    return (time.perf_counter() - start) / n * 1e6
+        out.append((clock() - start) * 1e6)
+    return out
 
 
 def operations(folder: Path, chip, pieces_closed: bool) -> dict:
@@ -96,34 +99,40 @@ def operations(folder: Path, chip, pieces_closed: bool) -> dict:
         chip.us += 1000  # a ms between polls, as `run` sleeps
         board.poll()
 
-    return {"poll (LEDs blinking)": (poll, 1), "snapshot encode + send": (board.send_snapshot, 2),
-            "LEDS frame handled": (leds, 4)}
+    return {"poll (LEDs blinking)": poll, "snapshot encode + send": board.send_snapshot,
+            "LEDS frame handled": leds}
 
 
-def measure(chip, polls: int, rounds: int) -> tuple[dict[str, float], dict[str, float]]:
-    """Old and new, step by step in turns (the machine's load hits both alike); the best round of each."""
-    old_ops = operations(ROOT / "benchmarks" / "firmware_baseline", chip, pieces_closed=False)
-    new_ops = operations(ROOT / "firmware", chip, pieces_closed=True)
-    old = {name: float("inf") for name in old_ops}
-    new = dict(old)
+def measure(polls: int, rounds: int, chip) -> tuple[dict[str, float], dict[str, float]]:
+    """Old and new in turns, call by call: each call's best time over the
+    rounds (the i-th poll of every round is at the same device time, so a
+    blink edge is compared with a blink edge), then their mean. A call the
+    busy machine interrupted in one round is timed again in the next."""
+    boards = {"old": operations(ROOT / "benchmarks" / "firmware_baseline", chip, pieces_closed=False),
+              "new": operations(ROOT / "firmware", chip, pieces_closed=True)}
+    calls = {"poll (LEDs blinking)": polls, "snapshot encode + send": 40, "LEDS frame handled": 40}
+    best = {side: {name: [float("inf")] * n for name, n in calls.items()} for side in boards}
     for _ in range(rounds):
-        for name, (step, fewer) in old_ops.items():
-            old[name] = min(old[name], timed(step, polls // fewer))
-            new_step, _ = new_ops[name]
-            new[name] = min(new[name], timed(new_step, polls // fewer))
-    return old, new
+        for name, n in calls.items():
+            for side, ops in boards.items():
+                if name.startswith("poll"):  # every round from a whole second: the same blink edges
+                    chip.us = (chip.us // 1_000_000 + 1) * 1_000_000
+                for i, t in enumerate(timed(ops[name], n)):
+                    best[side][name][i] = min(best[side][name][i], t)
+    mean = {side: {name: sum(times) / len(times) for name, times in table.items()} for side, table in best.items()}
+    return mean["old"], mean["new"]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--polls", type=int, default=400, help="polls per round (fewer of the costlier steps)")
-    parser.add_argument("--rounds", type=int, default=60,
-                        help="rounds, old and new in turns; the best is kept (short rounds dodge a busy machine)")
+    parser.add_argument("--polls", type=int, default=1000, help="polls per round, a ms of device time apart "
+                                                                "(1000: one whole blink cycle)")
+    parser.add_argument("--rounds", type=int, default=30, help="rounds, old and new in turns")
     args = parser.parse_args(argv)
     with stubs.installed(str(ROOT / "firmware"), FLAT) as (_modules, _usb, chip):
         stubs.StateMachine.time = stubs.NeoPixel.time = None  # cost only, no simulated waiting
         chip.advance = lambda us, interrupts=True: None
-        old, new = measure(chip, args.polls, args.rounds)
+        old, new = measure(args.polls, args.rounds, chip)
     print(f"{'operation':<26}{'old us':>10}{'new us':>10}{'old/new':>10}")
     for name in old:
         print(f"{name:<26}{old[name]:>10.1f}{new[name]:>10.1f}{old[name] / new[name]:>9.1f}x")

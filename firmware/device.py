@@ -189,16 +189,16 @@ class Device:
             if not self.leds_in_order(seq):
                 return
             try:
-                self.brightness, self.palette, self.cells = P.unpack_leds(body, self.rows * self.cols)
+                head, self.cells = P.leds_split(body, self.rows * self.cols)
             except ValueError as exc:
                 self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
                 return
             self.frame_id += 1
             self.leds_seq = seq
-            key = bytes(body[:2 + 4 * body[1]])  # brightness and palette: mostly the last frame's
-            if key != self.palette_key:
+            if head != self.palette_key:  # mostly the last frame's palette: nothing to decode
+                self.brightness, self.palette = P.unpack_palette(head)
                 self.lit_palette = lights.Palette(self.palette, self.brightness)
-                self.palette_key = key
+                self.palette_key = head
             self.picture = lights.Picture(self.lit_palette, self.cells, self.budget_ma, self.order)
             self.send(P.ACK, P.pack_ack(seq, msg_type))
             self.render()
@@ -234,8 +234,7 @@ class Device:
         if self.pixels is None:
             self.redraw_at = None
             return
-        words = self.picture.words(self.now)
-        self.redraw_at = self.picture.next_change(self.now)
+        words, self.redraw_at = self.picture.words(self.now)
         if words is self.shown:
             return
         if self.shown is None or not (words == self.shown):

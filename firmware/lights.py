@@ -118,8 +118,8 @@ def grb(colour):
 class Palette:
     """A LEDS frame's palette at its brightness, prepared once: frames of one
     game share it (the host's roles), so a new frame with the same palette
-    costs nothing here. `phase(now)` says which blink patterns are lit;
-    `table(bits)` is, for that phase, the 24-bit GRB word of each palette
+    costs nothing here. `phase(now)` says which blink patterns are lit, until
+    when; `table(bits)` is, for that phase, the 24-bit GRB word of each palette
     index (0 where dark), the brightest lit entry's channel sum, and the lit
     indices; `edges` the instants of the 1 s cycle at which a pattern of the
     palette turns on or off."""
@@ -142,14 +142,30 @@ class Palette:
         self.edges = edges
         self.size = len(palette)
         self.tables = {}
+        self.marks = [bytes((index,)) for index in range(len(palette))]  # to count cells by index
+        self.bits, self.since, self.until = 0, 0, None  # the phase last asked for, and how long it holds
 
     def phase(self, now_ms):
-        """Which blink patterns are lit now, as bits (bit p: pattern p)."""
+        """Which blink patterns are lit now, as bits (bit p: pattern p), and
+        the first ms after `now_ms` at which that changes (None: never). Kept
+        until then: the frames of one palette share it."""
+        if self.until is not None and self.since <= now_ms < self.until:
+            return self.bits, self.until
         bits = 0
         for blink in self.blinks:
             if lit(blink, now_ms):
                 bits |= 1 << blink
-        return bits
+        until = None
+        edges = self.edges
+        if edges:
+            t = now_ms % PERIOD_MS
+            until = now_ms - t + PERIOD_MS + edges[0]
+            for edge in edges:
+                if edge > t:
+                    until = now_ms - t + edge
+                    break
+        self.bits, self.since, self.until = bits, now_ms, until
+        return bits, until
 
     def table(self, bits):
         found = self.tables.get(bits)
@@ -172,19 +188,19 @@ class Picture:
     """One LEDS frame, ready for the chain: `words(now)` gives the chain's
     words (`grb`, chain order, power capped as `frame_colours` does) for the
     blink phase at `now`, one look-up per LED the first time a phase is met
-    and a dictionary look-up after; `next_change(now)` is the first ms after
-    `now` at which a pattern of the palette turns on or off (None: never)."""
+    and a dictionary look-up after, and the first ms after `now` at which a
+    pattern of the palette turns on or off (None: never)."""
 
     def __init__(self, palette, cells, budget_ma, order):
         self.palette = palette  # a Palette
         self.cells = cells
         self.budget_ma = budget_ma
-        self.order = order      # chain position -> row-major cell
+        self.order = order      # chain position -> row-major cell (chain_cells)
         self.phases = {}        # lit-pattern bits -> the chain's words
 
     def words(self, now_ms):
-        palette = self.palette
-        bits = palette.phase(now_ms) if palette.blinks else 0
+        """The chain's words at `now_ms`, and the first ms after it at which they may change (None: never)."""
+        bits, until = self.palette.phase(now_ms)
         words = self.phases.get(bits)
         if words is None:
             words = self._build(bits)
@@ -193,17 +209,18 @@ class Picture:
                     words = other  # the same picture: the same object, so no rewrite
                     break
             self.phases[bits] = words
-        return words
+        return words, until
 
     def _build(self, bits):
         table, brightest, shown = self.palette.table(bits)
         cells = self.cells
-        if len(cells) * brightest * MA_PER_CHANNEL // 255 > self.budget_ma:
-            # It could be over the budget: count what is lit, as limit_power does.
+        marks = self.palette.marks
+        if (len(cells) - cells.count(marks[0])) * brightest * MA_PER_CHANNEL // 255 > self.budget_ma:
+            # The lit cells could be over the budget: count them by colour, as limit_power does.
             total = 0
             for index in shown:
                 colour = table[index]
-                total += cells.count(bytes((index,))) * ((colour >> 16) + (colour >> 8 & 0xFF) + (colour & 0xFF))
+                total += cells.count(marks[index]) * ((colour >> 16) + (colour >> 8 & 0xFF) + (colour & 0xFF))
             need = total * MA_PER_CHANNEL // 255
             if need > self.budget_ma:
                 factor = self.budget_ma * 255 // need
@@ -213,13 +230,3 @@ class Picture:
                     dimmed[index] = grb(scale((r, g, b), factor))
                 table = dimmed
         return array("I", [table[cells[i]] for i in self.order])
-
-    def next_change(self, now_ms):
-        edges = self.palette.edges
-        if not edges:
-            return None
-        t = now_ms % PERIOD_MS
-        for edge in edges:
-            if edge > t:
-                return now_ms - t + edge
-        return now_ms - t + PERIOD_MS + edges[0]
