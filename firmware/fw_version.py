@@ -7,4 +7,4 @@ exactly its own copy."""
 
 NAME = "damka-fw"
 VERSION = "1.1"
-HASH = "20262f5c70fc"
+HASH = "c37a29614c87"

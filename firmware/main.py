@@ -51,9 +51,13 @@ class UsbSerial:
         self.out = sys.stdout.buffer
 
     def read(self):
+        poll = self.poller.poll
+        if not poll(0):
+            return b""  # the common case: nothing made, nothing to collect
+        read = self.inp.read
         data = bytearray()
-        while len(data) < 256 and self.poller.poll(0):
-            data.extend(self.inp.read(1))
+        while len(data) < 256 and poll(0):
+            data.extend(read(1))
         return bytes(data)
 
     def write(self, data):
