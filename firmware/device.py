@@ -223,10 +223,6 @@ class Device:
         return False
 
     # -- LEDs --------------------------------------------------------------
-    def colours(self):
-        """The colour of every cell right now, row-major, blinking applied."""
-        return lights.frame_colours(self.palette, self.cells, self.brightness, self.now, self.budget_ma)
-
     def render(self):
         """Put the picture of now on the chain, if a pixel changed. The poll
         calls this only once `redraw_at` is reached (a blink edge of a pattern

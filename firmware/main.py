@@ -36,7 +36,8 @@ LED_BUDGET_MA = 1500                             # the 5 V supply's spare curren
 LED_STATE_MACHINE = 0                            # the PIO state machine clocking the LED chain
 SIO_GPIO_IN = 0xD0000004                         # RP2040: every GPIO's input level, one word
 
-micropython.alloc_emergency_exception_buf(100)   # a fault in the encoder's hard IRQ can be reported
+if hasattr(micropython, "alloc_emergency_exception_buf"):  # ports with a fixed buffer lack it
+    micropython.alloc_emergency_exception_buf(100)  # a fault in the encoder's hard IRQ can be reported
 
 
 class UsbSerial:
@@ -57,7 +58,10 @@ class UsbSerial:
         read = self.inp.read
         data = bytearray()
         while len(data) < 256 and poll(0):
-            data.extend(read(1))
+            byte = read(1)
+            if not byte:
+                break  # the host went away mid-read
+            data.extend(byte)
         return bytes(data)
 
     def write(self, data):
