@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import tempfile
+import time
 from pathlib import Path
 
 from damka.hardware import pico_firmware as fw
@@ -58,7 +59,12 @@ def run_check(args: argparse.Namespace) -> int:
             problem = f" ({link.last_problem})" if link.last_problem else ""
             raise ValueError(f"the board did not answer in {args.timeout:g} s{problem}: is it plugged in, "
                              "and not in the REPL (MENU held at power-up)?")
-        text = link.device[4] if link.device else ""
+        deadline = time.monotonic() + args.timeout
+        while link.device is None and time.monotonic() < deadline:
+            time.sleep(0.01)  # the HELLO comes just before the first SNAPSHOT
+        if link.device is None:
+            raise ValueError("the board sends snapshots but never said HELLO: is it Damka's firmware?")
+        text = link.device[4]
     finally:
         link.close()
     problem = fw.mismatch(text)
