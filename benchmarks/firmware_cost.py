@@ -50,8 +50,9 @@ class NullTransport:
         pass
 
 
-def frames(P) -> list[bytes]:
-    """Two LEDS frames a game shows: pieces, a hint blinking, the last move, a flagged clock square."""
+def frames(P, brightness=(200, 200)) -> list[bytes]:
+    """Two LEDS frames a game shows: pieces, a hint blinking, the last move, a flagged clock square
+    (the same palette, as a game's frames have, unless the brightness differs)."""
     out = []
     for shift in (0, 1):
         cells = bytearray(81)
@@ -62,7 +63,7 @@ def frames(P) -> list[bytes]:
         cells[(60 + shift) % 81] = 5
         palette = [(40, 40, 40, P.STEADY), (0, 60, 0, P.STEADY), (255, 200, 0, P.BLINK_FAST),
                    (0, 0, 255, P.BLINK_SLOW), (255, 0, 0, P.DOUBLE)]
-        out.append(P.pack_leds(200, palette, bytes(cells)))
+        out.append(P.pack_leds(brightness[shift], palette, bytes(cells)))
     return out
 
 
@@ -94,13 +95,19 @@ def operations(folder: Path, chip, pieces_closed: bool) -> dict:
         board.leds_seq = None  # the next one is always taken, whatever its seq
 
     leds()
+    other = frames(P, brightness=(200, 199))
+
+    def leds_new_palette() -> None:
+        seq[0] += 1
+        board.handle(P.LEDS, seq[0] & 0xFF, other[seq[0] & 1])
+        board.leds_seq = None
 
     def poll() -> None:
         chip.us += 1000  # a ms between polls, as `run` sleeps
         board.poll()
 
     return {"poll (LEDs blinking)": poll, "snapshot encode + send": board.send_snapshot,
-            "LEDS frame handled": leds}
+            "LEDS frame handled": leds, "  (its palette new)": leds_new_palette}
 
 
 def measure(polls: int, rounds: int, chip) -> tuple[dict[str, float], dict[str, float]]:
@@ -110,7 +117,8 @@ def measure(polls: int, rounds: int, chip) -> tuple[dict[str, float], dict[str, 
     busy machine interrupted in one round is timed again in the next."""
     boards = {"old": operations(ROOT / "benchmarks" / "firmware_baseline", chip, pieces_closed=False),
               "new": operations(ROOT / "firmware", chip, pieces_closed=True)}
-    calls = {"poll (LEDs blinking)": polls, "snapshot encode + send": 40, "LEDS frame handled": 40}
+    calls = {"poll (LEDs blinking)": polls, "snapshot encode + send": 40, "LEDS frame handled": 40,
+             "  (its palette new)": 40}
     best = {side: {name: [float("inf")] * n for name, n in calls.items()} for side in boards}
     for _ in range(rounds):
         for name, n in calls.items():

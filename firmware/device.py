@@ -168,7 +168,9 @@ class Device:
 
     # -- receiving -------------------------------------------------------
     def handle(self, msg_type, seq, body):
-        if msg_type == P.HELLO:
+        if msg_type == P.LEDS:  # the host's most frequent frame: first
+            self.take_leds(seq, body)
+        elif msg_type == P.HELLO:
             try:
                 version = P.unpack_hello(body)[0]
             except ValueError:
@@ -185,25 +187,39 @@ class Device:
                 self.tones.play(P.unpack_tone(body), self.now)
             except ValueError as exc:
                 self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
-        elif msg_type == P.LEDS:
-            if not self.leds_in_order(seq):
-                return
-            try:
-                head, self.cells = P.leds_split(body, self.rows * self.cols)
-            except ValueError as exc:
-                self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
-                return
-            self.frame_id += 1
-            self.leds_seq = seq
-            if head != self.palette_key:  # mostly the last frame's palette: nothing to decode
-                self.brightness, self.palette = P.unpack_palette(head)
-                self.lit_palette = lights.Palette(self.palette, self.brightness)
-                self.palette_key = head
-            self.picture = lights.Picture(self.lit_palette, self.cells, self.budget_ma, self.order)
-            self.send(P.ACK, P.pack_ack(seq, msg_type))
-            self.render()
         else:
             self.send(P.ERROR, P.pack_error(P.E_UNKNOWN_TYPE, str(msg_type)))
+
+    def take_leds(self, seq, body):
+        """Apply a LEDS frame (in order, well formed), acknowledge it and show it.
+        Its picture is made before anything is changed: a cell naming no
+        palette entry fails the table look-up there, and the frame is refused."""
+        if not self.leds_in_order(seq):
+            return
+        try:
+            head, cells = P.leds_split(body, self.rows * self.cols, False)
+            if head == self.palette_key:  # mostly the last frame's palette: nothing to decode
+                lit_palette = self.lit_palette
+            else:
+                self.brightness, self.palette = P.unpack_palette(head)
+                lit_palette = lights.Palette(self.palette, self.brightness)
+            picture = lights.Picture(lit_palette, cells, self.budget_ma, self.order)
+            words, redraw_at = picture.words(self.now)
+        except ValueError as exc:
+            self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
+            return
+        except IndexError:
+            self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, "LEDS palette index out of range"))
+            return
+        self.cells, self.lit_palette, self.palette_key, self.picture = cells, lit_palette, head, picture
+        self.frame_id += 1
+        self.leds_seq = seq
+        self.send(P.ACK, P.pack_ack(seq, P.LEDS))
+        if self.pixels is None:
+            self.redraw_at = None
+        else:
+            self.redraw_at = redraw_at
+            self.show(words)
 
     def leds_in_order(self, seq):
         """A LEDS frame not newer than the one applied last is a copy or came late:
@@ -231,6 +247,10 @@ class Device:
             self.redraw_at = None
             return
         words, self.redraw_at = self.picture.words(self.now)
+        self.show(words)
+
+    def show(self, words):
+        """Write the chain, unless these are the words it already shows."""
         if words is self.shown:
             return
         if self.shown is None or not (words == self.shown):

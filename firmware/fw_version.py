@@ -7,4 +7,4 @@ exactly its own copy."""
 
 NAME = "damka-fw"
 VERSION = "1.1"
-HASH = "3352901b0bc3"
+HASH = "7cbcae137df0"

@@ -289,10 +289,12 @@ def pack_leds(brightness, palette, cells):
     return bytes(out)
 
 
-def leds_split(body, ncells):
+def leds_split(body, ncells, check_cells=True):
     """(palette part, cells) of a LEDS body, checked: the palette part is
     brightness, count and the entries, as sent (the device compares it with
-    the last frame's before decoding it again); ValueError on a bad length."""
+    the last frame's before decoding it again); ValueError on a bad length,
+    or (with `check_cells`) a cell naming no palette entry. The device checks
+    the cells by looking them up (IndexError), which it does anyway."""
     if len(body) < 2:
         raise ValueError("LEDS too short")
     count = body[1]
@@ -300,7 +302,7 @@ def leds_split(body, ncells):
     if len(body) != at + ncells:
         raise ValueError("LEDS bad length")
     cells = body[at:]
-    if cells and max(cells) > count:
+    if check_cells and cells and max(cells) > count:
         raise ValueError("LEDS palette index out of range")
     return body[:at], cells
 

@@ -222,6 +222,21 @@ def test_bad_input_gets_errors_not_crashes(dev):
     assert P.HELLO in types_of(frames)
 
 
+def test_a_cell_naming_no_palette_entry_is_refused_and_changes_nothing(dev):
+    dev.start()
+    assert send_leds(dev, 1, (0, 255, 0)) == [1]
+    cells = bytearray(81)
+    cells[7] = 2  # the palette has one entry
+    dev.transport.inbox += P.encode_frame(P.LEDS, 2, P.pack_leds(255, [(255, 0, 0, P.STEADY)], bytes(cells)))
+    dev.clock.t += 1
+    dev.poll()
+    frames = dev.transport.frames()
+    assert [P.unpack_error(b)[0] for t, _, b in frames if t == P.ERROR] == [P.E_BAD_LENGTH]
+    assert P.ACK not in types_of(frames) and dev.frame_id == 1
+    assert dev.pixels.buf[0] == (0, 255, 0) and dev.pixels.buf[7] == (0, 0, 0)
+    assert send_leds(dev, 3, (0, 0, 255)) == [3] and dev.pixels.buf[0] == (0, 0, 255)
+
+
 def test_request_and_hello_resync(dev):
     dev.start()
     dev.transport.frames()
