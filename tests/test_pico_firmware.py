@@ -181,3 +181,11 @@ def test_the_link_says_nothing_about_its_own_copy() -> None:
     with PtyBoard() as board, SerialLink(board.port) as link:
         assert link.wait_synced(5.0) and wait_for(lambda: link.device is not None, 5.0)
         assert link.device[4] == fw.package_name() and link.firmware_problem is None
+
+
+def test_check_with_no_board_says_so_in_one_line(tmp_path: Path, capsys) -> None:
+    port = str(tmp_path / "ttyACM9")  # never appears
+    assert damka_main(["firmware", "check", "--port", port, "--timeout", "0.3"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("damka firmware: error: the board did not answer in 0.3 s")
+    assert "MENU held" in line
