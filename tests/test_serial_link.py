@@ -246,3 +246,23 @@ def test_socket_url_reaches_firmware_over_tcp():
         stop.set()
         thread.join(2)
         server.close()
+
+
+def test_a_fast_spin_reaches_the_host_as_every_step(board):
+    """Detents faster than the firmware's loop (several in one poll) are as many
+    presses, each with its own counter: the host counts every one, none as a jump."""
+    from damka.hardware.backend_serial import DEFAULT_BUTTONS
+
+    with SerialLink(board.port, buttons=DEFAULT_BUTTONS) as lk:
+        assert lk.wait_synced(5.0)
+        got: list = []
+
+        def counted(name: str) -> int:
+            got.extend(lk.presses())
+            return sum(1 for p in got if isinstance(p, ButtonPress) and p.button == Button(name))
+
+        board.encoder.turn(5, dwell_s=0)     # five detents in a few microseconds
+        assert wait_for(lambda: counted("down") == 5, 5.0)
+        board.encoder.turn(-40, dwell_s=0)   # a fast spin the other way
+        assert wait_for(lambda: counted("up") == 40, 5.0)
+        assert counted("down") == 5 and lk.stats.jumps == 0
