@@ -63,7 +63,8 @@ def result_from_json(text: str | None) -> Result | None:
 class HallRecord:
     """Apply messages with `apply(board, leaf, payload)`; read with `boards()`, `round_pdn()`, `results()`."""
 
-    def __init__(self, path: Path, request: Callable[[str, int, int], None] = lambda b, g, s: None) -> None:
+    def __init__(self, path: Path, request: Callable[[str, int, int], None] = lambda b, g, s: None,
+                 confirm: Callable[[str, int, int], None] = lambda b, g, s: None) -> None:
         self.store = Store(path)
         self.db = sqlite3.connect(self.store.path, timeout=10.0, isolation_level=None, check_same_thread=False)
         for statement in HALL_SCHEMA.split(";"):
@@ -71,6 +72,7 @@ class HallRecord:
                 self.db.execute(statement)
         self.store.add_hook(self._hook)
         self.request = request
+        self.confirm = confirm
         self.games: dict[int, Game] = {}
         self.held: dict[tuple[str, int], dict[int, dict[str, Any]]] = {}
         self._asked: dict[tuple[str, int], float] = {}
@@ -250,17 +252,22 @@ class HallRecord:
             expected = self._next_seq(key)
             if expected > from_seq:
                 del self._behind[key]
+                self.confirm(key[0], key[1], expected - 1)  # the gap is filled: the board may rest those rows
             elif now - since >= RESEND_EVERY_S and now - self._asked.get(key, -RESEND_EVERY_S) >= RESEND_EVERY_S:
                 self._asked[key] = now
                 self.request(key[0], key[1], expected)
 
     def _check_behind(self, board: str, state: dict[str, Any]) -> None:
-        """The board's state says it sent more than the hall has: ask for the rest."""
-        game, seq = state.get("game"), state.get("seq")
-        if isinstance(game, int) and isinstance(seq, int) and game > 0:
+        """Every game the board's state says it has (its current one and each the hall has not confirmed):
+        ask for what the hall lacks, confirm what it has in full. Retained, the state comes again after
+        each of the hall's reconnects, so a stretch the broker acknowledged but never delivered is asked for."""
+        claims = topics.game_claims(state)
+        for game, seq in claims.items():
             expected = self._next_seq((board, game))
             if seq >= expected:
                 self._ask((board, game), expected)
+            else:
+                self.confirm(board, game, seq)
 
     # -- reading ------------------------------------------------------------------------------
 
