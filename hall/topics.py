@@ -99,4 +99,6 @@ def field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: 
     value = data.get(key)
     if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
         raise MessageError(f"{where}: {key!r} missing or not {getattr(kind, '__name__', kind)}")
+    if isinstance(value, int) and not -ID_MAX <= value <= ID_MAX:   # SQLite would raise OverflowError
+        raise MessageError(f"{where}: {key!r} is out of range")
     return value

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[hall]'")
 
-from hall_rig import Broker, wait_for  # noqa: E402
+from hall_rig import Broker, free_port, wait_for  # noqa: E402
 
 from damka.controller.store import Store  # noqa: E402
 from damka.controller.store_pdn import export_pdn  # noqa: E402
@@ -254,3 +257,89 @@ def test_a_board_cannot_kick_another_board_off(broker: Broker) -> None:
         if b2 is not None:
             b2.close()
         b1.close()
+
+
+def test_a_huge_game_id_is_one_clear_line(tmp_path: Path, broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
+    """Game ids and numbers beyond what the store holds are refused as the board's bad data, in one line."""
+    caplog.set_level(logging.INFO)
+    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    b1 = Client(broker, "b1", name="b1")
+    try:
+        assert hall.connected.wait(5) and b1.ready.wait(5) and not b1.refused()
+        b1.publish("damka/h/b1/move", json.dumps({"kind": "move", "game": 2 ** 70, "seq": 1}))
+        b1.publish("damka/h/b1/game", json.dumps({"kind": "takeback", "game": 1, "seq": 2 ** 70, "ply": 1}))
+        b1.publish("damka/h/b1/state", json.dumps({"game": 2 ** 70, "seq": 2 ** 70, "games": {str(2 ** 70): 1}}))
+        b1.publish("damka/h/b1/status", b'{"online":true}')   # after the others: the hall has dealt with them
+
+        def online() -> bool:
+            with hall.lock:
+                return any(b["online"] for b in hall.record.boards())
+        assert wait_for(online, 20), hall.record.counts
+        lines = [r for r in caplog.records if r.name == "damka.hall" and r.levelno >= logging.WARNING]
+        assert len(lines) == 2 and not any(r.exc_info for r in lines), caplog.text
+        assert "OverflowError" not in caplog.text and "Traceback" not in caplog.text
+        assert all("out of range" in r.getMessage() for r in lines), caplog.text
+    finally:
+        b1.close()
+        hall.close()
+
+
+def test_a_big_retained_message_never_reaches_the_hall(broker: Broker) -> None:
+    """The broker refuses a packet over its limit: the retained state stays the board's last small one."""
+    b1 = Client(broker, "b1", name="b1")
+    spectator = None
+    try:
+        assert b1.ready.wait(5) and not b1.refused()
+        b1.client.publish("damka/h/b1/state", b'{"ply":1}', qos=1, retain=True).wait_for_publish(5)
+        b1.client.publish("damka/h/b1/state", b'{"ply":2,"x":"' + b"x" * 1_000_000 + b'"}', qos=1, retain=True)
+        spectator = Client(broker, "spectator", name="spectator")
+        assert spectator.ready.wait(5) and not spectator.refused()
+        spectator.subscribe("damka/h/b1/state")
+        assert wait_for(lambda: bool(spectator.got), 10)
+        assert [payload for _, payload in spectator.got] == [b'{"ply":1}']
+    finally:
+        if spectator is not None:
+            spectator.close()
+        b1.close()
+
+
+def rss_kb(pid: int) -> int:
+    """The process's resident memory."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
+
+
+def test_one_board_cannot_fill_the_halls_memory(tmp_path: Path, broker: Broker) -> None:
+    """A board sends 1,000 games' worth of 60 KB messages ahead of a gap: `damka hall` holds a bounded share."""
+    web = free_port()
+    (tmp_path / "arbiter.pw").write_text(broker.passwords["arbiter"] + "\n")
+    (tmp_path / "hall.toml").write_text(
+        f'[hall]\nname = "h"\n[broker]\nport = {broker.port}\npassword_file = "arbiter.pw"\n'
+        f'[web]\nbind = "127.0.0.1"\nport = {web}\n')
+    hall = subprocess.Popen([sys.executable, "-m", "damka", "hall", "--config", str(tmp_path / "hall.toml")],
+                            stdout=subprocess.DEVNULL, stderr=open(tmp_path / "hall.log", "w"))
+    b1 = Client(broker, "b1", name="b1")
+
+    def counts() -> dict:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{web}/api/hall", timeout=5) as response:
+                return json.loads(response.read())["counts"]
+        except OSError:
+            return {}
+    try:
+        assert wait_for(lambda: bool(counts()), 30) and b1.ready.wait(5) and not b1.refused()
+        before = rss_kb(hall.pid)
+        padding = "x" * 60_000
+        sent = [b1.client.publish("damka/h/b1/move", json.dumps({"kind": "move", "game": game, "seq": 2,
+                                                                  "text": padding}), qos=1)
+                for game in range(1, 1001)]
+        for info in sent:
+            info.wait_for_publish(60)
+        assert wait_for(lambda: counts().get("held", 0) >= 1000, 60), counts()
+        grown_mb = (rss_kb(hall.pid) - before) / 1024
+        assert grown_mb < 25, f"the hall grew by {grown_mb:.0f} MB"   # the 60 MB sent is not kept
+        assert hall.poll() is None
+    finally:
+        b1.close()
+        hall.kill()
+        hall.wait()
