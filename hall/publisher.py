@@ -29,7 +29,6 @@ from damka.hall.outbox import Outbox, OutboxReader
 
 log = logging.getLogger("damka.hall")
 WINDOW = 200        # outbox rows handed to paho and not yet acknowledged, at most
-GAMES_LISTED = 50   # unconfirmed games named in the retained state, the oldest first
 
 
 class BoardPublisher:
@@ -201,7 +200,7 @@ class BoardPublisher:
             if not self._state_dirty:
                 return
             state, self._state_dirty = dict(self.state), False
-        state["games"] = {str(game): seq for game, seq in self.reader.unconfirmed(GAMES_LISTED).items()}
+        state["games"] = {str(game): seq for game, seq in self.reader.unconfirmed(topics.GAMES_CLAIMED).items()}
         payload = topics.encode(state)
         self.client.publish(self.topic("state"), payload, qos=1, retain=True)
 

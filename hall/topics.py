@@ -25,7 +25,7 @@ LOGGED = ("game", "move", "result")       # the outbox's topics: delivered once,
 KIND_TOPIC = {"open": "game", "takeback": "game", "drop": "game", "move": "move", "finish": "result"}
 MAX_PAYLOAD = 64 * 1024
 ID_MAX = 2 ** 53          # game ids and seqs above this are refused (SQLite holds 2**63; JSON readers 2**53)
-GAMES_CLAIMED = 50        # games of a board's state looked at (publisher.GAMES_LISTED)
+GAMES_CLAIMED = 50        # unconfirmed games a board's state names (the oldest), and the hall reads
 
 
 class MessageError(ValueError):
