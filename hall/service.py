@@ -1,8 +1,11 @@
 """`damka hall`'s core: subscribe to a hall on the broker and keep its record.
 
-The hall logs in with a persistent session (a fixed client id, clean session
-off): while it is down the broker keeps its QoS 1 messages, and the record
-(hall/record.py) drops whatever comes twice. paho's network thread calls
+The hall logs in with a persistent session (clean session off; the broker
+makes its account's name its client id): while it is down the broker keeps
+its QoS 1 messages, and the record (hall/record.py) drops whatever comes
+twice. The broker's queue is not trusted to be whole: each board's retained
+state names the games the hall has not confirmed, and the record asks again
+for what it lacks and confirms what it has. paho's network thread calls
 `_on_message`; the record is guarded by one lock that the page's readers take too.
 While the broker does not answer, paho keeps trying (1-5 s apart) and the hall
 says so once, and once more when it is connected (`_say`): never silent, never
@@ -30,7 +33,7 @@ class HallService:
         self.hall = topics.check_name(hall, "hall")
         self.settings = settings
         self.lock = threading.RLock()
-        self.record = HallRecord(Path(db_path), request=self._request)
+        self.record = HallRecord(Path(db_path), request=self._request, confirm=self._confirm)
         self.on_applied = on_applied
         self.clocks: dict[str, dict[str, Any]] = {}   # board -> its last clock event (not stored)
         self.received = 0
@@ -116,3 +119,8 @@ class HallService:
         """Ask a board to send a game again from `from_seq` (a gap, or the hall is behind)."""
         self.client.publish(topics.topic(self.hall, board, "cmd"),
                             topics.encode({"cmd": "resend", "game": game, "from": from_seq}), qos=1)
+
+    def _confirm(self, board: str, game: int, seq: int) -> None:
+        """Tell a board the hall has `game` up to `seq`: it may stop keeping those messages for sending."""
+        self.client.publish(topics.topic(self.hall, board, "cmd"),
+                            topics.encode({"cmd": "confirm", "game": game, "seq": seq}), qos=1)
