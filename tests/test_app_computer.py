@@ -21,16 +21,13 @@ from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
 from app_rig import on_board
+from waiting import wait_on_board
 
 
 
-def idle(app: App, board: VirtualBoard, timeout: float = 30.0) -> None:
+def idle(app: App, board: VirtualBoard) -> None:
     """Let board time pass, as the loop would, until nothing runs off the loop."""
-    end = time.monotonic() + timeout
-    while app.session.busy:
-        assert time.monotonic() < end, "the search did not answer"
-        time.sleep(0.005)
-        board.advance(20)
+    wait_on_board(board, lambda: not app.session.busy, "the search's answer")
 
 
 def make(board: VirtualBoard, app: App, move, step_ms: int = 150) -> None:

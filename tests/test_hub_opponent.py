@@ -29,6 +29,7 @@ from damka.engine.notation import parse_move
 from damka.hardware.config import parse_config
 from damka.hardware.errors import ConfigError
 from damka.sim.virtual_board import VirtualBoard, carry_out
+from waiting import wait_on_board
 
 HUB = f"{sys.executable} -m damka hub"
 
@@ -42,12 +43,8 @@ def on_board(app: App) -> VirtualBoard:
     return board
 
 
-def idle(app: App, board: VirtualBoard, timeout: float = 60.0) -> None:
-    end = time.monotonic() + timeout
-    while app.session.busy:
-        assert time.monotonic() < end, "no answer from the computer"
-        time.sleep(0.005)
-        board.advance(20)
+def idle(app: App, board: VirtualBoard) -> None:
+    wait_on_board(board, lambda: not app.session.busy, "an answer from the computer")
 
 
 def make(board: VirtualBoard, app: App, move) -> None:
