@@ -45,7 +45,7 @@ class Round:
     def start_hall(self) -> None:
         self.hall = subprocess.Popen([sys.executable, "-m", "damka", "hall", "--config", str(self.folder / "hall.toml")],
                                      stdout=subprocess.DEVNULL, stderr=open(self.folder / "hall.log", "a"))
-        assert wait_for(lambda: self.get("/api/hall") is not None, 15), "the hall page did not come up"
+        wait_for(lambda: self.get("/api/hall") is not None, "the hall page to come up")
 
     def start_board(self, name: str) -> None:
         env = dict(os.environ, BOARD_PW=self.broker.passwords[name])
@@ -62,6 +62,11 @@ class Round:
                 return response.read().decode()
         except OSError:
             return None
+
+    def applied(self) -> int:
+        """Messages the hall has applied so far (0 while its page does not answer)."""
+        page = self.get("/api/hall")
+        return json.loads(page)["counts"]["applied"] if page else 0
 
     def expected(self) -> str:
         parts = []
@@ -84,27 +89,27 @@ def run_with_faults(folder: Path, boards: dict[str, str], plies: int, delay: flo
         rnd.start_hall()
         for name in boards:
             rnd.start_board(name)
-        time.sleep(0.6)
+        wait_for(lambda: rnd.applied() >= 2 * len(boards), "the round under way at the hall")
         assert all(proc.poll() is None for proc in rnd.procs.values()), "the round ended before the faults"
         rnd.broker.stop()                      # the broker goes down mid-round ...
-        time.sleep(1.0)
+        time.sleep(1.0)                        # (how long it is down: the boards play on meanwhile)
         rnd.broker.start()                     # ... and comes back
         victim = sorted(boards)[1]
         assert rnd.procs[victim].poll() is None, "the board to kill had already finished"
         rnd.procs[victim].send_signal(signal.SIGKILL)  # a board dies mid-game ...
         rnd.procs[victim].wait()
         rnd.start_board(victim)                # ... and is restarted: its outbox delivers
-        time.sleep(0.4)
+        time.sleep(0.4)                        # (the restarted board's outbox delivering)
         assert any(proc.poll() is None for proc in rnd.procs.values()), "the round ended before the hall's kill"
         rnd.hall.send_signal(signal.SIGKILL)   # the hall dies ...
         rnd.hall.wait()
-        time.sleep(0.5)
+        time.sleep(0.5)                        # (how long the hall is down)
         rnd.start_hall()                       # ... and is restarted on its own record
         for name, proc in rnd.procs.items():
             out, _ = proc.communicate(timeout=120)
             assert "delivered" in out, f"board {name}: {out!r}"
         expected = rnd.expected()
-        assert wait_for(lambda: rnd.get("/round.pdn") == expected, 30), "the hall's PDN differs from the boards'"
+        wait_for(lambda: rnd.get("/round.pdn") == expected, "the hall's PDN to equal the boards'")
         data = json.loads(rnd.get("/api/hall"))
         assert len(data["boards"]) == len(boards) and data["counts"]["bad"] == 0
         for board in data["boards"]:

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[hall]'")
 
-from hall_rig import Broker, wait_for  # noqa: E402
+from hall_rig import DEADLINE_S, Broker, wait_for  # noqa: E402
 
 from damka.controller.store import Store  # noqa: E402
 from damka.controller.store_pdn import export_pdn  # noqa: E402
@@ -69,19 +69,19 @@ def test_a_board_writes_only_its_own_topics(broker: Broker) -> None:
     try:
         assert spectator.ready.wait(5) and not spectator.refused()
         spectator.subscribe("damka/#")
-        assert wait_for(lambda: bool(b1.result), 5) and not b1.refused()
+        assert wait_for(lambda: bool(b1.result)) and not b1.refused()
         b1.publish("damka/h/b2/move", '{"game":1,"seq":1}')       # another board's moves
         b1.publish("damka/h/b2/state", '{"online":true}')
         b1.publish("damka/h/b1/cmd", '{"cmd":"pause"}')            # commands: the arbiter's only
         b1.publish("damka/h/b2/cmd", '{"cmd":"pause"}')
         b1.publish("damka/h/b1/state", '{"control":true}')        # its own: goes through
-        assert wait_for(lambda: any(t == "damka/h/b1/state" for t, _ in spectator.got), 5)
+        assert wait_for(lambda: any(t == "damka/h/b1/state" for t, _ in spectator.got))
         assert [t for t, _ in spectator.got] == ["damka/h/b1/state"]
         spectator.publish("damka/h/b1/cmd", '{"cmd":"pause"}')     # spectators read only
         arbiter = Client(broker, "arbiter", name="arbiter")
         assert arbiter.ready.wait(5) and not arbiter.refused()
         arbiter.publish("damka/h/b1/cmd", '{"cmd":"pause"}')
-        assert wait_for(lambda: len(spectator.got) == 2, 5)
+        assert wait_for(lambda: len(spectator.got) == 2)
         assert spectator.got[1] == ("damka/h/b1/cmd", b'{"cmd":"pause"}')  # the arbiter's, once; not the spectator's
         arbiter.close()
     finally:
@@ -108,7 +108,7 @@ def test_malformed_and_out_of_turn_data_is_counted_and_ignored(tmp_path: Path, b
     good.start()
     bad = Client(broker, "b1", name="b1")
     try:
-        assert hall.connected.wait(5) and wait_for(lambda: bool(bad.result), 5)
+        assert hall.connected.wait(DEADLINE_S) and wait_for(lambda: bool(bad.result))
         ids = play(store, parse_specs("classic:3", 12))
         opened = json.loads(good.reader.conn.execute("SELECT payload FROM outbox WHERE seq = 1").fetchone()[0])
         first = json.loads(good.reader.conn.execute("SELECT payload FROM outbox WHERE seq = 2").fetchone()[0])
@@ -121,7 +121,7 @@ def test_malformed_and_out_of_turn_data_is_counted_and_ignored(tmp_path: Path, b
         bad.publish("damka/h/b1/move", json.dumps({**first, "game": 5, "seq": 2}))
         bad.publish("damka/h/b1/move", json.dumps({**first, "game": 5, "seq": 3, "ply": 2}))
         total = good.reader.conn.execute("SELECT count(*) FROM outbox").fetchone()[0]
-        assert wait_for(lambda: hall.record.counts["bad"] >= 6 and hall.record.counts["applied"] >= total + 2, 20), \
+        assert wait_for(lambda: hall.record.counts["bad"] >= 6 and hall.record.counts["applied"] >= total + 2), \
             hall.record.counts
         with hall.lock:
             data = views.hall_data(hall.record)
@@ -144,7 +144,7 @@ def test_passwords_are_never_logged(tmp_path: Path, broker: Broker, caplog: pyte
     store = Store(tmp_path / "b1.sqlite")
     publisher = BoardPublisher("h", "b1", wrong, store.path)
     publisher.start()
-    wait_for(lambda: "refused" in caplog.text, 5)
+    wait_for(lambda: "refused" in caplog.text)
     publisher.close()
     store.close()
     assert "refused" in caplog.text
