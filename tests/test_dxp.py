@@ -28,7 +28,7 @@ from damka.sim.virtual_board import VirtualBoard, carry_out
 draughts = pytest.importorskip("draughts", reason="pydraughts (the dev extra) is the independent DXP peer")
 from draughts.engine import DXPEngine  # noqa: E402  (pydraughts imports its engines in this order)
 import draughts.PDN  # noqa: E402
-from waiting import wait_on_board, wait_until
+from waiting import DEADLINE_S, wait_on_board, wait_until
 
 
 # -- the messages ------------------------------------------------------------------
@@ -111,7 +111,7 @@ def listen() -> tuple[list[DxpLink], int, threading.Thread]:
     thread = threading.Thread(target=lambda: links.append(DxpLink.listen(0, timeout=20, ready=ready, bound=bound)),
                               daemon=True)
     thread.start()
-    assert ready.wait(10)
+    assert ready.wait(DEADLINE_S)
     return links, bound[0], thread
 
 
@@ -169,7 +169,7 @@ def test_a_whole_game_against_pydraughts_dxp_both_pdns_the_same(tmp_path: Path) 
     peer.start()
     listener.join(20)
     link = links[0]
-    request, peer_side = follow(link, timeout=20)
+    request, peer_side = follow(link, timeout=DEADLINE_S)
     assert peer_side == 1 and request.minutes == 10          # pydraughts plays black; 600 s a side
     store = Store(tmp_path / "games.db")
     app = make_app(link, request, peer_side, store=store)
@@ -224,8 +224,8 @@ def start_raw_game(tmp_path: Path, caplog):
     peer = raw_peer(port)
     peer.send(dxp.GameRequest("Fuzzer", "W", 0, 0))        # the board plays white, no clock
     listener.join(10)
-    request, peer_side = follow(links[0], timeout=10)
-    assert isinstance(peer.incoming.get(timeout=5), dxp.GameAccept)
+    request, peer_side = follow(links[0], timeout=DEADLINE_S)
+    assert isinstance(peer.incoming.get(timeout=DEADLINE_S), dxp.GameAccept)
     app = make_app(links[0], request, peer_side)
     return app, on_board(app), peer
 
@@ -341,7 +341,7 @@ def connected_to_a_peer() -> tuple[DxpLink, DxpLink, int]:
     thread = threading.Thread(target=lambda: peers.append(DxpLink.listen(0, timeout=10, ready=ready, bound=bound)),
                               daemon=True)
     thread.start()
-    assert ready.wait(5)
+    assert ready.wait(DEADLINE_S)
     link = DxpLink.connect("127.0.0.1", bound[0])
     thread.join(5)
     return link, peers[0], bound[0]
@@ -357,7 +357,7 @@ def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
 
     helper = threading.Thread(target=accept, daemon=True)
     helper.start()
-    request, peer_side, name = initiate(link, person_colour="Z", minutes=5, timeout=5)
+    request, peer_side, name = initiate(link, person_colour="Z", minutes=5, timeout=DEADLINE_S)
     helper.join(5)
     assert peer_side == 0 and name == "Peer"
     app = make_app(link, request, peer_side, name)

@@ -25,7 +25,7 @@ from damka.controller.dxp_resume import time_left
 from damka.controller.dxp_start import follow, initiate, make_app, resume_app
 from damka.controller.store import Store
 from tests.test_dxp import connected_to_a_peer, listen, make, next_of, on_board, raw_peer, wait_for_peer
-from waiting import wait_on_board, wait_until as waited
+from waiting import DEADLINE_S, wait_on_board, wait_until as waited
 
 
 def follower_game(minutes: int = 0):
@@ -34,7 +34,7 @@ def follower_game(minutes: int = 0):
     peer = raw_peer(port)
     peer.send(dxp.GameRequest("Peer", "W", minutes, 0))
     listener.join(10)
-    request, peer_side = follow(links[0], timeout=10)
+    request, peer_side = follow(links[0], timeout=DEADLINE_S)
     assert next_of(peer, dxp.GameAccept).accepted
     redial = Redialer.listening("127.0.0.1", port, give_up_s=20)
     app = make_app(links[0], request, peer_side, redial=redial)
@@ -130,7 +130,7 @@ def listen_once(port: int) -> tuple[list[DxpLink], threading.Thread]:
     ready = threading.Event()
     thread = threading.Thread(target=lambda: links.append(DxpLink.listen(port, timeout=20, ready=ready)), daemon=True)
     thread.start()
-    assert ready.wait(5)
+    assert ready.wait(DEADLINE_S)
     return links, thread
 
 
@@ -139,7 +139,7 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     answer = threading.Thread(target=lambda: (next_of(peer, dxp.GameRequest), peer.send(dxp.GameAccept("Peer", 0))),
                               daemon=True)
     answer.start()
-    request, peer_side, name = initiate(link, person_colour="Z", minutes=5, moves=40, timeout=5)
+    request, peer_side, name = initiate(link, person_colour="Z", minutes=5, moves=40, timeout=DEADLINE_S)
     answer.join(5)
     store = Store(tmp_path / "games.db")
     app = make_app(link, request, peer_side, name, initiator=True, store=store,

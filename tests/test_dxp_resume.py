@@ -32,7 +32,7 @@ from damka.engine import pdn
 from damka.engine.game import Game
 from damka.engine.variants import find_variant
 from damka.hardware.interfaces import Button
-from waiting import wait_on_board, wait_until
+from waiting import DEADLINE_S, wait_on_board, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 RIG = ROOT / "tests" / "dxp_rig.py"
@@ -151,7 +151,7 @@ def test_after_a_drop_the_menu_adjudicates_and_the_store_keeps_the_reason(tmp_pa
     peer = raw_peer(port)
     peer.send(dxp.GameRequest("Peer", "W", 0, 0))
     listener.join(10)
-    request, peer_side = follow(links[0], timeout=10)
+    request, peer_side = follow(links[0], timeout=DEADLINE_S)
     store = Store(tmp_path / "games.db")
     redial = Redialer.listening("127.0.0.1", port, give_up_s=1.0)
     app = make_app(links[0], request, peer_side, store=store, redial=redial)

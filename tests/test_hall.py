@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[hall]'")
 
-from hall_rig import Broker, wait_for  # noqa: E402
+from hall_rig import DEADLINE_S, Broker, wait_for  # noqa: E402
 
 from damka.controller.store import Store  # noqa: E402
 from damka.controller.store_pdn import export_pdn  # noqa: E402
@@ -190,5 +190,5 @@ def mqtt_watch(broker: Broker, pattern: str, into: list[bytes]):
     client.on_message = lambda c, u, m: into.append(m.payload)
     client.connect_async("127.0.0.1", broker.port)
     client.loop_start()
-    assert ready.wait(5)
+    assert ready.wait(DEADLINE_S)
     return client

@@ -46,7 +46,7 @@ class Client:
     def subscribe(self, pattern: str) -> None:
         self.ready.clear()
         self.client.subscribe(pattern, qos=1)
-        assert self.ready.wait(5)
+        assert self.ready.wait(DEADLINE_S)
 
     def publish(self, topic: str, payload: str | bytes) -> None:
         self.client.publish(topic, payload, qos=1).wait_for_publish(5)
@@ -67,7 +67,7 @@ def test_a_board_writes_only_its_own_topics(broker: Broker) -> None:
     spectator = Client(broker, "spectator", name="spectator")
     b1 = Client(broker, "b1", name="b1")
     try:
-        assert spectator.ready.wait(5) and not spectator.refused()
+        assert spectator.ready.wait(DEADLINE_S) and not spectator.refused()
         spectator.subscribe("damka/#")
         assert wait_for(lambda: bool(b1.result)) and not b1.refused()
         b1.publish("damka/h/b2/move", '{"game":1,"seq":1}')       # another board's moves
@@ -79,7 +79,7 @@ def test_a_board_writes_only_its_own_topics(broker: Broker) -> None:
         assert [t for t, _ in spectator.got] == ["damka/h/b1/state"]
         spectator.publish("damka/h/b1/cmd", '{"cmd":"pause"}')     # spectators read only
         arbiter = Client(broker, "arbiter", name="arbiter")
-        assert arbiter.ready.wait(5) and not arbiter.refused()
+        assert arbiter.ready.wait(DEADLINE_S) and not arbiter.refused()
         arbiter.publish("damka/h/b1/cmd", '{"cmd":"pause"}')
         assert wait_for(lambda: len(spectator.got) == 2)
         assert spectator.got[1] == ("damka/h/b1/cmd", b'{"cmd":"pause"}')  # the arbiter's, once; not the spectator's
@@ -93,8 +93,8 @@ def test_anonymous_and_wrong_password_are_refused(broker: Broker) -> None:
     anonymous = Client(broker, None, name="anon")
     wrong = Client(broker, "b1", "not-the-password", name="wrong")
     try:
-        assert anonymous.ready.wait(5) and anonymous.refused()
-        assert wrong.ready.wait(5) and wrong.refused()
+        assert anonymous.ready.wait(DEADLINE_S) and anonymous.refused()
+        assert wrong.ready.wait(DEADLINE_S) and wrong.refused()
     finally:
         anonymous.close()
         wrong.close()

@@ -11,7 +11,6 @@ import random
 import signal
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
