@@ -16,13 +16,16 @@ import pygame
 import pytest
 
 from damka.controller.app import App
+from damka.controller.board_loop import BoardLoop
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.setup import GameSetup
 from damka.hardware.interfaces import Role
-from damka.sim.window import SimWindow, build
+from damka.hardware.leds import RecordingLeds
+from damka.sim.virtual_board import VirtualBoard
+from damka.sim.window import SimWindow, build, start_squares
+from waiting import DEADLINE_S
 
 FRAME_MS = 33  # the window's frame at 30 fps
-DEADLINE_S = 60.0  # generous: the CI machine is heavily loaded
 
 
 @pytest.fixture(autouse=True)
@@ -139,3 +142,32 @@ def test_a_remote_seats_move_from_the_page_is_lit_in_the_same_frame() -> None:
     window.update(FRAME_MS)
     assert page_move not in app.pumps
     assert lit(window, Role.COMPUTER_FROM) == {"f6"} and lit(window, Role.COMPUTER_TO) == {"e5"}
+
+
+def test_the_board_loop_lights_the_computers_move_at_its_next_pass() -> None:
+    """The board's own loop (`damka run`, `damka dxp`): whenever the search
+    ends, the pass after it shows the move, with no hand on the board."""
+    app = App(setup=GameSetup("classic", mode="computer", colours="first", level="beginner"),
+              start_game=True, seed=1)
+    opponent = HeldOpponent(app.session.variant, "beginner", seed=1)
+    app.session.opponent = opponent
+    board = VirtualBoard(start_squares(app))   # the loop polls it (not connected: as the Pi's devices)
+    leds = RecordingLeds()
+    loop = BoardLoop(app, board, leds, board, now_ms=lambda: board.now)
+
+    def passes(ms: int) -> None:
+        for _ in range(ms // 5):
+            board.now += 5
+            loop.step()
+
+    passes(1000)
+    board.lift("c3")
+    passes(150)
+    board.drop("d4")
+    passes(2000)
+    assert app.session.game.ply == 1 and app.session.thinking
+    assert Role.COMPUTER_FROM not in leds.last.values()
+    opponent.go.set()
+    assert opponent.join(DEADLINE_S), "the search did not end"
+    passes(5)
+    assert Role.COMPUTER_FROM in leds.last.values() and Role.COMPUTER_TO in leds.last.values()
