@@ -191,9 +191,10 @@ class SimWindow:
 
     def update(self, elapsed_ms: int) -> None:
         """One frame of the interactive loop: virtual time follows the wall
-        clock, and the app's clock (on the screen) with it."""
+        clock, and the app's clock (on the screen) with it. The app is ticked
+        through the board, which shows its LED frame after every tick."""
         self.board.advance(elapsed_ms)
-        self.app.tick(self.board.now)
+        self.board.step()
         self.follow_app()
         self._synced()
 

@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[hall]'")
 pytest.importorskip("uvicorn", reason="uvicorn missing: pip install 'damka[hall]'")
 
-from hall_rig import Broker, free_port, wait_for  # noqa: E402
+from hall_rig import DEADLINE_S, Broker, free_port, wait_for  # noqa: E402
 
 from damka.controller.store import Store  # noqa: E402
 from damka.controller.store_pdn import export_pdn  # noqa: E402
@@ -48,7 +48,7 @@ class Round:
     def start_hall(self) -> None:
         self.hall = subprocess.Popen([sys.executable, "-m", "damka", "hall", "--config", str(self.folder / "hall.toml")],
                                      stdout=subprocess.DEVNULL, stderr=open(self.folder / "hall.log", "a"))
-        assert wait_for(lambda: self.get("/api/hall") is not None, 15), "the hall page did not come up"
+        wait_for(lambda: self.get("/api/hall") is not None, "the hall page to come up")
 
     def start_board(self, name: str) -> None:
         env = dict(os.environ, BOARD_PW=self.broker.passwords[name])
@@ -66,6 +66,11 @@ class Round:
         except OSError:
             return None
 
+    def applied(self) -> int:
+        """Messages the hall has applied so far (0 while its page does not answer)."""
+        page = self.get("/api/hall")
+        return json.loads(page)["counts"]["applied"] if page else 0
+
     def expected(self) -> str:
         parts = []
         for name in sorted(self.boards):
@@ -82,7 +87,7 @@ class Round:
         client.connect_async("127.0.0.1", self.broker.port)
         client.loop_start()
         try:
-            assert connected.wait(10), "the board's account could not log in"
+            assert connected.wait(DEADLINE_S), "the board's account could not log in"
         finally:
             client.disconnect()
             client.loop_stop()
@@ -110,28 +115,30 @@ def run_with_faults(folder: Path, boards: dict[str, str], plies: int, delay: flo
         rnd.start_hall()
         for name in boards:
             rnd.start_board(name)
-        time.sleep(0.6)
+        wait_for(lambda: rnd.applied() >= 2 * len(boards), "the round under way at the hall")
         assert all(proc.poll() is None for proc in rnd.procs.values()), "the round ended before the faults"
         rnd.broker.stop()                      # the broker goes down mid-round ...
-        time.sleep(1.0)
+        time.sleep(1.0)                        # (how long it is down: the boards play on meanwhile)
         rnd.broker.start()                     # ... and comes back
         victim = sorted(boards)[1]
         assert rnd.procs[victim].poll() is None, "the board to kill had already finished"
         rnd.procs[victim].send_signal(signal.SIGKILL)  # a board dies mid-game ...
         rnd.procs[victim].wait()
         rnd.start_board(victim)                # ... and is restarted: its outbox delivers
-        time.sleep(0.4)
+        time.sleep(0.4)                        # (the restarted board's outbox delivering)
         assert any(proc.poll() is None for proc in rnd.procs.values()), "the round ended before the hall's kill"
         rnd.hall.send_signal(signal.SIGKILL)   # the hall dies ...
         rnd.hall.wait()
         rnd.take_halls_session(sorted(boards)[0])   # a board's account tries to take the hall's queue
-        time.sleep(0.5)
+        time.sleep(0.5)                        # (how long the hall is down)
         rnd.start_hall()                       # ... and is restarted on its own record
         for name, proc in rnd.procs.items():
             out, _ = proc.communicate(timeout=120)
             assert "delivered" in out, f"board {name}: {out!r}"
         expected = rnd.expected()
-        if not wait_for(lambda: rnd.get("/round.pdn") == expected, 30):
+        try:
+            wait_for(lambda: rnd.get("/round.pdn") == expected, "the hall's PDN to equal the boards'")
+        except AssertionError:
             got = (rnd.get("/round.pdn") or "").splitlines()
             first = next((i for i, (a, b) in enumerate(zip(got, expected.splitlines())) if a != b), len(got))
             pytest.fail(f"the hall's PDN differs from the boards' at line {first}: "

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[hall]'")
 
-from hall_rig import Broker, free_port, wait_for  # noqa: E402
+from hall_rig import DEADLINE_S, Broker, free_port, wait_for  # noqa: E402
 
 from damka.controller.store import Store  # noqa: E402
 from damka.controller.store_pdn import export_pdn  # noqa: E402
@@ -52,7 +52,7 @@ class Client:
     def subscribe(self, pattern: str) -> None:
         self.ready.clear()
         self.client.subscribe(pattern, qos=1)
-        assert self.ready.wait(5)
+        assert self.ready.wait(DEADLINE_S)
 
     def publish(self, topic: str, payload: str | bytes) -> None:
         self.client.publish(topic, payload, qos=1).wait_for_publish(5)
@@ -73,21 +73,21 @@ def test_a_board_writes_only_its_own_topics(broker: Broker) -> None:
     spectator = Client(broker, "spectator", name="spectator")
     b1 = Client(broker, "b1", name="b1")
     try:
-        assert spectator.ready.wait(5) and not spectator.refused()
+        assert spectator.ready.wait(DEADLINE_S) and not spectator.refused()
         spectator.subscribe("damka/#")
-        assert wait_for(lambda: bool(b1.result), 5) and not b1.refused()
+        assert wait_for(lambda: bool(b1.result)) and not b1.refused()
         b1.publish("damka/h/b2/move", '{"game":1,"seq":1}')       # another board's moves
         b1.publish("damka/h/b2/state", '{"online":true}')
         b1.publish("damka/h/b1/cmd", '{"cmd":"pause"}')            # commands: the arbiter's only
         b1.publish("damka/h/b2/cmd", '{"cmd":"pause"}')
         b1.publish("damka/h/b1/state", '{"control":true}')        # its own: goes through
-        assert wait_for(lambda: any(t == "damka/h/b1/state" for t, _ in spectator.got), 5)
+        assert wait_for(lambda: any(t == "damka/h/b1/state" for t, _ in spectator.got))
         assert [t for t, _ in spectator.got] == ["damka/h/b1/state"]
         spectator.publish("damka/h/b1/cmd", '{"cmd":"pause"}')     # spectators read only
         arbiter = Client(broker, "arbiter", name="arbiter")
-        assert arbiter.ready.wait(5) and not arbiter.refused()
+        assert arbiter.ready.wait(DEADLINE_S) and not arbiter.refused()
         arbiter.publish("damka/h/b1/cmd", '{"cmd":"pause"}')
-        assert wait_for(lambda: len(spectator.got) == 2, 5)
+        assert wait_for(lambda: len(spectator.got) == 2)
         assert spectator.got[1] == ("damka/h/b1/cmd", b'{"cmd":"pause"}')  # the arbiter's, once; not the spectator's
         arbiter.close()
     finally:
@@ -99,8 +99,8 @@ def test_anonymous_and_wrong_password_are_refused(broker: Broker) -> None:
     anonymous = Client(broker, None, name="anon")
     wrong = Client(broker, "b1", "not-the-password", name="wrong")
     try:
-        assert anonymous.ready.wait(5) and anonymous.refused()
-        assert wrong.ready.wait(5) and wrong.refused()
+        assert anonymous.ready.wait(DEADLINE_S) and anonymous.refused()
+        assert wrong.ready.wait(DEADLINE_S) and wrong.refused()
     finally:
         anonymous.close()
         wrong.close()
@@ -114,7 +114,7 @@ def test_malformed_and_out_of_turn_data_is_counted_and_ignored(tmp_path: Path, b
     good.start()
     bad = Client(broker, "b1", name="b1")
     try:
-        assert hall.connected.wait(5) and wait_for(lambda: bool(bad.result), 5)
+        assert hall.connected.wait(DEADLINE_S) and wait_for(lambda: bool(bad.result))
         ids = play(store, parse_specs("classic:3", 12))
         opened = json.loads(good.reader.conn.execute("SELECT payload FROM outbox WHERE seq = 1").fetchone()[0])
         first = json.loads(good.reader.conn.execute("SELECT payload FROM outbox WHERE seq = 2").fetchone()[0])
@@ -127,7 +127,7 @@ def test_malformed_and_out_of_turn_data_is_counted_and_ignored(tmp_path: Path, b
         bad.publish("damka/h/b1/move", json.dumps({**first, "game": 5, "seq": 2}))
         bad.publish("damka/h/b1/move", json.dumps({**first, "game": 5, "seq": 3, "ply": 2}))
         total = good.reader.conn.execute("SELECT count(*) FROM outbox").fetchone()[0]
-        assert wait_for(lambda: hall.record.counts["bad"] >= 6 and hall.record.counts["applied"] >= total + 2, 20), \
+        assert wait_for(lambda: hall.record.counts["bad"] >= 6 and hall.record.counts["applied"] >= total + 2), \
             hall.record.counts
         with hall.lock:
             data = views.hall_data(hall.record)
@@ -150,7 +150,7 @@ def test_passwords_are_never_logged(tmp_path: Path, broker: Broker, caplog: pyte
     store = Store(tmp_path / "b1.sqlite")
     publisher = BoardPublisher("h", "b1", wrong, store.path)
     publisher.start()
-    wait_for(lambda: "refused" in caplog.text, 5)
+    wait_for(lambda: "refused" in caplog.text)
     publisher.close()
     store.close()
     assert "refused" in caplog.text
@@ -162,7 +162,7 @@ def hall_session(tmp_path: Path, broker: Broker, board: "Board") -> None:
     """The hall runs once (its persistent session subscribes) and stops: the broker queues for it from now on."""
     hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
     try:
-        assert wait_for(lambda: board.publisher.connected.is_set() and hall.received > 0, 20)  # the retained status
+        assert wait_for(lambda: board.publisher.connected.is_set() and hall.received > 0)  # the retained status
     finally:
         hall.close()
 
@@ -196,9 +196,9 @@ def complete_in_hall(tmp_path: Path, broker: Broker, board: Board) -> None:
         with hall.lock:
             return [hall.record.game_pdn(g, gid) for _, g, gid in hall.record.game_keys()]
     try:
-        assert wait_for(lambda: pdns() == expected, 40), (hall.record.counts, len(pdns()))
+        assert wait_for(lambda: pdns() == expected), (hall.record.counts, len(pdns()))
         assert hall.record.counts["applied"] == total and hall.record.counts["bad"] == 0   # 0 messages lost
-        assert wait_for(lambda: board.count("sent < 2") == 0, 20), board.count("sent < 2")
+        assert wait_for(lambda: board.count("sent < 2") == 0), board.count("sent < 2")
     finally:
         hall.close()
 
@@ -211,9 +211,9 @@ def test_a_board_account_cannot_take_the_halls_session(tmp_path: Path, broker: B
     try:
         hall_session(tmp_path, broker, board)
         thief = Client(broker, "b2", client_id="damka-hall-h", clean=False)
-        assert thief.ready.wait(5) and not thief.refused()
+        assert thief.ready.wait(DEADLINE_S) and not thief.refused()
         board.ids = play(board.store, parse_specs("classic:1,russian:2", 30))
-        assert wait_for(lambda: board.count("sent = 0") == 0, 20)   # every message acknowledged by the broker
+        assert wait_for(lambda: board.count("sent = 0") == 0)   # every message acknowledged by the broker
         thief.close()
         complete_in_hall(tmp_path, broker, board)
         assert thief.got == []
@@ -231,9 +231,9 @@ def test_the_halls_queue_wiped_loses_nothing(tmp_path: Path, broker: Broker) -> 
     try:
         hall_session(tmp_path, broker, board)
         board.ids = play(board.store, parse_specs("classic:1,russian:2,classic:3", 20))
-        assert wait_for(lambda: board.count("sent = 0") == 0, 20)
+        assert wait_for(lambda: board.count("sent = 0") == 0)
         wiper = Client(broker, "arbiter", client_id="damka-hall-h", clean=True)
-        assert wiper.ready.wait(5) and not wiper.refused()
+        assert wiper.ready.wait(DEADLINE_S) and not wiper.refused()
         wiper.close()
         complete_in_hall(tmp_path, broker, board)
     finally:
@@ -245,13 +245,13 @@ def test_a_board_cannot_kick_another_board_off(broker: Broker) -> None:
     b1 = Client(broker, "b1", client_id="damka-h-b1")
     b2 = None
     try:
-        assert b1.ready.wait(5) and not b1.refused()
+        assert b1.ready.wait(DEADLINE_S) and not b1.refused()
         b2 = Client(broker, "b2", client_id="damka-h-b1")
-        assert b2.ready.wait(5) and not b2.refused()
+        assert b2.ready.wait(DEADLINE_S) and not b2.refused()
         acked = threading.Event()
         b1.client.on_publish = lambda *args: acked.set()
         b1.client.publish("damka/h/b1/status", b'{"online":true}', qos=1)
-        assert wait_for(lambda: acked.is_set() or b1.dropped > 0, 10)
+        assert wait_for(lambda: acked.is_set() or b1.dropped > 0)
         assert acked.is_set() and b1.dropped == 0
     finally:
         if b2 is not None:
@@ -265,7 +265,7 @@ def test_a_huge_game_id_is_one_clear_line(tmp_path: Path, broker: Broker, caplog
     hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
     b1 = Client(broker, "b1", name="b1")
     try:
-        assert hall.connected.wait(5) and b1.ready.wait(5) and not b1.refused()
+        assert hall.connected.wait(DEADLINE_S) and b1.ready.wait(DEADLINE_S) and not b1.refused()
         b1.publish("damka/h/b1/move", json.dumps({"kind": "move", "game": 2 ** 70, "seq": 1}))
         b1.publish("damka/h/b1/game", json.dumps({"kind": "takeback", "game": 1, "seq": 2 ** 70, "ply": 1}))
         b1.publish("damka/h/b1/state", json.dumps({"game": 2 ** 70, "seq": 2 ** 70, "games": {str(2 ** 70): 1}}))
@@ -274,7 +274,7 @@ def test_a_huge_game_id_is_one_clear_line(tmp_path: Path, broker: Broker, caplog
         def online() -> bool:
             with hall.lock:
                 return any(b["online"] for b in hall.record.boards())
-        assert wait_for(online, 20), hall.record.counts
+        assert wait_for(online), hall.record.counts
         lines = [r for r in caplog.records if r.name == "damka.hall" and r.levelno >= logging.WARNING]
         assert len(lines) == 2 and not any(r.exc_info for r in lines), caplog.text
         assert "OverflowError" not in caplog.text and "Traceback" not in caplog.text
@@ -289,13 +289,13 @@ def test_a_big_retained_message_never_reaches_the_hall(broker: Broker) -> None:
     b1 = Client(broker, "b1", name="b1")
     spectator = None
     try:
-        assert b1.ready.wait(5) and not b1.refused()
+        assert b1.ready.wait(DEADLINE_S) and not b1.refused()
         b1.client.publish("damka/h/b1/state", b'{"ply":1}', qos=1, retain=True).wait_for_publish(5)
         b1.client.publish("damka/h/b1/state", b'{"ply":2,"x":"' + b"x" * 1_000_000 + b'"}', qos=1, retain=True)
         spectator = Client(broker, "spectator", name="spectator")
-        assert spectator.ready.wait(5) and not spectator.refused()
+        assert spectator.ready.wait(DEADLINE_S) and not spectator.refused()
         spectator.subscribe("damka/h/b1/state")
-        assert wait_for(lambda: bool(spectator.got), 10)
+        assert wait_for(lambda: bool(spectator.got))
         assert [payload for _, payload in spectator.got] == [b'{"ply":1}']
     finally:
         if spectator is not None:
@@ -327,7 +327,7 @@ def test_one_board_cannot_fill_the_halls_memory(tmp_path: Path, broker: Broker) 
         except OSError:
             return {}
     try:
-        assert wait_for(lambda: bool(counts()), 30) and b1.ready.wait(5) and not b1.refused()
+        assert wait_for(lambda: bool(counts())) and b1.ready.wait(DEADLINE_S) and not b1.refused()
         before = rss_kb(hall.pid)
         padding = "x" * 60_000
         sent = [b1.client.publish("damka/h/b1/move", json.dumps({"kind": "move", "game": game, "seq": 2,
@@ -335,7 +335,7 @@ def test_one_board_cannot_fill_the_halls_memory(tmp_path: Path, broker: Broker) 
                 for game in range(1, 1001)]
         for info in sent:
             info.wait_for_publish(60)
-        assert wait_for(lambda: counts().get("held", 0) >= 1000, 60), counts()
+        assert wait_for(lambda: counts().get("held", 0) >= 1000), counts()
         grown_mb = (rss_kb(hall.pid) - before) / 1024
         assert grown_mb < 25, f"the hall grew by {grown_mb:.0f} MB"   # the 60 MB sent is not kept
         assert hall.poll() is None
