@@ -223,7 +223,7 @@ def start_raw_game(tmp_path: Path, caplog):
     links, port, listener = listen()
     peer = raw_peer(port)
     peer.send(dxp.GameRequest("Fuzzer", "W", 0, 0))        # the board plays white, no clock
-    listener.join(10)
+    listener.join(DEADLINE_S)
     request, peer_side = follow(links[0], timeout=DEADLINE_S)
     assert isinstance(peer.incoming.get(timeout=DEADLINE_S), dxp.GameAccept)
     app = make_app(links[0], request, peer_side)
@@ -314,7 +314,7 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     # The peer comes back with the game's position: resumed where it stopped.
     links, port, listener = listen()
     again = raw_peer(port)
-    listener.join(10)
+    listener.join(DEADLINE_S)
     colour, letters = board_letters(variant, session.game)
     assert not app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "Z"))
     assert next_of(again, dxp.GameAccept).code == 1                 # another position: refused
@@ -385,12 +385,9 @@ def screen(app) -> str:
     return " | ".join([view.status, *view.messages])
 
 
-def wait_screen(app, board: VirtualBoard, words: str, timeout: float = 20.0) -> str:
-    end = time.monotonic() + timeout
-    while words not in screen(app):
-        assert time.monotonic() < end, f"{words!r} not on the screen: {screen(app)!r}"
-        settle(board, 0.05)
-    return screen(app)
+def wait_screen(app, board: VirtualBoard, words: str) -> str:
+    """The screen, once it says `words` (the board's loop running meanwhile)."""
+    return wait_on_board(board, lambda: screen(app) if words in screen(app) else "", f"{words!r} on the screen")
 
 
 def test_the_board_s_screen_shows_the_peer_s_chat_refusals_and_a_dropped_connection(tmp_path: Path) -> None:
@@ -420,12 +417,12 @@ def test_the_board_s_screen_shows_the_peer_s_chat_refusals_and_a_dropped_connect
     shown = wait_screen(app, board, "waiting for it to come back")
     assert "connection to Fuzzer lost" in shown and app.view().alert
     assert "carry out" not in shown and "thinking" not in shown, shown    # no move is coming: none asked for
-    settle(board, 1.0)
+    board.advance(1000)                                                   # a second of the board loop: still nothing asked
     assert "carry out" not in screen(app) and not board.lit(Role.COMPUTER_TO) and not board.lit(Role.COMPUTER_FROM)
     # The peer comes back with the game's position: the screen says so and asks for its move again.
     links, port, listener = listen()
     again = raw_peer(port)
-    listener.join(10)
+    listener.join(DEADLINE_S)
     colour, letters = board_letters(variant, session.game)
     assert app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
     assert next_of(again, dxp.GameAccept).accepted
