@@ -26,6 +26,7 @@ from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -34,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from damka.web import api
 from damka.web.driver import Driver
 from damka.web.feed import WebFeed
+from damka.web.guard import Limits, StreamCap, guarded_protocol
 from damka.web.security import Access
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -47,6 +49,12 @@ class WebConfig:
     bind: str = "0.0.0.0"
     pin: str = ""          # the arbiter PIN ("" : one is made up and logged at start)
     enabled: bool = True
+    per_address: int = 32            # open sockets one address may hold (a phone opens about 6)
+    streams_per_address: int = 6     # open event streams (pages watching) one address may hold
+    request_timeout_s: float = 10.0  # a request must arrive whole within this: idle and slowloris sockets close
+    write_timeout_s: float = 20.0    # a client that takes nothing written to it for this long is closed
+    keep_alive_s: float = 5.0        # uvicorn's timeout_keep_alive: an idle socket between requests
+    max_connections: int = 1000      # uvicorn's limit_concurrency: everyone together (503 beyond)
 
 
 class WebServer:
@@ -64,6 +72,8 @@ class WebServer:
         self._server: uvicorn.Server | None = None
         self._started = threading.Event()
         self.port = config.port
+        self.limits = Limits(per_address=config.per_address, streams_per_address=config.streams_per_address,
+                             request_s=config.request_timeout_s, write_s=config.write_timeout_s)
 
     def announce(self, note: str) -> None:
         """The board's screen line (on the board's thread): the pairing code, and what the page changed last."""
@@ -86,7 +96,7 @@ class WebServer:
 
         routes = [Route("/", self.index), Route("/api/events", self.events), *api.routes(self),
                   Mount("/static", StaticFiles(directory=STATIC), name="static")]
-        return Starlette(routes=routes, lifespan=lifespan)
+        return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(StreamCap, limits=self.limits)])
 
     def start(self, timeout: float = 10.0) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -95,7 +105,11 @@ class WebServer:
         self.port = sock.getsockname()[1]
         sock.listen(128)  # connections wait from now on, even before uvicorn serves (after the lifespan start)
         config = uvicorn.Config(self.asgi(), log_level="warning", access_log=False, lifespan="on",
-                                timeout_graceful_shutdown=1, limit_concurrency=200, ws="none")
+                                timeout_graceful_shutdown=1, ws="none",
+                                http=guarded_protocol(self.limits),       # per-address caps, request deadline
+                                limit_concurrency=self.config.max_connections,
+                                timeout_keep_alive=self.config.keep_alive_s,
+                                h11_max_incomplete_event_size=16 * 1024)  # headers: at most 16 KiB
         self._server = uvicorn.Server(config)
         self._started.clear()
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
