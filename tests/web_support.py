@@ -14,7 +14,7 @@ from damka.controller.store import Store
 from damka.web.server import WebConfig, WebServer
 from web_rig import BoardRig
 
-PIN = "2468"
+PIN = "24681357"
 
 
 class Served:

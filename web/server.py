@@ -36,7 +36,7 @@ from damka.web import api
 from damka.web.driver import Driver
 from damka.web.feed import WebFeed
 from damka.web.guard import Limits, StreamCap, guarded_protocol
-from damka.web.security import Access
+from damka.web.security import Access, new_pin
 
 STATIC = Path(__file__).resolve().parent / "static"
 HEARTBEAT_S = 15.0
@@ -47,7 +47,8 @@ log = logging.getLogger("damka.web")
 class WebConfig:
     port: int = 8080
     bind: str = "0.0.0.0"
-    pin: str = ""          # the arbiter PIN ("" : one is made up and logged at start)
+    pin: str = ""          # the arbiter PIN ("": one of 8 digits is made up, shown on the board and logged)
+    proxies: tuple[str, ...] = ()    # a reverse proxy in front: only these may set X-Forwarded-For
     enabled: bool = True
     per_address: int = 32            # open sockets one address may hold (a phone opens about 6)
     streams_per_address: int = 6     # open event streams (pages watching) one address may hold
@@ -64,7 +65,8 @@ class WebServer:
         self.app = app
         self.config = config
         self.feed = feed or WebFeed(app)
-        self.access = Access(pin=config.pin or f"{secrets.randbelow(10_000):04d}")
+        self.access = Access(pin=config.pin or new_pin())
+        self.show_pin = not config.pin      # a made-up PIN is only known from the board's screen (and the log)
         self.driver = Driver(app, self.feed)
         self.driver.announce = self.announce
         self.announce("")
@@ -77,7 +79,7 @@ class WebServer:
 
     def announce(self, note: str) -> None:
         """The board's screen line (on the board's thread): the pairing code, and what the page changed last."""
-        line = f"Web code {self.access.code}"
+        line = f"Web code {self.access.code}" + (f", arbiter PIN {self.access.pin}" if self.show_pin else "")
         self.app.banner = f"{line} - {note}" if note else line
 
     # -- life cycle -----------------------------------------------------------------
@@ -109,7 +111,10 @@ class WebServer:
                                 http=guarded_protocol(self.limits),       # per-address caps, request deadline
                                 limit_concurrency=self.config.max_connections,
                                 timeout_keep_alive=self.config.keep_alive_s,
-                                h11_max_incomplete_event_size=16 * 1024)  # headers: at most 16 KiB
+                                h11_max_incomplete_event_size=16 * 1024,  # headers: at most 16 KiB
+                                # the socket's address is the client's, unless the config names a proxy
+                                proxy_headers=bool(self.config.proxies),
+                                forwarded_allow_ips=list(self.config.proxies) or None)
         self._server = uvicorn.Server(config)
         self._started.clear()
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
