@@ -80,6 +80,7 @@ class WebSettings:
     bind: str = "0.0.0.0"
     arbiter_pin: str = ""   # "": one is made up at each start, shown on the board's screen and logged
     proxies: tuple[str, ...] = ()   # addresses of a reverse proxy in front: only they may set X-Forwarded-For
+    hosts: tuple[str, ...] = ()     # more names the page answers to (Host header); ["*"]: any
 
 
 @dataclass(frozen=True)
@@ -211,7 +212,7 @@ def _arbiter_pin(table: Section) -> str:
 def _strings(table: Section, key: str) -> tuple[str, ...]:
     value = table.get(key, list, [])
     if not all(isinstance(v, str) and v.strip() for v in value):
-        raise table.error(key, f"expected a list of addresses (strings), got {value!r}")
+        raise table.error(key, f"expected a list of names or addresses (strings), got {value!r}")
     return tuple(v.strip() for v in value)
 
 
@@ -282,7 +283,7 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     web_table = Section(source, "web", top.get("web", dict, {}))
     web = WebSettings(web_table.get("enabled", bool, True), web_table.int_in("port", 8080, 0, 65535),
                       web_table.get("bind", str, "0.0.0.0"), _arbiter_pin(web_table),
-                      _strings(web_table, "trusted_proxies"))
+                      _strings(web_table, "trusted_proxies"), _strings(web_table, "hosts"))
     web_table.done()
     hall = None
     if "hall" in top.table:

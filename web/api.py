@@ -103,11 +103,17 @@ def _archive(read: Callable[[], Any]) -> Response:
         return _error(error.status, str(error))
 
 
+def media_type(header: str) -> str:
+    """The media type of a Content-Type header, without its parameters: 'application/json; charset=utf-8'
+    is application/json, 'text/plain; x=application/json' is not."""
+    return header.split(";", 1)[0].strip().lower()
+
+
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > limit):
+    if length is not None and (not length.isdigit() or len(length) > 12 or int(length) > limit):
         raise Refused(413, f"request body too large (at most {limit // 1024} KiB)")
-    if "application/json" not in request.headers.get("content-type", ""):
+    if media_type(request.headers.get("content-type", "")) != "application/json":
         raise Refused(415, "send JSON (Content-Type: application/json)")
     body = bytearray()
     async for chunk in request.stream():
@@ -117,6 +123,10 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
     try:
         data = json.loads(body.decode("utf-8") or "null")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise Refused(400, f"bad JSON: {error}") from None
+    except RecursionError:
+        raise Refused(400, "bad JSON: nested too deep") from None
+    except ValueError as error:        # an integer of more than 4,300 digits (Python's int limit)
         raise Refused(400, f"bad JSON: {error}") from None
     if not isinstance(data, dict):
         raise Refused(400, "the body must be a JSON object")

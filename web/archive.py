@@ -7,11 +7,15 @@ thread with the board's own connection.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from damka.controller.store import Store, StoreError
 from damka.controller.store_pdn import export_pdn, import_records
 from damka.engine.errors import EngineError
+
+log = logging.getLogger("damka.web")
+MAX_ID = 2 ** 63 - 1   # SQLite's largest row id: a bigger number is no game (not an OverflowError)
 
 
 class ArchiveError(Exception):
@@ -26,7 +30,8 @@ def _open(store: Store | None) -> Store:
     try:
         return Store(store.path, readonly=True)
     except (StoreError, OSError) as error:
-        raise ArchiveError(f"the games cannot be read: {error}", 503) from None
+        log.warning("the page cannot read the games: %s", error)   # the path is for the log, not for anyone
+        raise ArchiveError("the stored games cannot be read now", 503) from None
 
 
 def list_games(store: Store | None) -> dict[str, Any]:
@@ -41,11 +46,14 @@ def list_games(store: Store | None) -> dict[str, Any]:
 
 
 def _load(store: Store | None, game_id: int):
+    if not 0 < game_id <= MAX_ID:
+        raise ArchiveError(f"there is no stored game {game_id}")
     reader = _open(store)
     try:
-        return reader.load_game(int(game_id))
+        return reader.load_game(game_id)
     except (StoreError, KeyError, LookupError, ValueError) as error:
-        raise ArchiveError(f"no stored game {game_id}: {error}") from None
+        log.warning("the page cannot show game %d: %s", game_id, error)   # the error names the database's path
+        raise ArchiveError(f"there is no stored game {game_id} that can be shown") from None
     finally:
         reader.close()
 

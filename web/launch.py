@@ -20,7 +20,8 @@ def start_web(app: Any, port: int | None, settings: Any = None) -> Any:
     config = WebConfig(port=port if port is not None else settings.port,
                        bind=settings.bind if settings is not None else "0.0.0.0",
                        pin=settings.arbiter_pin if settings is not None else "",
-                       proxies=settings.proxies if settings is not None else ())
+                       proxies=settings.proxies if settings is not None else (),
+                       hosts=settings.hosts if settings is not None else ())
     server = WebServer(app, config)
     server.start()
     print(f"web page: http://{config.bind}:{server.port}/  pairing code {server.access.code}, "

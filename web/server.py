@@ -36,6 +36,7 @@ from damka.web import api
 from damka.web.driver import Driver
 from damka.web.feed import WebFeed
 from damka.web.guard import Limits, StreamCap, guarded_protocol
+from damka.web.hosts import HostCheck, board_names
 from damka.web.security import Access, new_pin
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -49,6 +50,7 @@ class WebConfig:
     bind: str = "0.0.0.0"
     pin: str = ""          # the arbiter PIN ("": one of 8 digits is made up, shown on the board and logged)
     proxies: tuple[str, ...] = ()    # a reverse proxy in front: only these may set X-Forwarded-For
+    hosts: tuple[str, ...] = ()      # more names the board answers to (Host); "*": any (web/hosts.py)
     enabled: bool = True
     per_address: int = 32            # open sockets one address may hold (a phone opens about 6)
     streams_per_address: int = 6     # open event streams (pages watching) one address may hold
@@ -98,7 +100,9 @@ class WebServer:
 
         routes = [Route("/", self.index), Route("/api/events", self.events), *api.routes(self),
                   Mount("/static", StaticFiles(directory=STATIC), name="static")]
-        return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(StreamCap, limits=self.limits)])
+        return Starlette(routes=routes, lifespan=lifespan,
+                         middleware=[Middleware(HostCheck, names=board_names(self.config.hosts)),
+                                     Middleware(StreamCap, limits=self.limits)])
 
     def start(self, timeout: float = 10.0) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
