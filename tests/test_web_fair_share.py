@@ -68,9 +68,9 @@ def test_a_phone_is_served_while_one_address_holds_idle_slow_and_streaming_socke
         for _ in range(220):
             held.append(open_socket(served, ATTACKER))                                   # idle
         for _ in range(30):
-            held.append(open_socket(served, ATTACKER, b"GET /api/state HTTP/1.1\r\nHost: x\r\n"))  # slowloris
+            held.append(open_socket(served, ATTACKER, b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n"))  # slowloris
         for _ in range(20):
-            held.append(open_socket(served, ATTACKER, b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n"))  # unread
+            held.append(open_socket(served, ATTACKER, b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))  # unread
         for _ in range(5):
             phone_is_served(served)
         # the attacker's sockets beyond its share were closed at once
@@ -125,7 +125,7 @@ def test_a_reader_that_takes_nothing_is_dropped_not_buffered(tmp_path) -> None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.bind((ATTACKER, 0))
         sock.connect(("127.0.0.1", served.web.port))
-        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         wait_until(lambda: served.web.limits.streams.get(ATTACKER) == 1, what="the stream is open")
         line = "x" * 20_000
 

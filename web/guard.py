@@ -33,8 +33,8 @@ TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconn
 class Limits:
     """The caps and deadlines of one server (WebConfig's), and who holds what now."""
 
-    per_address: int = 32          # open sockets from one address
-    streams_per_address: int = 6   # open event streams from one address
+    per_address: int = 64          # open sockets from one address
+    streams_per_address: int = 24  # open event streams from one address
     request_s: float = 10.0        # a request's headers and body must all arrive within this
     write_s: float = 20.0          # a write the client does not take for this long ends the socket
     sockets: Counter = field(default_factory=Counter)

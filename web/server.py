@@ -37,6 +37,7 @@ from damka.web.driver import Driver
 from damka.web.feed import WebFeed
 from damka.web.guard import Limits, StreamCap, guarded_protocol
 from damka.web.hosts import HostCheck, board_names
+from damka.web.importer import Importer
 from damka.web.security import Access, new_pin
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -52,8 +53,8 @@ class WebConfig:
     proxies: tuple[str, ...] = ()    # a reverse proxy in front: only these may set X-Forwarded-For
     hosts: tuple[str, ...] = ()      # more names the board answers to (Host); "*": any (web/hosts.py)
     enabled: bool = True
-    per_address: int = 32            # open sockets one address may hold (a phone opens about 6)
-    streams_per_address: int = 6     # open event streams (pages watching) one address may hold
+    per_address: int = 64            # open sockets one address may hold (a phone opens about 6; a NAT many)
+    streams_per_address: int = 24    # open event streams (pages watching) one address may hold
     request_timeout_s: float = 10.0  # a request must arrive whole within this: idle and slowloris sockets close
     write_timeout_s: float = 20.0    # a client that takes nothing written to it for this long is closed
     keep_alive_s: float = 5.0        # uvicorn's timeout_keep_alive: an idle socket between requests
@@ -70,6 +71,9 @@ class WebServer:
         self.access = Access(pin=config.pin or new_pin())
         self.show_pin = not config.pin      # a made-up PIN is only known from the board's screen (and the log)
         self.driver = Driver(app, self.feed)
+        store = getattr(app, "store", None)
+        self.importer = Importer(store.path if store is not None else None,
+                                 lambda progress: self.feed.notice({"type": "ImportProgress", **progress.data()}))
         self.driver.announce = self.announce
         self.announce("")
         self._thread: threading.Thread | None = None
@@ -140,6 +144,7 @@ class WebServer:
 
     def close(self) -> None:
         self.stop()
+        self.importer.wait(30)
         self.driver.close()
         self.feed.close()
 
