@@ -103,6 +103,10 @@ def _clock_list(clock_ms: Sequence[int] | None) -> str | None:
     return None if clock_ms is None else json.dumps([int(ms) for ms in clock_ms])
 
 
+# Which imported records are stored already (a key per record, web/importer.py): the same file
+# uploaded twice stores its games once. Made on the first keyed import (IF NOT EXISTS), like the outbox.
+_IMPORTED = "CREATE TABLE IF NOT EXISTS imported (key TEXT PRIMARY KEY, game_id INTEGER NOT NULL)"
+
 _INSERT_MOVE = ("INSERT INTO moves (game_id, ply, side, text, start, path, captures, position, clock, time)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?)")
 
@@ -460,6 +464,21 @@ class Store:
                     on_stored(ids[-1], game, details)
         return ids
 
+    def add_new_records(self, records: Iterable[tuple[str, Game, Mapping[str, Any]]]) -> tuple[list[int], int]:
+        """Store the records whose key was never stored, in one transaction: (the new ids, how many
+        were there already). A key names a record's content (and its place among equal ones), so
+        importing the same file again adds nothing."""
+        ids, known = [], 0
+        with self._transaction() as conn:
+            conn.execute(_IMPORTED)
+            for key, game, details in records:
+                if conn.execute("SELECT 1 FROM imported WHERE key = ?", (key,)).fetchone():
+                    known += 1
+                    continue
+                ids.append(self._insert_record(conn, game, **details))
+                conn.execute("INSERT INTO imported (key, game_id) VALUES (?, ?)", (key, ids[-1]))
+        return ids, known
+
     def _insert_record(
         self,
         conn: sqlite3.Connection,
@@ -514,9 +533,21 @@ class Store:
 
     def list_games(self) -> list[GameSummary]:
         """Every game, oldest first."""
+        return self._summaries("ORDER BY g.id", ())
+
+    def latest_games(self, limit: int, before: int | None = None) -> list[GameSummary]:
+        """A page of the list, newest first: at most `limit` games with an id below `before`
+        (the page's list of a board with 100,000 games reads a hundred at a time)."""
+        where = "WHERE g.id < ? " if before is not None else ""
+        return self._summaries(f"{where}ORDER BY g.id DESC LIMIT ?", (*(() if before is None else (before,)), limit))
+
+    def count_games(self) -> int:
+        return self._query("SELECT count(*) FROM games")[0][0]
+
+    def _summaries(self, tail: str, args: tuple) -> list[GameSummary]:
         rows = self._query(
             "SELECT g.id, g.created, g.variant, g.players, g.sides, g.result, g.finished, g.mode, g.time_control,"
-            " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g ORDER BY g.id")
+            " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g " + tail, args)
         return [
             GameSummary(
                 id=row[0], created=row[1], variant=row[2], players=tuple(json.loads(row[3])),

@@ -14,8 +14,10 @@ order when a label is missing.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from damka.controller import timecontrol
 from damka.controller.clock_errors import TimeControlError
@@ -99,6 +101,16 @@ def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = 
         yield _stored_form(record, where, keep_open, upto_ply)
     if not number:
         raise RecordError(f"{name}: no game record found")
+
+
+def record_key(game: Game, details: Mapping[str, Any]) -> str:
+    """A digest of what a record stores (variant, start, moves, tags, players, result...): equal
+    records have equal keys whatever the file's spacing or comments, other records other keys."""
+    variant = game.variant
+    content = [variant.name, variant.format_position(game.start),
+               [[m.start, list(m.path), sorted(m.captures)] for m in game.moves], dict(details)]
+    text = json.dumps(content, sort_keys=True, default=repr, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,

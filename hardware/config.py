@@ -81,7 +81,9 @@ class WebSettings:
     enabled: bool = True
     port: int = 8080
     bind: str = "0.0.0.0"
-    arbiter_pin: str = ""   # "": one is made up at each start and logged
+    arbiter_pin: str = ""   # "": one is made up at each start, shown on the board's screen and logged
+    proxies: tuple[str, ...] = ()   # addresses of a reverse proxy in front: only they may set X-Forwarded-For
+    hosts: tuple[str, ...] = ()     # more names the page answers to (Host header); ["*"]: any
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,24 @@ class Section:
             raise self.error(None, f"unknown {kind}{'s' if len(self.table) > 1 else ''}: {names}")
 
 
+def _arbiter_pin(table: Section) -> str:
+    """[web] arbiter_pin: "" (made up at start) or at least PIN_DIGITS characters (it opens everything)."""
+    from damka.web.security import PIN_DIGITS  # (stdlib only: the web extra is not needed to read it)
+
+    pin = str(table.get("arbiter_pin", (str, int), "")).strip()
+    if pin and len(pin) < PIN_DIGITS:
+        raise table.error("arbiter_pin", f"too short: give at least {PIN_DIGITS} characters, "
+                                         "or leave it out and the board makes one up and shows it")
+    return pin
+
+
+def _strings(table: Section, key: str) -> tuple[str, ...]:
+    value = table.get(key, list, [])
+    if not all(isinstance(v, str) and v.strip() for v in value):
+        raise table.error(key, f"expected a list of names or addresses (strings), got {value!r}")
+    return tuple(v.strip() for v in value)
+
+
 def _kind_name(kinds: tuple[type, ...]) -> str:
     names = {int: "a number", str: "a string", bool: "true or false", float: "a number",
              list: "a list", dict: "a table"}
@@ -290,7 +310,8 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     buttons = _buttons(Section(source, "buttons", top.get("buttons", dict, {})), chosen)
     web_table = Section(source, "web", top.get("web", dict, {}))
     web = WebSettings(web_table.get("enabled", bool, True), web_table.int_in("port", 8080, 0, 65535),
-                      web_table.get("bind", str, "0.0.0.0"), str(web_table.get("arbiter_pin", (str, int), "")))
+                      web_table.get("bind", str, "0.0.0.0"), _arbiter_pin(web_table),
+                      _strings(web_table, "trusted_proxies"), _strings(web_table, "hosts"))
     web_table.done()
     hall = None
     if "hall" in top.table:

@@ -14,19 +14,21 @@ from damka.controller.store import Store
 from damka.web.server import WebConfig, WebServer
 from web_rig import BoardRig
 
-PIN = "2468"
+PIN = "24681357"
 
 
 class Served:
     def __init__(self, tmp_path, setup: GameSetup | None = None, start: bool = False, web: bool = True,
-                 offer_resume: bool = False, port: int = 0) -> None:
+                 offer_resume: bool = False, port: int = 0, **options: Any) -> None:
         """`web=False`: the same board with no server (the benchmark's comparison);
         `offer_resume`: the App offers the store's unfinished game (`damka run` after a power cut);
-        `port`: a board restarted on the port its page knows (0: any free port)."""
+        `port`: a board restarted on the port its page knows (0: any free port);
+        `options`: more of WebConfig (its caps and deadlines)."""
         self.store = Store(tmp_path / "games.db")
         self.app = App(store=self.store, offer_resume=offer_resume, setup=setup, start_game=start)
         self.rig = BoardRig(self.app)
-        self.web = WebServer(self.app, WebConfig(port=port, bind="127.0.0.1", pin=PIN)) if web else None
+        self.options = options
+        self.web = WebServer(self.app, WebConfig(port=port, bind="127.0.0.1", pin=PIN, **options)) if web else None
         if self.web is not None:
             self.web.start()
 
@@ -43,7 +45,7 @@ class Served:
         port, feed, access = self.web.port, self.web.feed, self.web.access
         self.web.stop()
         self.web.driver.close()
-        self.web = WebServer(self.app, WebConfig(port=port, bind="127.0.0.1", pin=PIN), feed=feed)
+        self.web = WebServer(self.app, WebConfig(port=port, bind="127.0.0.1", pin=PIN, **self.options), feed=feed)
         self.web.access = access
         self.web.start()
 

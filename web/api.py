@@ -9,6 +9,7 @@ clear line and changes nothing. A GET never changes anything.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Awaitable, Callable
 
@@ -26,6 +27,7 @@ from damka.web import archive
 from damka.web import arbiter as arbiter_mod
 from damka.web import board
 from damka.web.driver import CommandError, setup_from
+from damka.web.importer import ImportBusy
 from damka.web.security import Refused, check_csrf, check_origin
 from damka.web.state import role_colours
 
@@ -50,7 +52,14 @@ def routes(web: Any) -> list[Route]:
         return JSONResponse(form_options(web.app.engines))
 
     async def games(request: Request) -> Response:
-        return _archive(lambda: archive.list_games(web.app.store))
+        try:
+            before, limit = archive.page_of(request.query_params.get("before"), request.query_params.get("limit"))
+        except archive.ArchiveError as error:
+            return _error(error.status, str(error))
+        return _archive(lambda: archive.list_games(web.app.store, before, limit))
+
+    async def import_progress(request: Request) -> Response:
+        return JSONResponse(web.importer.progress.data(), headers={"Cache-Control": "no-store"})
 
     async def game(request: Request) -> Response:
         return _archive(lambda: archive.replay(web.app.store, request.path_params["id"]))
@@ -65,6 +74,7 @@ def routes(web: Any) -> list[Route]:
 
     return [
         Route("/api/state", state), Route("/api/options", options), Route("/api/games", games),
+        Route("/api/import", import_progress),
         Route("/api/games/{id:int}", game), Route("/api/games/{id:int}.pdn", pdn),
         post("/api/game/new", new_game), post("/api/game/action", action), post("/api/game/move", move),
         post("/api/game/claim", claim),
@@ -103,11 +113,17 @@ def _archive(read: Callable[[], Any]) -> Response:
         return _error(error.status, str(error))
 
 
+def media_type(header: str) -> str:
+    """The media type of a Content-Type header, without its parameters: 'application/json; charset=utf-8'
+    is application/json, 'text/plain; x=application/json' is not."""
+    return header.split(";", 1)[0].strip().lower()
+
+
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > limit):
+    if length is not None and (not length.isdigit() or len(length) > 12 or int(length) > limit):
         raise Refused(413, f"request body too large (at most {limit // 1024} KiB)")
-    if "application/json" not in request.headers.get("content-type", ""):
+    if media_type(request.headers.get("content-type", "")) != "application/json":
         raise Refused(415, "send JSON (Content-Type: application/json)")
     body = bytearray()
     async for chunk in request.stream():
@@ -117,6 +133,10 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
     try:
         data = json.loads(body.decode("utf-8") or "null")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise Refused(400, f"bad JSON: {error}") from None
+    except RecursionError:
+        raise Refused(400, "bad JSON: nested too deep") from None
+    except ValueError as error:        # an integer of more than 4,300 digits (Python's int limit)
         raise Refused(400, f"bad JSON: {error}") from None
     if not isinstance(data, dict):
         raise Refused(400, "the body must be a JSON object")
@@ -189,8 +209,15 @@ async def arbiter_action(web: Any, data: dict, role: str, who: str) -> dict:
 
 
 async def import_pdn(web: Any, data: dict, role: str, who: str) -> dict:
+    """The upload is read and stored by the import job (web/importer.py): the answer comes at once,
+    the progress follows in the page's events (ImportProgress) and at GET /api/import."""
     text = data.get("pdn")
     if not isinstance(text, str) or not text.strip():
         raise CommandError("pdn: the text of a PDN file", 400)
-    records = archive.parse_pdn(text, str(data.get("name") or "upload"))
-    return await web.driver.call(lambda: archive.store_records(web.app.store, records))
+    name = str(data.get("name") or "upload")[:200]
+    await asyncio.to_thread(archive.check_first_record, text, name)   # a bad file is refused at once (400)
+    try:
+        progress = web.importer.start(text, name)
+    except ImportBusy as error:
+        raise CommandError(str(error), 409) from None
+    return {"ok": True, "import": progress.data()}

@@ -1,17 +1,21 @@
 """The stored games for the page: the list, a replay (pieces after every move), PDN out and in.
 
 Reading opens the database read-only on the server's thread (a connection
-of its own, closed at once); storing an imported file runs on the board's
-thread with the board's own connection.
+of its own, closed at once); an imported file is stored by the import job
+(`importer.py`), on a thread and a connection of its own.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from damka.controller.store import Store, StoreError
-from damka.controller.store_pdn import export_pdn, import_records
+from damka.controller.store_pdn import export_pdn, iter_records
 from damka.engine.errors import EngineError
+
+log = logging.getLogger("damka.web")
+MAX_ID = 2 ** 63 - 1   # SQLite's largest row id: a bigger number is no game (not an OverflowError)
 
 
 class ArchiveError(Exception):
@@ -26,26 +30,49 @@ def _open(store: Store | None) -> Store:
     try:
         return Store(store.path, readonly=True)
     except (StoreError, OSError) as error:
-        raise ArchiveError(f"the games cannot be read: {error}", 503) from None
+        log.warning("the page cannot read the games: %s", error)   # the path is for the log, not for anyone
+        raise ArchiveError("the stored games cannot be read now", 503) from None
 
 
-def list_games(store: Store | None) -> dict[str, Any]:
+PAGE = 100        # games in one page of the list
+MAX_PAGE = 500
+
+
+def page_of(before: str | None, limit: str | None) -> tuple[int | None, int]:
+    """The query of `GET /api/games?before=ID&limit=N`, checked (ArchiveError 400)."""
+    def number(text: str, name: str, top: int) -> int:
+        if not text.isdigit() or len(text) > 19 or not 0 < int(text) <= top:
+            raise ArchiveError(f"{name}: a number from 1 to {top}", 400)
+        return int(text)
+    return (None if before is None else number(before, "before", MAX_ID),
+            PAGE if limit is None else number(limit, "limit", MAX_PAGE))
+
+
+def list_games(store: Store | None, before: int | None = None, limit: int = PAGE) -> dict[str, Any]:
+    """A page of the list, newest first; `next`: the `before` of the following page (None: the last)."""
     reader = _open(store)
     try:
-        games = reader.list_games()
+        games = reader.latest_games(limit + 1, before)
+        total = reader.count_games()
     finally:
         reader.close()
+    more = len(games) > limit
+    games = games[:limit]
     return {"games": [{"id": g.id, "created": g.created, "variant": g.variant, "players": list(g.players),
                        "moves": g.moves, "result": g.result, "finished": g.finished, "mode": g.mode}
-                      for g in reversed(games)]}
+                      for g in games],
+            "total": total, "next": games[-1].id if more else None}
 
 
 def _load(store: Store | None, game_id: int):
+    if not 0 < game_id <= MAX_ID:
+        raise ArchiveError(f"there is no stored game {game_id}")
     reader = _open(store)
     try:
-        return reader.load_game(int(game_id))
+        return reader.load_game(game_id)
     except (StoreError, KeyError, LookupError, ValueError) as error:
-        raise ArchiveError(f"no stored game {game_id}: {error}") from None
+        log.warning("the page cannot show game %d: %s", game_id, error)   # the error names the database's path
+        raise ArchiveError(f"there is no stored game {game_id} that can be shown") from None
     finally:
         reader.close()
 
@@ -78,22 +105,13 @@ def pdn(store: Store | None, game_id: int) -> str:
     return export_pdn(_load(store, game_id))
 
 
-def parse_pdn(text: str, name: str):
+def check_first_record(text: str, name: str) -> None:
+    """CommandError 400 when the file's first record cannot be read: the usual bad upload is
+    refused in its answer; the rest is read by the import job (one record here, not the file)."""
     from damka.web.driver import CommandError
+    from damka.web.importer import pieces
 
     try:
-        return import_records(text, name=name)
+        next(iter(iter_records(pieces(text, 1024), name=name)))
     except (EngineError, ValueError) as error:
         raise CommandError(f"PDN not imported: {error}", 400) from None
-
-
-def store_records(store: Store | None, records) -> dict[str, Any]:
-    from damka.web.driver import CommandError
-
-    if store is None:
-        raise CommandError("this board keeps no games (started without a store)")
-    try:
-        ids = store.add_records(records)
-    except StoreError as error:
-        raise CommandError(f"PDN not stored: {error}", 503) from None
-    return {"ok": True, "ids": ids}

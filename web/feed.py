@@ -86,6 +86,10 @@ class WebFeed:
         """Something the page shows changed outside the bus (a command ran): picture it."""
         self._dirty = True
 
+    def notice(self, data: dict[str, Any]) -> None:
+        """From any thread: an event that is not the board's (an upload's progress) for every page."""
+        self._hand_over("event", data)
+
     def pump(self) -> None:
         """After an input or a tick: a new picture when what the page shows changed."""
         key = self._cheap_key()

@@ -23,7 +23,9 @@ def start_web(app: Any, port: int | None, settings: Any = None, *, bind: str | N
         return None
     config = WebConfig(port=port if port is not None else settings.port,
                        bind=bind or (settings.bind if settings is not None else LOCAL),
-                       pin=settings.arbiter_pin if settings is not None else "")
+                       pin=settings.arbiter_pin if settings is not None else "",
+                       proxies=settings.proxies if settings is not None else (),
+                       hosts=settings.hosts if settings is not None else ())
     server = WebServer(app, config)
     server.start()
     print(f"web page: http://{config.bind}:{server.port}/  pairing code {server.access.code}, "

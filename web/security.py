@@ -9,7 +9,14 @@ request must carry the CSRF token the page was given in a cookie
 (`damka_csrf`) back in the `X-CSRF-Token` header (double submit: another
 site can neither read the cookie nor set the header). Wrong codes are
 counted per client address: after `FREE_FAILURES` in a row each further one
-locks that client out for a while that doubles up to `MAX_LOCK_S`.
+locks that client out for a while that doubles up to `MAX_LOCK_S`. They are
+counted for the whole board as well (`WrongCodes`, a bucket of
+`GLOBAL_BURST` refilled at one per `GLOBAL_REFILL_S`), so that many
+addresses cannot guess together: while it is empty, only addresses that
+have given a right code before may try a code. The client address is the
+socket's own: `X-Forwarded-For` counts only when the board's config names a
+proxy in front (uvicorn's `proxy_headers`, `forwarded_allow_ips`).
+A player's right pairing code sent to an arbiter action is not a wrong code.
 """
 
 from __future__ import annotations
@@ -25,6 +32,9 @@ from urllib.parse import urlsplit
 FREE_FAILURES = 5
 MAX_LOCK_S = 60.0
 FIRST_LOCK_S = 0.5
+GLOBAL_BURST = 20        # wrong codes from everyone together before the board slows them all down
+GLOBAL_REFILL_S = 3.0    # then one more every 3 s: 20 a minute, about 35 days for half the 6-digit codes
+PIN_DIGITS = 8           # a made-up arbiter PIN; a configured one must be at least this long
 
 
 class Refused(Exception):
@@ -38,6 +48,32 @@ class Refused(Exception):
 
 def new_code() -> str:
     return f"{secrets.randbelow(1_000_000):06d}"
+
+
+def new_pin() -> str:
+    """An arbiter PIN of `PIN_DIGITS` digits (the board shows it; it opens everything)."""
+    return f"{secrets.randbelow(10 ** PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+@dataclass
+class WrongCodes:
+    """The board-wide bucket of wrong codes: full at GLOBAL_BURST, one back every GLOBAL_REFILL_S."""
+
+    level: float = GLOBAL_BURST
+    at: float = 0.0
+
+    def _refill(self, now: float) -> None:
+        self.level = min(GLOBAL_BURST, self.level + max(0.0, now - self.at) / GLOBAL_REFILL_S)
+        self.at = now
+
+    def wait(self, now: float) -> float:
+        """Seconds until a stranger may try a code again (0: now)."""
+        self._refill(now)
+        return 0.0 if self.level >= 1 else (1 - self.level) * GLOBAL_REFILL_S
+
+    def take(self, now: float) -> None:
+        self._refill(now)
+        self.level = max(0.0, self.level - 1)
 
 
 @dataclass
@@ -54,10 +90,13 @@ class Access:
     code: str = field(default_factory=new_code)
     clock: Callable[[], float] = time.monotonic
     _failures: dict[str, _Failures] = field(default_factory=dict)
+    _wrong: WrongCodes = field(default_factory=WrongCodes)
+    _known: set[str] = field(default_factory=set)   # addresses that gave a right code (spared the board-wide slow-down)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def rotate(self) -> str:
         self.code = new_code()
+        self._known.clear()     # a new code: who knew the old one is a stranger again
         return self.code
 
     def check(self, client: str, given: str | None, *, arbiter: bool = False) -> str:
@@ -69,11 +108,16 @@ class Access:
             if failures.locked_until > now:
                 wait = failures.locked_until - now
                 raise Refused(429, f"too many wrong codes from {client}: try again in {wait:.1f} s", wait)
+            if given and client not in self._known and (wait := self._wrong.wait(now)) > 0:
+                raise Refused(429, f"too many wrong codes on this board: try again in {wait:.1f} s", wait)
             role = self._role(given)
+            if role is not None:
+                self._known.add(client)
             if role is not None and (role == "arbiter" or not arbiter):
                 failures.count = 0
                 return role
-            if given:
+            if given and role is None:   # the pairing code at an arbiter action is right, only not enough
+                self._wrong.take(now)
                 failures.count += 1
                 if failures.count > FREE_FAILURES:
                     lock = min(MAX_LOCK_S, FIRST_LOCK_S * 2 ** (failures.count - FREE_FAILURES - 1))

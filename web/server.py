@@ -26,6 +26,7 @@ from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -34,7 +35,10 @@ from starlette.staticfiles import StaticFiles
 from damka.web import api
 from damka.web.driver import Driver
 from damka.web.feed import WebFeed
-from damka.web.security import Access
+from damka.web.guard import Limits, StreamCap, guarded_protocol
+from damka.web.hosts import HostCheck, board_names
+from damka.web.importer import Importer
+from damka.web.security import Access, new_pin
 
 STATIC = Path(__file__).resolve().parent / "static"
 HEARTBEAT_S = 15.0
@@ -45,8 +49,16 @@ log = logging.getLogger("damka.web")
 class WebConfig:
     port: int = 8080
     bind: str = "0.0.0.0"
-    pin: str = ""          # the arbiter PIN ("" : one is made up and logged at start)
+    pin: str = ""          # the arbiter PIN ("": one of 8 digits is made up, shown on the board and logged)
+    proxies: tuple[str, ...] = ()    # a reverse proxy in front: only these may set X-Forwarded-For
+    hosts: tuple[str, ...] = ()      # more names the board answers to (Host); "*": any (web/hosts.py)
     enabled: bool = True
+    per_address: int = 64            # open sockets one address may hold (a phone opens about 6; a NAT many)
+    streams_per_address: int = 24    # open event streams (pages watching) one address may hold
+    request_timeout_s: float = 10.0  # a request must arrive whole within this: idle and slowloris sockets close
+    write_timeout_s: float = 20.0    # a client that takes nothing written to it for this long is closed
+    keep_alive_s: float = 5.0        # uvicorn's timeout_keep_alive: an idle socket between requests
+    max_connections: int = 1000      # uvicorn's limit_concurrency: everyone together (503 beyond)
 
 
 class WebServer:
@@ -56,18 +68,24 @@ class WebServer:
         self.app = app
         self.config = config
         self.feed = feed or WebFeed(app)
-        self.access = Access(pin=config.pin or f"{secrets.randbelow(10_000):04d}")
+        self.access = Access(pin=config.pin or new_pin())
+        self.show_pin = not config.pin      # a made-up PIN is only known from the board's screen (and the log)
         self.driver = Driver(app, self.feed)
+        store = getattr(app, "store", None)
+        self.importer = Importer(store.path if store is not None else None,
+                                 lambda progress: self.feed.notice({"type": "ImportProgress", **progress.data()}))
         self.driver.announce = self.announce
         self.announce("")
         self._thread: threading.Thread | None = None
         self._server: uvicorn.Server | None = None
         self._started = threading.Event()
         self.port = config.port
+        self.limits = Limits(per_address=config.per_address, streams_per_address=config.streams_per_address,
+                             request_s=config.request_timeout_s, write_s=config.write_timeout_s)
 
     def announce(self, note: str) -> None:
         """The board's screen line (on the board's thread): the pairing code, and what the page changed last."""
-        line = f"Web code {self.access.code}"
+        line = f"Web code {self.access.code}" + (f", arbiter PIN {self.access.pin}" if self.show_pin else "")
         self.app.banner = f"{line} - {note}" if note else line
 
     # -- life cycle -----------------------------------------------------------------
@@ -86,7 +104,9 @@ class WebServer:
 
         routes = [Route("/", self.index), Route("/api/events", self.events), *api.routes(self),
                   Mount("/static", StaticFiles(directory=STATIC), name="static")]
-        return Starlette(routes=routes, lifespan=lifespan)
+        return Starlette(routes=routes, lifespan=lifespan,
+                         middleware=[Middleware(HostCheck, names=board_names(self.config.hosts)),
+                                     Middleware(StreamCap, limits=self.limits)])
 
     def start(self, timeout: float = 10.0) -> None:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -95,7 +115,14 @@ class WebServer:
         self.port = sock.getsockname()[1]
         sock.listen(128)  # connections wait from now on, even before uvicorn serves (after the lifespan start)
         config = uvicorn.Config(self.asgi(), log_level="warning", access_log=False, lifespan="on",
-                                timeout_graceful_shutdown=1, limit_concurrency=200, ws="none")
+                                timeout_graceful_shutdown=1, ws="none",
+                                http=guarded_protocol(self.limits),       # per-address caps, request deadline
+                                limit_concurrency=self.config.max_connections,
+                                timeout_keep_alive=self.config.keep_alive_s,
+                                h11_max_incomplete_event_size=16 * 1024,  # headers: at most 16 KiB
+                                # the socket's address is the client's, unless the config names a proxy
+                                proxy_headers=bool(self.config.proxies),
+                                forwarded_allow_ips=list(self.config.proxies) or None)
         self._server = uvicorn.Server(config)
         self._started.clear()
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
@@ -117,6 +144,7 @@ class WebServer:
 
     def close(self) -> None:
         self.stop()
+        self.importer.wait(30)
         self.driver.close()
         self.feed.close()
 

@@ -58,6 +58,7 @@ function receive(e, isState) {
 }
 
 function onEvent(ev) {
+  if (ev.type === "ImportProgress") { if (window.damkaArchive) window.damkaArchive.progress(ev); return; }
   if (ev.type === "MoveCommitted" && damka.moveSeen[ev.ply] === undefined) damka.moveSeen[ev.ply] = Date.now();
   const li = document.createElement("li");
   li.textContent = describe(ev);

@@ -4,13 +4,16 @@
   const $ = (id) => document.getElementById(id);
   let replay = null;
 
-  async function load() {
+  // The list comes a page at a time (newest first): "More games" asks for the next one.
+  async function load(before) {
     const list = $("games");
-    const res = await fetch("/api/games");
+    const res = await fetch(before ? `/api/games?before=${before}` : "/api/games");
     const data = await res.json();
-    list.textContent = "";
+    const more = list.querySelector("li.more");
+    if (more) more.remove();
+    if (!before) list.textContent = "";
     if (!res.ok) { list.textContent = data.error; return; }
-    if (!data.games.length) { list.textContent = "No stored games yet."; return; }
+    if (!data.games.length && !before) { list.textContent = "No stored games yet."; return; }
     for (const g of data.games) {
       const li = document.createElement("li");
       li.dataset.id = g.id;
@@ -18,6 +21,16 @@
       li.textContent = `#${g.id} ${g.created.slice(0, 16).replace("T", " ")} ${g.variant}: ${g.players.join(" - ")} (${g.moves} move${g.moves === 1 ? "" : "s"}) ${g.result}`;
       li.onclick = () => open(g.id);
       li.onkeydown = (e) => { if (e.key === "Enter") open(g.id); };
+      list.appendChild(li);
+    }
+    if (data.next) {
+      const li = document.createElement("li");
+      const button = document.createElement("button");
+      li.className = "more";
+      button.type = "button";
+      button.textContent = `More games (${data.total} in all)`;
+      button.onclick = () => load(data.next);
+      li.appendChild(button);
       list.appendChild(li);
     }
   }
@@ -50,9 +63,31 @@
     if (!file) { msg.className = "error"; msg.textContent = "choose a PDN file first"; return; }
     try {
       const r = await window.damkaPost("/api/games/import", { pdn: await file.text(), name: file.name });
-      msg.className = "error ok"; msg.textContent = `imported: game ${r.ids.join(", ")}`;
-      await load();
+      progress(r.import);
     } catch (err) { msg.className = "error"; msg.textContent = err.message; }
+  }
+
+  // An upload is stored by a job beside the board: its progress comes as ImportProgress events.
+  let shown = { job: 0, rank: -1 };   // the answer to the upload may come after its job's events: keep the latest
+  function progress(p) {
+    const rank = p.state === "reading" ? p.read : Infinity;
+    if (p.job < shown.job || (p.job === shown.job && rank <= shown.rank)) return;
+    shown = { job: p.job, rank };
+    const msg = $("importmsg");
+    const known = p.known ? ` (${p.known} there already)` : "";
+    if (p.state === "reading") {
+      msg.className = "error ok";
+      msg.textContent = `importing ${p.name}: ${p.read} games read, ${p.stored} stored${known}`;
+    } else if (p.state === "done") {
+      msg.className = "error ok";
+      const rest = p.stored > p.ids.length ? ` and ${p.stored - p.ids.length} more` : "";
+      msg.textContent = p.stored ? `imported: game ${p.ids.join(", ")}${rest}${known}` : `imported: no new game${known}`;
+      load();
+    } else if (p.state === "stopped") {
+      msg.className = "error";
+      msg.textContent = p.error;
+      if (p.stored) load();
+    }
   }
 
   function step(delta) {
@@ -65,5 +100,5 @@
   $("replayprev").onclick = () => step(-1);
   $("replaynext").onclick = () => step(1);
   $("importform").onsubmit = upload;
-  window.damkaArchive = { load, open };
+  window.damkaArchive = { load, open, progress };
 })();

@@ -1,0 +1,145 @@
+"""One client cannot lock everyone out of the page: per-address caps and deadlines, on a real uvicorn."""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
+
+from damka.controller.events import MessageShown  # noqa: E402
+from web_support import Served, served  # noqa: E402,F401  (fixture)
+
+ATTACKER = "127.0.0.2"
+PHONE = "127.0.0.3"
+
+
+def wait_until(condition, deadline_s: float = 20.0, what: str = "") -> None:
+    deadline = time.monotonic() + deadline_s
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {deadline_s} s: {what}")
+        time.sleep(0.02)
+
+
+def open_socket(served: Served, source: str, first: bytes = b"") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", served.web.port), timeout=10, source_address=(source, 0))
+    if first:
+        sock.sendall(first)
+    return sock
+
+
+def closed_by_server(sock: socket.socket) -> bool:
+    """True once the server has closed `sock` (it reads end of file or a reset), without waiting."""
+    sock.setblocking(False)
+    try:
+        data = sock.recv(65536)
+    except BlockingIOError:
+        return False
+    except ConnectionError:
+        return True
+    finally:
+        sock.setblocking(True)
+    return data == b"" or data.startswith(b"HTTP/1.1 429")
+
+
+def phone_is_served(served: Served) -> None:
+    """Another address gets the state and the first frame of its event stream, each within 2 s."""
+    started = time.monotonic()
+    conn = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=2, source_address=(PHONE, 0))
+    conn.request("GET", "/api/state")
+    response = conn.getresponse()
+    response.read()
+    assert response.status == 200, response.status
+    conn.request("GET", "/api/events")
+    response = conn.getresponse()
+    assert response.status == 200, response.status
+    assert response.readline().startswith(b"retry:")
+    conn.close()
+    assert time.monotonic() - started < 4
+
+
+def test_a_phone_is_served_while_one_address_holds_idle_slow_and_streaming_sockets(served) -> None:
+    held: list[socket.socket] = []
+    try:
+        for _ in range(220):
+            held.append(open_socket(served, ATTACKER))                                   # idle
+        for _ in range(30):
+            held.append(open_socket(served, ATTACKER, b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n"))  # slowloris
+        for _ in range(20):
+            held.append(open_socket(served, ATTACKER, b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))  # unread
+        for _ in range(5):
+            phone_is_served(served)
+        # the attacker's sockets beyond its share were closed at once
+        wait_until(lambda: sum(closed_by_server(s) for s in held) >= len(held) - served.web.limits.per_address,
+                   what="the sockets over the per-address cap are closed")
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_idle_and_slowloris_sockets_are_closed_after_the_request_deadline(tmp_path) -> None:
+    served = Served(tmp_path, request_timeout_s=1.0)
+    try:
+        idle = open_socket(served, ATTACKER)
+        slow = open_socket(served, ATTACKER, b"GET /api/state HTTP/1.1\r\n")
+        deadline = time.monotonic() + 20
+        while not (closed_by_server(idle) and closed_by_server(slow)):
+            assert time.monotonic() < deadline, "the idle and slow sockets stay open"
+            slow.sendall(b"X-Slow: 1\r\n")   # a header line now and then: it never finishes
+            time.sleep(0.1)
+        assert served.web.limits.timed_out >= 2
+        phone_is_served(served)
+    finally:
+        served.close()
+
+
+def test_event_streams_are_capped_per_address(served) -> None:
+    cap = served.web.limits.streams_per_address
+    streams = []
+    try:
+        for _ in range(cap):
+            conn = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=5, source_address=(ATTACKER, 0))
+            conn.request("GET", "/api/events")
+            response = conn.getresponse()
+            assert response.status == 200
+            streams.append(conn)
+        conn = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=5, source_address=(ATTACKER, 0))
+        conn.request("GET", "/api/events")
+        response = conn.getresponse()
+        assert response.status == 429 and "too many open pages" in response.read().decode()
+        conn.close()
+        phone_is_served(served)
+    finally:
+        for conn in streams:
+            conn.close()
+
+
+def test_a_reader_that_takes_nothing_is_dropped_not_buffered(tmp_path) -> None:
+    served = Served(tmp_path, write_timeout_s=1.0)
+    try:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.bind((ATTACKER, 0))
+        sock.connect(("127.0.0.1", served.web.port))
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        wait_until(lambda: served.web.limits.streams.get(ATTACKER) == 1, what="the stream is open")
+        line = "x" * 20_000
+
+        def flood() -> None:
+            for ply in range(50):
+                served.app.bus.publish(MessageShown(time_ms=0, ply=ply, text=line))
+
+        deadline = time.monotonic() + 30
+        while served.web.limits.timed_out == 0:
+            assert time.monotonic() < deadline, "a page that reads nothing is kept and fed"
+            served.rig.do(flood)
+            time.sleep(0.05)
+        wait_until(lambda: not served.web.limits.streams, what="the stream's slot is given back")
+        sock.close()
+        phone_is_served(served)
+    finally:
+        served.close()

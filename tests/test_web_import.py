@@ -1,0 +1,148 @@
+"""A PDN upload is stored beside the board: the board never stands still, the pages answer,
+the same file twice stores its games once, and the list comes in pages (real uvicorn)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
+
+from web_support import Served, request, served  # noqa: E402,F401  (fixture)
+
+# The issue's 125,000 records take the parser minutes on a loaded machine: the default is smaller,
+# DAMKA_IMPORT_RECORDS=125000 runs the full size (docs/web.md has the numbers).
+RECORDS = int(os.environ.get("DAMKA_IMPORT_RECORDS", "6000"))
+TAG_ONLY = '[E "{}"]\n\n'    # 125,000 of them: 1.4 MB, under the upload's 2 MiB as JSON
+
+
+def get(served: Served, path: str, timeout: float = 10) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=timeout)
+    conn.request("GET", path)
+    response = conn.getresponse()
+    data = json.loads(response.read())
+    conn.close()
+    return response.status, data
+
+
+def upload(served: Served, text: str, name: str = "club.pdn") -> dict:
+    started = time.monotonic()
+    status, answer = request(served, "POST", "/api/games/import", {"pdn": text, "name": name}, code=served.code)
+    assert status == 200, answer
+    assert time.monotonic() - started < 5, "the upload's answer waited for the import"
+    deadline = time.monotonic() + 600
+    while True:
+        status, progress = get(served, "/api/import")
+        if progress["state"] != "reading":
+            return progress
+        assert time.monotonic() < deadline, progress
+        time.sleep(0.2)
+
+
+class Pauses:
+    """The longest time between two runs of the board's loop (a pump runs on every tick)."""
+
+    def __init__(self, served: Served) -> None:
+        self.longest = 0.0
+        self.gaps: list[tuple[float, float]] = []
+        self.last: float | None = None
+        self.app = served.app
+        served.rig.do(lambda: self.app.pumps.append(self.tick))
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        if self.last is not None:
+            self.longest = max(self.longest, now - self.last)
+            if now - self.last > 0.1:
+                self.gaps.append((round(now - self.last, 3), round(now, 2)))
+        self.last = now
+
+    def stop(self, served: Served) -> float:
+        served.rig.do(lambda: self.app.pumps.remove(self.tick))
+        return self.longest
+
+
+def test_a_big_upload_never_stops_the_board_and_the_same_file_again_adds_nothing(served) -> None:
+    text = "".join(TAG_ONLY.format(n % 1000) for n in range(RECORDS))   # equal records too: each is kept
+    pages: list[float] = []
+    stop = threading.Event()
+
+    def phone() -> None:                    # a phone watching the whole time
+        while not stop.is_set():
+            started = time.monotonic()
+            assert get(served, "/api/state", timeout=30)[0] == 200
+            pages.append(time.monotonic() - started)
+            time.sleep(0.1)
+
+    watcher = threading.Thread(target=phone, daemon=True)
+    quiet = Pauses(served)                  # the machine's own hiccups (a loaded CI runner): 3 s with no upload
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+    quiet_longest = quiet.stop(served)
+    pauses = Pauses(served)
+    watcher.start()
+    marks = [("start", round(time.monotonic(), 2))]
+    try:
+        first = upload(served, text)
+        marks.append(("first done", round(time.monotonic(), 2)))
+        second = upload(served, text)
+        marks.append(("second done", round(time.monotonic(), 2)))
+    finally:
+        stop.set()
+        watcher.join(30)
+    longest = pauses.stop(served)
+    print(f"\n{RECORDS} records: longest board pause {longest * 1000:.0f} ms (quiet {quiet_longest * 1000:.0f} ms), "
+          f"slowest page {max(pages):.2f} s", marks, pauses.gaps[:20])
+    assert first["state"] == "done" and first["stored"] == RECORDS and first["known"] == 0, first
+    assert second["state"] == "done" and second["stored"] == 0 and second["known"] == RECORDS, second
+    assert served.rig.do(lambda: served.store.count_games()) == RECORDS
+    assert longest < max(0.2, 2 * quiet_longest), f"the board's loop stood still {longest * 1000:.0f} ms"
+    assert pages and max(pages) < 2, f"a page waited {max(pages):.1f} s"
+
+
+def test_progress_reaches_the_pages_and_a_bad_file_says_why(served) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=30)
+    conn.request("GET", "/api/events")
+    stream = conn.getresponse()
+    done = upload(served, "".join(TAG_ONLY.format(n) for n in range(300)))
+    assert done["stored"] == 300
+    while True:                              # the page's events carry the job's end
+        line = stream.readline()
+        assert line, "the stream ended before the import's progress came"
+        if line.startswith(b"data:") and b'"ImportProgress"' in line:
+            data = json.loads(line[5:])
+            if data["state"] == "done":
+                assert data["stored"] == 300
+                break
+    conn.close()
+    status, answer = request(served, "POST", "/api/games/import", {"pdn": '[Event "x"]\n1. 99-98 *\n'},
+                             code=served.code)
+    assert status == 400 and answer["error"].startswith("PDN not imported") and "99" in answer["error"]
+    good = "".join(TAG_ONLY.format(f"ok{n}") for n in range(250))
+    later = upload(served, good + '[Event "x"]\n1. 99-98 *\n')   # bad further on: the job says why
+    assert later["state"] == "stopped" and "PDN stopped after" in later["error"] and "99" in later["error"], later
+    assert served.rig.do(lambda: served.store.count_games()) == 300 + later["stored"]
+
+
+def test_the_game_list_comes_in_pages(served) -> None:
+    upload(served, "".join(TAG_ONLY.format(n) for n in range(250)))
+    seen: list[int] = []
+    status, page = get(served, "/api/games")
+    assert status == 200 and len(page["games"]) == 100 and page["total"] == 250
+    while True:
+        seen += [g["id"] for g in page["games"]]
+        if page["next"] is None:
+            break
+        status, page = get(served, f"/api/games?before={page['next']}")
+    assert seen == sorted(seen, reverse=True) and len(set(seen)) == 250
+    for query in ("limit=0", "limit=501", "before=abc", "before=99999999999999999999999"):
+        status, answer = get(served, f"/api/games?{query}")
+        assert status == 400, (query, answer)
+    status, page = get(served, "/api/games?limit=7")
+    assert len(page["games"]) == 7

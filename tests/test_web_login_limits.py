@@ -1,0 +1,96 @@
+"""Wrong codes are limited for the whole board as well as per address, on a real uvicorn."""
+
+from __future__ import annotations
+
+import http.client
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
+
+from damka.hardware.config import ConfigError, parse_config  # noqa: E402
+from damka.web.security import GLOBAL_BURST, GLOBAL_REFILL_S, PIN_DIGITS, Access, Refused  # noqa: E402
+from web_support import PIN, Served, request, served  # noqa: E402,F401  (fixture)
+
+
+def login(served: Served, code: str, source: str, forwarded: str | None = None) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=10, source_address=(source, 0))
+    headers = {"Content-Type": "application/json", "Cookie": "damka_csrf=t", "X-CSRF-Token": "t",
+               "X-Damka-Code": code}
+    if forwarded:
+        headers["X-Forwarded-For"] = forwarded
+    conn.request("POST", "/api/login", body=b"{}", headers=headers)
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response.status
+
+
+def wrong(served: Served) -> str:
+    return "000000" if served.code != "000000" else "111111"
+
+
+def test_many_addresses_guessing_together_are_slowed_down_for_the_whole_board(served) -> None:
+    assert login(served, served.code, "127.0.1.1") == 200            # a phone paired before the attack
+    statuses = [login(served, wrong(served), f"127.0.2.{n}") for n in range(1, 201)]  # one guess from each
+    assert statuses.count(429) >= 200 - GLOBAL_BURST - 5, statuses
+    assert login(served, served.code, "127.0.3.1") == 429             # a stranger: the code is not tried
+    assert login(served, served.code, "127.0.1.1") == 200             # the paired phone goes on
+
+
+def test_forwarded_for_is_not_trusted_without_a_proxy_in_the_config(served) -> None:
+    statuses = [login(served, wrong(served), "127.0.0.1", forwarded=f"10.0.0.{n}") for n in range(1, 9)]
+    assert 429 in statuses[:7], statuses                                  # the socket's address is counted
+    for _ in range(8):                                                    # nor can it lock out another address
+        login(served, wrong(served), "127.0.4.1", forwarded="127.0.4.2")
+    assert login(served, served.code, "127.0.4.2") == 200
+
+
+def test_forwarded_for_counts_when_the_proxy_is_named(tmp_path) -> None:
+    served = Served(tmp_path, proxies=("127.0.5.1",))
+    try:
+        for _ in range(8):
+            login(served, wrong(served), "127.0.5.1", forwarded="192.168.1.7")
+        assert login(served, served.code, "127.0.5.1", forwarded="192.168.1.7") == 429   # that phone is slowed
+        assert login(served, served.code, "127.0.5.1", forwarded="192.168.1.8") == 200   # another is not
+    finally:
+        served.close()
+
+
+def test_the_pairing_code_at_an_arbiter_action_is_not_a_wrong_code(served) -> None:
+    for _ in range(12):
+        status, answer = request(served, "POST", "/api/arbiter/pause", {}, code=served.code, source="127.0.6.1")
+        assert status == 403 and "arbiter PIN" in answer["error"], answer
+    assert login(served, served.code, "127.0.6.1") == 200
+
+
+def test_the_arbiter_pin_is_long_and_a_made_up_one_is_shown_on_the_board(tmp_path) -> None:
+    from damka.controller.app import App
+    from damka.web.server import WebConfig, WebServer
+
+    app = App()
+    web = WebServer(app, WebConfig(port=0, bind="127.0.0.1"))
+    try:
+        assert len(web.access.pin) == PIN_DIGITS and web.access.pin.isdigit()
+        assert f"arbiter PIN {web.access.pin}" in app.banner
+    finally:
+        web.feed.close()
+        web.driver.close()
+    with pytest.raises(ConfigError, match="arbiter_pin.*at least 8"):
+        parse_config({"web": {"arbiter_pin": "2468"}})
+    settings = parse_config({"web": {"arbiter_pin": "24681357", "trusted_proxies": ["192.168.1.1"]}}).web
+    assert settings.arbiter_pin == "24681357" and settings.proxies == ("192.168.1.1",)
+
+
+def test_the_board_wide_bucket_fills_again_with_time() -> None:
+    now = [1000.0]
+    access = Access(pin=PIN, clock=lambda: now[0])
+    for n in range(GLOBAL_BURST):
+        with pytest.raises(Refused) as refused:
+            access.check(f"10.0.0.{n}", "999999")
+        assert refused.value.status == 403
+    with pytest.raises(Refused) as refused:
+        access.check("10.0.1.1", access.code)
+    assert refused.value.status == 429 and "on this board" in str(refused.value)
+    now[0] += GLOBAL_REFILL_S
+    assert access.check("10.0.1.1", access.code) == "player"

@@ -1,0 +1,142 @@
+"""Fair shares of the page's server: no one client can hold every socket.
+
+uvicorn's `limit_concurrency` is one limit for everyone, and it closes no
+socket that never finishes its request (it arms its keep-alive timer only
+after a response). So the server is given two small pieces here:
+
+* `guarded_protocol(limits)`: uvicorn's own h11 protocol with, per socket,
+  a cap on the sockets one address may hold open (more are answered 429
+  and closed at once), a deadline for the whole request to arrive (idle
+  and slowloris sockets are closed), and a deadline for a paused write (a
+  reader that takes nothing is closed: its data is not buffered without end).
+* `StreamCap`: ASGI middleware capping the event streams (`/api/events`)
+  one address may hold at once (429 beyond it).
+
+Both run on the server's loop only: their counters need no lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
+            b"content-length: 44\r\n\r\ntoo many connections from your address: wait")
+
+
+@dataclass
+class Limits:
+    """The caps and deadlines of one server (WebConfig's), and who holds what now."""
+
+    per_address: int = 64          # open sockets from one address
+    streams_per_address: int = 24  # open event streams from one address
+    request_s: float = 10.0        # a request's headers and body must all arrive within this
+    write_s: float = 20.0          # a write the client does not take for this long ends the socket
+    sockets: Counter = field(default_factory=Counter)
+    streams: Counter = field(default_factory=Counter)
+    refused: int = 0               # sockets and streams turned away (for the benchmark and the log)
+    timed_out: int = 0             # sockets closed for slowness
+
+
+def guarded_protocol(limits: Limits) -> type[H11Protocol]:
+    """uvicorn's h11 protocol class, bound to `limits` (uvicorn.Config(http=...) takes a class)."""
+
+    class Guarded(H11Protocol):
+        _host: str | None = None
+        _request_timer: asyncio.TimerHandle | None = None
+        _write_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            host = self.client[0] if self.client else "?"
+            if limits.sockets[host] >= limits.per_address:
+                limits.refused += 1
+                transport.write(TOO_MANY)
+                transport.close()
+                return
+            self._host = host
+            limits.sockets[host] += 1
+            self._arm_request_timer()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._host is not None:
+                limits.sockets[self._host] -= 1
+                if limits.sockets[self._host] <= 0:
+                    del limits.sockets[self._host]
+                self._host = None
+            for timer in (self._request_timer, self._write_timer):
+                if timer is not None:
+                    timer.cancel()
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self._host is None:
+                return                      # refused: nothing it sends is read
+            super().data_received(data)
+            if self.conn.their_state is h11.DONE and self._request_timer is not None:
+                self._request_timer.cancel()    # the whole request is in: the answer may take its time
+                self._request_timer = None
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm_request_timer()    # the next request on this socket gets its own deadline
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._write_timer is None:
+                self._write_timer = self.loop.call_later(limits.write_s, self._too_slow)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self._write_timer is not None:
+                self._write_timer.cancel()
+                self._write_timer = None
+
+        def _arm_request_timer(self) -> None:
+            if self._request_timer is not None:
+                self._request_timer.cancel()
+            self._request_timer = self.loop.call_later(limits.request_s, self._too_slow)
+
+        def _too_slow(self) -> None:
+            if not self.transport.is_closing():
+                limits.timed_out += 1
+                self.transport.abort()       # nothing more is written to a client that does not read
+
+    return Guarded
+
+
+class StreamCap:
+    """ASGI middleware: at most `limits.streams_per_address` open event streams per address."""
+
+    def __init__(self, app: Any, limits: Limits, path: str = "/api/events") -> None:
+        self.app = app
+        self.limits = limits
+        self.path = path
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] != self.path:
+            await self.app(scope, receive, send)
+            return
+        host = scope["client"][0] if scope.get("client") else "?"
+        streams = self.limits.streams
+        if streams[host] >= self.limits.streams_per_address:
+            self.limits.refused += 1
+            body = b'{"ok":false,"error":"too many open pages from your address: close one"}'
+            await send({"type": "http.response.start", "status": 429,
+                        "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        streams[host] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            streams[host] -= 1
+            if streams[host] <= 0:
+                del streams[host]

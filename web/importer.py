@@ -1,0 +1,215 @@
+"""A PDN upload read and stored beside the board, not in its way.
+
+Reading 100,000 records takes the parser a minute, and storing them in one
+transaction holds the database that long: in the request handler every page
+waited, on the board's thread the board stood still. So an upload is a job
+of its own, in a process of its own (a thread would share the board's
+interpreter lock, and on a busy machine a thread preempted while holding it
+stops the board for a few hundred ms): it opens its own database
+connection, reads the records a piece of text at a time and stores them in
+batches of `BATCH`, one short transaction each, so the board's own writes
+wait at most one batch. A thread of the board's process only waits for the
+job's progress and hands it to the pages.
+
+Only one job runs at a time. Each record gets a key (`record_key`: its
+content, and its place among equal records of the file), and a key stored
+before is skipped: the same file sent twice (a retry after a time-out)
+stores its games once. A bad record stops the job; the batches before it
+stay stored, and the file sent again once fixed adds only what is missing.
+
+Progress goes to every page as an `ImportProgress` event of the feed (read,
+stored, already there, done or the reason it stopped).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from damka.controller.store import Store, StoreError
+from damka.controller.store_pdn import iter_records, record_key
+from damka.engine.errors import EngineError
+
+BATCH = 100             # records a transaction: the board's own writes wait for one batch at most
+PAUSE_S = 0.002         # between batches: the board's own writes get the database
+PIECE = 4096            # the text goes to the parser in pieces: it holds only the records of one piece
+PUBLISH_S = 0.5         # progress to the pages at most this often (and at the start and the end)
+log = logging.getLogger("damka.web")
+
+
+class ImportBusy(Exception):
+    """Another upload is being stored."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    job: int = 0
+    name: str = ""
+    state: str = "idle"     # idle, reading, done, stopped
+    read: int = 0           # records read so far
+    stored: int = 0         # of them new, stored now
+    known: int = 0          # of them stored before (the same record imported already)
+    error: str = ""
+    ids: tuple[int, ...] = ()   # the first new ids (the page opens the list at them)
+
+    def data(self) -> dict[str, Any]:
+        return {**asdict(self), "ids": list(self.ids)}
+
+
+def pieces(text: str, size: int = PIECE) -> Iterator[str]:
+    """`text` in pieces: the PDN reader reads a whole piece before it gives its first record, so
+    the file given whole would be read (and held) whole before anything is stored."""
+    for start in range(0, len(text), size):
+        yield text[start:start + size]
+
+
+def keyed(records: Iterable[tuple[Any, dict]]) -> Iterator[tuple[str, Any, dict]]:
+    """Each record with its key: its content's digest and how many equal records came before it."""
+    seen: Counter = Counter()
+    for game, details in records:
+        digest = record_key(game, details)
+        seen[digest] += 1
+        yield f"{digest}:{seen[digest]}", game, details
+
+
+def main() -> None:
+    """`python -m damka.web.importer`: the job's process. Its input: one line of JSON (the store's
+    path, the file's name), then the PDN text; its output: a line of JSON per change of the progress."""
+    try:
+        os.nice(10)          # the board and its pages first
+    except OSError:
+        pass
+    header = json.loads(sys.stdin.readline())
+    text = sys.stdin.read()
+
+    def put(changes: dict) -> None:
+        sys.stdout.write(json.dumps(changes) + "\n")
+        sys.stdout.flush()
+
+    run_job(Path(header["store"]), text, header["name"], put)
+
+
+def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None]) -> None:
+    """The import job: `put` gets each change of the progress (a dict), at most every PUBLISH_S."""
+    last = 0.0
+
+    def say(**changes: Any) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if changes.get("state") or now - last >= PUBLISH_S:
+            last = now
+            put(changes)
+
+    try:
+        store = Store(store_path)
+    except (StoreError, OSError) as error:
+        log.warning("import of %s: the store cannot be opened: %s", name, error)
+        put({"state": "stopped", "error": "the games cannot be stored now"})
+        return
+    read = stored = known = 0
+    first: list[int] = []
+
+    def flush(batch: list) -> None:
+        nonlocal read, stored, known
+        if batch:
+            ids, already = store.add_new_records(batch)
+            first.extend(ids[:max(0, 20 - len(first))])
+            read, stored, known = read + len(batch), stored + len(ids), known + already
+            say(read=read, stored=stored, known=known, ids=list(first))
+            time.sleep(PAUSE_S)
+
+    try:
+        batch: list[tuple[str, Any, dict]] = []
+        for item in keyed(iter_records(pieces(text), name=name)):
+            batch.append(item)
+            if len(batch) >= BATCH:
+                flush(batch)
+                batch = []
+        flush(batch)
+        say(state="done", read=read, stored=stored, known=known, ids=list(first))
+    except (EngineError, ValueError) as error:
+        say(state="stopped", read=read, stored=stored, known=known, ids=list(first),
+            error=f"PDN not imported: {error}" if not read else
+            f"PDN stopped after {read} games ({stored} stored): {error}")
+    except StoreError as error:
+        log.warning("import of %s: %s", name, error)
+        say(state="stopped", read=read, stored=stored, known=known, ids=list(first),
+            error=f"PDN stopped after {read} games ({stored} stored): the games cannot be stored now")
+    finally:
+        store.close()
+
+
+class Importer:
+    """The one import job at a time of a board's store; `publish(progress)` from the watching thread."""
+
+    def __init__(self, store_path: Path | None, publish: Callable[[Progress], None]) -> None:
+        self.store_path = store_path
+        self.publish = publish
+        self.progress = Progress()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def start(self, text: str, name: str) -> Progress:
+        """Start storing `text`'s records; ImportBusy while another upload is stored."""
+        if self.store_path is None:
+            raise ImportBusy("this board keeps no games (started without a store)")
+        with self._lock:
+            if self.progress.state == "reading":
+                raise ImportBusy(f"{self.progress.name} is being imported: wait until it is done")
+            self.progress = Progress(job=self.progress.job + 1, name=name, state="reading")
+            self._thread = threading.Thread(target=self._watch, args=(text, name), name="damka-import",
+                                            daemon=True)
+            progress = self.progress
+        self.publish(progress)
+        self._thread.start()
+        return progress
+
+    def wait(self, timeout: float | None = None) -> Progress:
+        """The job's end (for the tests and `close`)."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.progress
+
+    def _watch(self, text: str, name: str) -> None:
+        """The board's side of a job: start its process, hand it the text, pass its progress
+        on, and notice when it ends without saying so."""
+        process = subprocess.Popen([sys.executable, "-m", "damka.web.importer"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, text=True, encoding="utf-8")
+        ended = False
+        try:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(json.dumps({"store": str(self.store_path), "name": name}) + "\n")
+            process.stdin.write(text)
+            process.stdin.close()
+            for line in process.stdout:
+                changes = json.loads(line)
+                self._set(**changes)
+                ended = changes.get("state") in ("done", "stopped")
+        except (OSError, ValueError) as error:
+            log.warning("import of %s: %s", name, error)
+        finally:
+            code = process.wait()
+            if not ended:
+                self._set(state="stopped", error=f"the import stopped unexpectedly (exit code {code})")
+
+    def _set(self, **changes: Any) -> None:
+        with self._lock:
+            if "ids" in changes:
+                changes["ids"] = tuple(changes["ids"])
+            self.progress = replace(self.progress, **changes)
+            progress = self.progress
+        self.publish(progress)
+
+
+if __name__ == "__main__":
+    main()
