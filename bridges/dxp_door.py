@@ -55,13 +55,14 @@ class DxpDoor:
         return f"{self.server.host}:{self.server.port}"
 
     def next(self, timeout: float | None) -> Arrival:
-        """The next connection with a GAMEREQ; socket.timeout (TimeoutError) when none in `timeout` s."""
-        end = None if timeout is None else self.clock() + timeout
+        """The next connection with a GAMEREQ; socket.timeout (TimeoutError) when none in `timeout` s
+        (real seconds: the wait is the socket's; `clock` times the handshakes)."""
+        end = None if timeout is None else time.monotonic() + timeout
         while True:
             arrival = self._look()
             if arrival is not None:
                 return arrival
-            left = None if end is None else end - self.clock()
+            left = None if end is None else end - time.monotonic()
             if left is not None and left <= 0:
                 raise socket.timeout(f"no DXP game request in {timeout:g} s")
             wait = POLL_S if self._waiting else (1.0 if left is None else left)

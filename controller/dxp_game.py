@@ -48,12 +48,14 @@ from damka.controller.opponent import Thinking
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Result, Variant
+from damka.log_limit import LogLimit
 
 log = logging.getLogger("damka.dxp")
 
 VARIANT = "international"  # the one game DXP (version 1) names
 CHAT_CHARS = 80            # the most of a chat message the board's screen shows
 LINE_CHARS = 120           # the most of any line about the peer
+CHAT_EVERY_S = 1.0         # the peer's chat: at most one log line and one screen message a second
 PUMP_MAX = 200             # messages handled per pump: the rest wait for the next (the loop goes on)
 
 
@@ -139,6 +141,9 @@ class DxpGame(DxpReconnect):
         self.opponent = DxpOpponent()
         self.session: Any = None
         self.refusals = Refusals(now_s)   # what was refused: counted, the latest kept, floods summarised
+        self._now_s = now_s
+        self._chat_log = LogLimit(log, every_s=CHAT_EVERY_S, clock=now_s)
+        self._chat_at: float | None = None
         self.dropped = ""                 # why the connection ended ("" while it is up)
         self.ended = False                # a GAMEEND was sent or received
         self._back_pending = False
@@ -184,6 +189,16 @@ class DxpGame(DxpReconnect):
         self.line, self.line_alert = text, alert
         if self.session is not None:
             self.session.say(text)
+
+    def _chat(self, text: str) -> None:
+        """The peer's chat on the screen; announced (MessageShown) at most once a
+        second: a peer chatting thousands of lines a second floods nothing."""
+        now = self._now_s()
+        if self._chat_at is None or now - self._chat_at >= CHAT_EVERY_S:
+            self._chat_at = now
+            self._say(text)
+        else:
+            self.line, self.line_alert = text[:LINE_CHARS], False
 
     def _send(self, message: dxp.Message) -> None:
         if self.link is not None and not self.link.closed:
@@ -267,6 +282,7 @@ class DxpGame(DxpReconnect):
         if isinstance(item, dxp.DxpError):
             self._refuse(str(item), f"{self.peer_name}: bad message refused: {item}", logged=True)  # by the link
         elif isinstance(item, Dropped):
+            self.refusals.flush()
             self.dropped = item.reason
             self.link = None
             if self.ended:
@@ -296,8 +312,8 @@ class DxpGame(DxpReconnect):
                 self._say(f"{self.peer_name} refused the take-back: put the moves back on the board")
             self._back_pending = False
         elif isinstance(item, dxp.Chat):
-            log.info("DXP chat from %s: %r", self.peer_name, item.text)
-            self._say(f"{self.peer_name} says: {clean_chat(item.text)}")
+            self._chat_log.log(logging.INFO, "DXP chat from %s: %r", self.peer_name, item.text[:CHAT_CHARS * 2])
+            self._chat(f"{self.peer_name} says: {clean_chat(item.text)}")
         else:
             self._refuse(f"{type(item).__name__} in the middle of a game")
 

@@ -60,6 +60,10 @@ class Refusals:
             self._said_at = now
         return line, announce
 
+    def flush(self) -> None:
+        """Log how many refusals were not logged (the connection ended)."""
+        self._log.flush(logging.WARNING, "DXP: refusals from the peer")
+
     def calm(self) -> None:
         """The game moved on (a right move, a committed move): the next refusal is said in full."""
         self.flood = 0
