@@ -99,7 +99,15 @@ def next_of(link: DxpLink, kind: type, timeout: float = 30.0):
 
 def start_game(rig: Rig, port: int) -> DxpLink:
     """The real peer asks for a game (the board plays white) and gets GAMEACC 0."""
-    peer = DxpLink.connect("127.0.0.1", port)
+    rig.wait_for(lambda line: "waiting for a DXP peer" in line)
+    end = time.monotonic() + 30
+    while True:
+        try:
+            peer = DxpLink.connect("127.0.0.1", port)
+            break
+        except OSError:
+            assert time.monotonic() < end, f"nothing listens on {port}"
+            time.sleep(0.05)
     peer.send(dxp.GameRequest("Peer", "W", 0, 0))
     assert next_of(peer, dxp.GameAccept).accepted
     rig.wait_for(lambda line: line.startswith("game "))
@@ -180,7 +188,6 @@ def test_a_flood_of_malformed_messages_keeps_memory_logs_and_screen_bounded(tmp_
     port = free_port()
     rig = Rig(tmp_path, port)
     try:
-        knock(port)
         peer = start_game(rig, port)
         board_move = next_of(peer, dxp.MoveMessage)           # the board played: now it waits for the peer
         rig.wait_for(lambda line: line.startswith("ply 1"))
