@@ -231,3 +231,52 @@ def test_a_flood_of_malformed_messages_keeps_memory_logs_and_screen_bounded(tmp_
               f"{len(said)} screen messages, {max(counts):,} counted")
     finally:
         rig.stop()
+
+
+def connect_when_open(port: int, timeout: float = 20.0) -> socket.socket:
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=2)
+        except OSError:
+            assert time.monotonic() < end, f"nothing listens on {port}"
+            time.sleep(0.05)
+
+
+def test_after_a_drop_strays_and_a_silent_connection_do_not_keep_the_peer_out() -> None:
+    from damka.controller import events as ev
+    from damka.controller.dxp_game import board_letters
+    from tests.test_dxp import make, settle
+    from tests.test_dxp_clock import follower_game, wait_until
+
+    app, board, peer, port, redial = follower_game()
+    said: list[str] = []
+    app.bus.subscribe(lambda event: said.append(event.text), ev.MessageShown)
+    session = app.session
+    make(board, app, session.game.legal_moves()[0])
+    next_of(peer, dxp.MoveMessage)
+    peer.close()                                                  # the peer drops
+    wait_until(board, lambda: any("listening again" in text for text in said), "listening again")
+    silent = connect_when_open(port)                              # connects and never speaks
+    for _ in range(5):
+        connect_when_open(port).close()                           # a port scan meanwhile
+    sock = connect_when_open(port)                                # the peer, well within the 30 s the silent one may wait
+    sock.settimeout(None)
+    back = DxpLink(sock, "the peer")
+    colour, letters = board_letters(session.variant, session.game)
+    back.send(dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
+    end = time.monotonic() + 20
+    answer = None
+    while answer is None:
+        assert time.monotonic() < end, f"the peer was kept out; screen said {said[-3:]}"
+        settle(board, 0.05)
+        try:
+            answer = back.incoming.get_nowait()
+        except queue.Empty:
+            pass
+    assert isinstance(answer, dxp.GameAccept) and answer.accepted
+    wait_until(board, lambda: not app.dxp.dropped, "the game goes on")
+    assert sum("new connection closed" in text for text in said) <= 1, said   # not a line per stray
+    silent.close()
+    back.close()
+    redial.close()
