@@ -86,6 +86,7 @@ class DxpDoor:
                     break
                 if isinstance(item, GameRequest):
                     self._waiting.remove((link, until))
+                    log.info("DXP: game request from %s (%s)", link.peer, item.name or "no name")
                     return Arrival(link, item)
                 if isinstance(item, Dropped):
                     why = f"it left ({item.reason})"

@@ -50,6 +50,7 @@ class DxpLink:
         self._write = threading.Lock()
         self.closed = False
         self.bad = LogLimit(log)            # malformed messages: counted, logged at a limited rate
+        self.heard = False                  # a well-formed message came (a peer, not a stray connection)
         self._reader = threading.Thread(target=self._read, name="damka-dxp-reader", daemon=True)
         self._reader.start()
 
@@ -89,15 +90,18 @@ class DxpLink:
                     self._refuse(item, "")
                     continue
                 try:
-                    self._put(parse(item))
+                    message = parse(item)
+                    self.heard = True
+                    self._put(message)
                 except DxpError as error:
                     self._refuse(error, item)
             if self._closing:
                 break
         self.closed = True
         self.bad.flush(logging.WARNING, f"DXP messages from {self.peer} refused")
-        if not self._closing:
-            log.warning("DXP connection to %s dropped: %s", self.peer, reason)
+        if not self._closing:   # (one that never said a word: the door or the handshake says it, once)
+            log.log(logging.WARNING if self.heard else logging.DEBUG, "DXP connection to %s dropped: %s",
+                    self.peer, reason)
         self._put(Dropped(reason))
 
     _closing = False
@@ -164,7 +168,7 @@ class DxpServer:
         self._sock.settimeout(timeout)
         sock, address = self._sock.accept()
         sock.settimeout(None)
-        log.info("DXP peer connected from %s:%d", *address[:2])
+        log.debug("DXP connection from %s:%d", *address[:2])   # a port scan makes thousands: DxpDoor says
         return DxpLink(sock, f"{address[0]}:{address[1]}")
 
     def close(self) -> None:

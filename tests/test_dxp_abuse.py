@@ -132,6 +132,7 @@ def test_stray_and_silent_connections_leave_the_listener_listening(tmp_path: Pat
         assert next_of(peer, dxp.MoveMessage)
         # Said once (then at most once a minute with a count), not once per connection.
         assert len(rig.log_lines("closed without a game")) <= 1, rig.tail()
+        assert len(rig.log_lines("DXP")) < 10, rig.tail()
         peer.close()
     finally:
         for sock in silent:
