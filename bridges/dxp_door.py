@@ -29,6 +29,7 @@ log = logging.getLogger("damka.dxp")
 HANDSHAKE_S = 30.0      # a connection that sends no GAMEREQ in this time is closed
 WAITING_MAX = 8         # connections waiting for their GAMEREQ at once; a new one closes the oldest
 POLL_S = 0.05           # how often the waiting connections are looked at
+LOOK_MAX = 256          # messages taken from one connection per look (a flooder cannot starve the others)
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class DxpDoor:
         now = self.clock()
         for link, until in list(self._waiting):
             why = ""
-            while True:
+            for _ in range(LOOK_MAX):
                 try:
                     item = link.incoming.get_nowait()
                 except queue.Empty:
@@ -99,6 +100,15 @@ class DxpDoor:
                 self._waiting.remove((link, until))
                 self._turn_away(link, why)
         return None
+
+    def readmit(self, link: DxpLink) -> None:
+        """Let `link` (its game request refused) wait for another request, with a new deadline."""
+        self._waiting.append((link, self.clock() + self.handshake_s))
+
+    def turn_away_waiting(self, why: str) -> None:
+        """Close every connection still waiting (the board has its game)."""
+        while self._waiting:
+            self._turn_away(self._waiting.pop(0)[0], why)
 
     def _turn_away(self, link: DxpLink, why: str) -> None:
         link.close()

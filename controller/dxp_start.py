@@ -88,14 +88,16 @@ def follow(link: DxpLink, *, timeout: float = 60.0) -> tuple[dxp.GameRequest, in
 def follow_at(door: DxpDoor, *, timeout: float | None = None) -> tuple[DxpLink, dxp.GameRequest, int]:
     """Wait at `door` for a game the board can play: (link, request, peer side).
     Connections without a GAMEREQ are closed by the door; one whose request is
-    refused is closed too; the door stays open. TimeoutError after `timeout` s."""
+    refused (GAMEACC 1) may send another; the door stays open. When the game
+    is agreed the other waiting connections are closed. TimeoutError after `timeout` s."""
     end = None if timeout is None else time.monotonic() + timeout
     while True:
         arrival = door.next(None if end is None else max(0.001, end - time.monotonic()))
         peer_side = answer(arrival.link, arrival.request)
         if peer_side is not None:
+            door.turn_away_waiting("the board is playing another peer")
             return arrival.link, arrival.request, peer_side
-        arrival.link.close()
+        door.readmit(arrival.link)
 
 
 def initiate(link: DxpLink, *, person_colour: str = "W", minutes: int = 0, moves: int = 0,

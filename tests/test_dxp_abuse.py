@@ -281,3 +281,27 @@ def test_after_a_drop_strays_and_a_silent_connection_do_not_keep_the_peer_out() 
     silent.close()
     back.close()
     redial.close()
+
+
+def test_a_refused_game_request_may_be_followed_by_another_on_the_same_connection() -> None:
+    from damka.bridges.dxp_door import DxpDoor
+    from damka.bridges.dxp_link import DxpServer
+    from damka.controller.dxp_start import follow_at, start_letters
+
+    door = DxpDoor(DxpServer("127.0.0.1", 0))
+    try:
+        silent = socket.create_connection(("127.0.0.1", door.server.port), timeout=5)
+        peer = DxpLink.connect("127.0.0.1", door.server.port)
+        colour, letters = start_letters()
+        peer.send(dxp.GameRequest("Peer", "W", 0, 0, "e" + letters[1:], colour))   # a position the board cannot set up
+        peer.send(dxp.GameRequest("Peer", "W", 0, 0))
+        link, request, peer_side = follow_at(door, timeout=20)
+        assert [next_of(peer, dxp.GameAccept).code, next_of(peer, dxp.GameAccept).code] == [1, 0]
+        assert request.board is None and peer_side == 1
+        silent.settimeout(5)
+        assert silent.recv(10) == b""          # the game is agreed: the connection still waiting is closed
+        silent.close()
+        link.close()
+        peer.close()
+    finally:
+        door.close()
