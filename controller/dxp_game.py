@@ -41,29 +41,19 @@ from damka.bridges.dxp_redial import Redialer
 from damka.controller import events as ev
 from damka.controller.dxp_reconnect import NAME, DxpReconnect
 from damka.controller.clock import Clock
-from damka.controller.dxp_refusals import Refusals
+from damka.controller.dxp_refusals import Chats, Refusals, clean_chat  # noqa: F401 (clean_chat: the chat's text)
 from damka.controller.dxp_resume import position_letters
 from damka.controller.game_factory import BuiltGame
 from damka.controller.opponent import Thinking
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Result, Variant
-from damka.log_limit import LogLimit
 
 log = logging.getLogger("damka.dxp")
 
 VARIANT = "international"  # the one game DXP (version 1) names
-CHAT_CHARS = 80            # the most of a chat message the board's screen shows
 LINE_CHARS = 120           # the most of any line about the peer
-CHAT_EVERY_S = 1.0         # the peer's chat: at most one log line and one screen message a second
 PUMP_MAX = 200             # messages handled per pump: the rest wait for the next (the loop goes on)
-
-
-def clean_chat(text: str) -> str:
-    """A peer's chat fit for the screen: printable characters only, one line,
-    at most CHAT_CHARS (a peer may send anything, up to the framer's limit)."""
-    words = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    return words if len(words) <= CHAT_CHARS else words[:CHAT_CHARS - 3].rstrip() + "..."
 
 
 def time_control_text(minutes: int, moves: int) -> str:
@@ -141,9 +131,7 @@ class DxpGame(DxpReconnect):
         self.opponent = DxpOpponent()
         self.session: Any = None
         self.refusals = Refusals(now_s)   # what was refused: counted, the latest kept, floods summarised
-        self._now_s = now_s
-        self._chat_log = LogLimit(log, every_s=CHAT_EVERY_S, clock=now_s)
-        self._chat_at: float | None = None
+        self.chat = Chats(now_s)          # the peer's chat: logged and announced at a limited rate
         self.dropped = ""                 # why the connection ended ("" while it is up)
         self.ended = False                # a GAMEEND was sent or received
         self._back_pending = False
@@ -189,16 +177,6 @@ class DxpGame(DxpReconnect):
         self.line, self.line_alert = text, alert
         if self.session is not None:
             self.session.say(text)
-
-    def _chat(self, text: str) -> None:
-        """The peer's chat on the screen; announced (MessageShown) at most once a
-        second: a peer chatting thousands of lines a second floods nothing."""
-        now = self._now_s()
-        if self._chat_at is None or now - self._chat_at >= CHAT_EVERY_S:
-            self._chat_at = now
-            self._say(text)
-        else:
-            self.line, self.line_alert = text[:LINE_CHARS], False
 
     def _send(self, message: dxp.Message) -> None:
         if self.link is not None and not self.link.closed:
@@ -312,8 +290,11 @@ class DxpGame(DxpReconnect):
                 self._say(f"{self.peer_name} refused the take-back: put the moves back on the board")
             self._back_pending = False
         elif isinstance(item, dxp.Chat):
-            self._chat_log.log(logging.INFO, "DXP chat from %s: %r", self.peer_name, item.text[:CHAT_CHARS * 2])
-            self._chat(f"{self.peer_name} says: {clean_chat(item.text)}")
+            line, announce = self.chat.add(self.peer_name, item.text)
+            if announce:
+                self._say(line)
+            else:
+                self.line, self.line_alert = line[:LINE_CHARS], False   # on the screen, no new message event
         else:
             self._refuse(f"{type(item).__name__} in the middle of a game")
 

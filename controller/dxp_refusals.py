@@ -1,4 +1,6 @@
-"""What the board refused from its DXP peer, said without flooding anything.
+"""What the board refused from its DXP peer, and the peer's chat, said without
+flooding anything (a chat is announced and logged at most once a second:
+`Chats`).
 
 One bad message now and then is said in full, on the screen and in the log
 (what and why). A peer sending them fast (a broken or hostile program: tens
@@ -26,6 +28,32 @@ WINDOW_S = 1.0
 SAY_EVERY_S = 1.0     # a flood's screen line is announced (MessageShown) at most this often
 LOG_EVERY_S = 5.0
 KEEP = 500            # refusal texts kept (tests, a look at the latest)
+CHAT_CHARS = 80       # the most of a chat message the board's screen shows
+CHAT_EVERY_S = 1.0    # the peer's chat: at most one log line and one screen message a second
+
+
+def clean_chat(text: str) -> str:
+    """A peer's chat fit for the screen: printable characters only, one line,
+    at most CHAT_CHARS (a peer may send anything, up to the framer's limit)."""
+    words = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return words if len(words) <= CHAT_CHARS else words[:CHAT_CHARS - 3].rstrip() + "..."
+
+
+class Chats:
+    """`add(peer, text)`: the screen line for a chat, and whether to announce it now."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self._log = LogLimit(log, every_s=CHAT_EVERY_S, clock=clock)
+        self._said_at: float | None = None
+
+    def add(self, peer: str, text: str) -> tuple[str, bool]:
+        self._log.log(logging.INFO, "DXP chat from %s: %r", peer, text[:CHAT_CHARS * 2])
+        now = self.clock()
+        announce = self._said_at is None or now - self._said_at >= CHAT_EVERY_S
+        if announce:
+            self._said_at = now
+        return f"{peer} says: {clean_chat(text)}", announce
 
 
 class Refusals:
