@@ -201,8 +201,10 @@ def format_message(message: Message) -> str:
 
 
 class Framer:
-    """Splits a byte stream into NUL-ended messages; a run of more than
-    MAX_MESSAGE bytes without a NUL is cut off and reported as one error."""
+    """Splits a byte stream into NUL-ended messages; a message of more than
+    MAX_MESSAGE bytes (whether its NUL came in the same read or not) is
+    dropped and reported as one error, and never more than MAX_MESSAGE bytes
+    plus one read are held."""
 
     def __init__(self) -> None:
         self._buffer = bytearray()
@@ -224,6 +226,9 @@ class Framer:
             del self._buffer[:end + 1]
             if self._skipping:
                 self._skipping = False  # the tail of the over-long message
+                continue
+            if len(raw) > MAX_MESSAGE:  # the whole of it came in one read: as long, as refused
+                out.append(DxpError(f"message longer than {MAX_MESSAGE} bytes: dropped"))
                 continue
             out.append(raw.decode("latin-1").strip(" \r\n\t"))
 

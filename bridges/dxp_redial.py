@@ -1,6 +1,8 @@
 """A new DXP connection after a drop, found off the board's loop.
 
-The follower listens again on the same port; the initiator calls the peer
+The follower listens again on the same port (at a `DxpDoor`: connections
+that bring no GAMEREQ are closed there, the port stays open, and what comes
+out is an `Arrival`, the connection with its GAMEREQ); the initiator calls the peer
 again, waiting longer after each failed try (0.5 s, 1 s, 2 s ... 10 s). A
 thread does the waiting; the board's loop thread polls `poll()` for what
 happened: a line of progress to show, or a new `DxpLink` (the handshake, a
@@ -18,7 +20,8 @@ import threading
 import time
 from typing import Callable
 
-from damka.bridges.dxp_link import DxpLink
+from damka.bridges.dxp_door import Arrival, DxpDoor
+from damka.bridges.dxp_link import DxpLink, DxpServer
 
 log = logging.getLogger("damka.dxp")
 
@@ -30,25 +33,36 @@ GIVE_UP_S = 600.0                         # default: ten minutes without the pee
 class Redialer:
     """Finds a new link when `want()` is called; `poll()` gives notices and links."""
 
-    def __init__(self, dial: Callable[[float], DxpLink], describe: str, *, backoff: bool,
-                 give_up_s: float = GIVE_UP_S, delays: tuple[float, ...] = DELAYS) -> None:
+    def __init__(self, dial: Callable[[float], DxpLink | Arrival], describe: str, *, backoff: bool,
+                 give_up_s: float = GIVE_UP_S, delays: tuple[float, ...] = DELAYS,
+                 on_close: Callable[[], None] | None = None) -> None:
         """`dial(timeout)`: one try (accept or connect) raising OSError when it fails.
-        `backoff`: wait between tries (the initiator); the follower just listens again."""
+        `backoff`: wait between tries (the initiator); the follower just listens again.
+        `on_close`: run on the redial thread when it ends (the follower's door is closed)."""
         self._dial = dial
+        self._on_close = on_close
         self.describe = describe
         self._backoff = backoff
         self.give_up_s = give_up_s
         self._delays = delays
         self._wanted = threading.Event()
         self._closed = threading.Event()
-        self._out: queue.Queue[str | DxpLink] = queue.Queue()
+        self._out: queue.Queue[str | DxpLink | Arrival] = queue.Queue()
         self._thread = threading.Thread(target=self._run, name="damka-dxp-redial", daemon=True)
         self._thread.start()
 
     @classmethod
-    def listening(cls, host: str, port: int, **options: float) -> Redialer:
-        return cls(lambda timeout: DxpLink.listen(port, host, timeout=timeout),
-                   f"listening again on {host}:{port}", backoff=False, **options)
+    def listening(cls, host: str, port: int, *, door: DxpDoor | None = None, **options: float) -> Redialer:
+        """The follower's: listen at `door` (made on the first try when None; closed with the Redialer)."""
+        doors = [door] if door is not None else []
+
+        def dial(timeout: float) -> Arrival:
+            if not doors:
+                doors.append(DxpDoor(DxpServer(host, port)))
+            return doors[0].next(timeout)
+
+        return cls(dial, f"listening again on {host}:{port}", backoff=False,
+                   on_close=lambda: doors[0].close() if doors else None, **options)
 
     @classmethod
     def calling(cls, host: str, port: int, **options: float) -> Redialer:
@@ -59,8 +73,8 @@ class Redialer:
         """Start looking for the peer (again); harmless while already looking."""
         self._wanted.set()
 
-    def poll(self) -> list[str | DxpLink]:
-        out: list[str | DxpLink] = []
+    def poll(self) -> list[str | DxpLink | Arrival]:
+        out: list[str | DxpLink | Arrival] = []
         while True:
             try:
                 out.append(self._out.get_nowait())
@@ -72,16 +86,20 @@ class Redialer:
         self._wanted.set()
 
     def _run(self) -> None:
-        while not self._closed.is_set():
-            self._wanted.wait()
-            if self._closed.is_set():
-                return
-            link = self._search()
-            self._wanted.clear()
-            if link is not None:
-                self._out.put(link)
+        try:
+            while not self._closed.is_set():
+                self._wanted.wait()
+                if self._closed.is_set():
+                    return
+                link = self._search()
+                self._wanted.clear()
+                if link is not None:
+                    self._out.put(link)
+        finally:
+            if self._on_close is not None:
+                self._on_close()
 
-    def _search(self) -> DxpLink | None:
+    def _search(self) -> DxpLink | Arrival | None:
         """Try until a link comes, `close()`, or `give_up_s` passes (then say so)."""
         start = time.monotonic()
         tries = 0

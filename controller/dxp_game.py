@@ -13,7 +13,10 @@ pumps the link on the board's loop thread (`DxpApp.handle`/`tick`):
   then guides the pieces back) and accepted, or refused when the position is
   not in the game; a take-back on the board is asked of the peer;
 - a malformed message, an illegal move, a move out of turn: refused with one
-  `damka.dxp` log line and a message on the screen, the board plays on;
+  `damka.dxp` log line and a message on the screen, the board plays on; a
+  flood of them is summarised on one screen line and rate-limited in the log
+  (`dxp_refusals.py`), and one pump handles at most PUMP_MAX messages, so the
+  board's loop stays responsive;
 - a dropped connection: said on the screen; the game waits and is stored,
   the clock held (`on_link` tells `DxpApp`, `dxp_clock.py`); a take-back
   of the peer's being carried out is finished.
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import time
 from typing import Any, Callable
 
 from damka.bridges import dxp
@@ -37,6 +41,7 @@ from damka.bridges.dxp_redial import Redialer
 from damka.controller import events as ev
 from damka.controller.dxp_reconnect import NAME, DxpReconnect
 from damka.controller.clock import Clock
+from damka.controller.dxp_refusals import Chats, Refusals, clean_chat  # noqa: F401 (clean_chat: the chat's text)
 from damka.controller.dxp_resume import position_letters
 from damka.controller.game_factory import BuiltGame
 from damka.controller.opponent import Thinking
@@ -47,15 +52,8 @@ from damka.engine.variant import Result, Variant
 log = logging.getLogger("damka.dxp")
 
 VARIANT = "international"  # the one game DXP (version 1) names
-CHAT_CHARS = 80            # the most of a chat message the board's screen shows
 LINE_CHARS = 120           # the most of any line about the peer
-
-
-def clean_chat(text: str) -> str:
-    """A peer's chat fit for the screen: printable characters only, one line,
-    at most CHAT_CHARS (a peer may send anything, up to the framer's limit)."""
-    words = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    return words if len(words) <= CHAT_CHARS else words[:CHAT_CHARS - 3].rstrip() + "..."
+PUMP_MAX = 200             # messages handled per pump: the rest wait for the next (the loop goes on)
 
 
 def time_control_text(minutes: int, moves: int) -> str:
@@ -115,7 +113,8 @@ class DxpGame(DxpReconnect):
     """The protocol around one board game: moves out, the peer's messages in."""
 
     def __init__(self, link: DxpLink | None, peer_side: int, peer_name: str = "DXP peer", *,
-                 initiator: bool = False, time: tuple[int, int] = (0, 0), redial: Redialer | None = None) -> None:
+                 initiator: bool = False, time: tuple[int, int] = (0, 0), redial: Redialer | None = None,
+                 now_s: Callable[[], float] = time.monotonic) -> None:
         """`initiator`: the board sent the game request (and sends it again to
         resume); `time`: the request's (minutes, moves); `redial`: how a new
         connection is found after a drop (None: the game just waits)."""
@@ -131,7 +130,8 @@ class DxpGame(DxpReconnect):
         self._end_after_move: int | None = None  # the peer's GAMEEND reason, waiting for its last move
         self.opponent = DxpOpponent()
         self.session: Any = None
-        self.refused: list[str] = []      # what was refused, in order (tests, the log)
+        self.refusals = Refusals(now_s)   # what was refused: counted, the latest kept, floods summarised
+        self.chat = Chats(now_s)          # the peer's chat: logged and announced at a limited rate
         self.dropped = ""                 # why the connection ended ("" while it is up)
         self.ended = False                # a GAMEEND was sent or received
         self._back_pending = False
@@ -144,6 +144,11 @@ class DxpGame(DxpReconnect):
         self.line = ""
         self.line_alert = False
         self._drop_line = ""              # while the connection is down
+
+    @property
+    def refused(self) -> list[str]:
+        """The latest refusals, oldest first (`refusals.count`: all of them)."""
+        return self.refusals.texts
 
     def screen_lines(self) -> list[tuple[str, bool]]:
         """(text, alert) lines for the board's screen: the dropped connection
@@ -196,6 +201,7 @@ class DxpGame(DxpReconnect):
     def _on_event(self, event: ev.GameEvent) -> None:
         if isinstance(event, ev.MoveCommitted):
             self.line, self.line_alert = "", False      # the game moved on: what was said has had its day
+            self.refusals.calm()
         if isinstance(event, ev.MoveCommitted) and event.side != self.peer_side and not event.redo:
             self._outbox.append(dxp.move_message(self.session.variant, event.move))
         elif isinstance(event, ev.GameOver) and not self.ended:
@@ -227,7 +233,9 @@ class DxpGame(DxpReconnect):
         self._flush()
         self._pump_redial()
         self._deferred_end()
-        while self.link is not None:
+        for _ in range(PUMP_MAX):
+            if self.link is None:
+                break
             try:
                 item = self.link.incoming.get_nowait()
             except queue.Empty:
@@ -238,16 +246,21 @@ class DxpGame(DxpReconnect):
                 self._refuse(f"message not handled: {error}")
         self._flush()
 
-    def _refuse(self, why: str) -> None:
-        log.warning("DXP: refused: %s", why)
-        self.refused.append(why)
-        self._say(f"{self.peer_name}: refused: {why}", alert=True)
+    def _refuse(self, why: str, full: str = "", logged: bool = False) -> None:
+        """Refuse `why` from the peer: in the log (unless `logged` already) and on the
+        screen, a flood summarised (`Refusals`)."""
+        peer = f"{self.peer_name} ({self.link.peer})" if self.link is not None else self.peer_name
+        line, announce = self.refusals.add(why, peer, full or f"{self.peer_name}: refused: {why}", logged)
+        if announce:
+            self._say(line, alert=True)
+        else:
+            self.line, self.line_alert = line[:LINE_CHARS], True    # on the screen, no new message event
 
     def _handle(self, item: Any) -> None:
         if isinstance(item, dxp.DxpError):
-            self.refused.append(str(item))  # logged by the link
-            self._say(f"{self.peer_name}: bad message refused: {item}", alert=True)
+            self._refuse(str(item), f"{self.peer_name}: bad message refused: {item}", logged=True)  # by the link
         elif isinstance(item, Dropped):
+            self.refusals.flush()
             self.dropped = item.reason
             self.link = None
             if self.ended:
@@ -277,8 +290,11 @@ class DxpGame(DxpReconnect):
                 self._say(f"{self.peer_name} refused the take-back: put the moves back on the board")
             self._back_pending = False
         elif isinstance(item, dxp.Chat):
-            log.info("DXP chat from %s: %r", self.peer_name, item.text)
-            self._say(f"{self.peer_name} says: {clean_chat(item.text)}")
+            line, announce = self.chat.add(self.peer_name, item.text)
+            if announce:
+                self._say(line)
+            else:
+                self.line, self.line_alert = line[:LINE_CHARS], False   # on the screen, no new message event
         else:
             self._refuse(f"{type(item).__name__} in the middle of a game")
 
@@ -296,6 +312,7 @@ class DxpGame(DxpReconnect):
             self._refuse(str(error))
             return
         self.opponent.deliver(game, move)
+        self.refusals.calm()
         if self.line_alert:
             self.line, self.line_alert = "", False   # a right move came: the refusal before it has had its day
 

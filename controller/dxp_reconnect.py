@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from damka.bridges import dxp
+from damka.bridges.dxp_door import Arrival
 from damka.bridges.dxp_link import Dropped, DxpLink
 from damka.controller.dxp_resume import Fit, position_letters, resume_fit, time_left
 
@@ -45,6 +46,10 @@ class DxpReconnect:
             for item in self.redial.poll():
                 if isinstance(item, DxpLink):
                     self._new_candidate(item)
+                elif isinstance(item, Arrival):          # the follower's: the connection came with a GAMEREQ
+                    self._new_candidate(item.link)
+                    if self._candidate is item.link:
+                        self._candidate_item(item.link, item.request)
                 elif not self.ended:
                     self._say(item)
         candidate = self._candidate

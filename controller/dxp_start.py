@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from damka.bridges import dxp
+from damka.bridges.dxp_door import DxpDoor
 from damka.bridges.dxp_link import Dropped, DxpLink
 from damka.bridges.dxp_redial import Redialer
 from damka.controller.dxp_app import DxpApp, stored_peer
@@ -61,19 +62,42 @@ def next_request(link: DxpLink, timeout: float) -> dxp.GameRequest:
             log.warning("DXP: %s before a game request refused", type(item).__name__)
 
 
+def answer(link: DxpLink, request: dxp.GameRequest) -> int | None:
+    """Accept `request` (GAMEACC 0) when the board can play it: the peer's side;
+    None (GAMEACC 1 sent, logged) when not: the board starts games from the start position only."""
+    colour, letters = start_letters()
+    if request.board is not None and (request.board, request.to_move) != (letters, colour):
+        link.send(dxp.GameAccept(NAME, 1))
+        log.warning("DXP: game request refused: the board starts games from the start position only")
+        return None
+    link.send(dxp.GameAccept(NAME, 0))
+    person = dxp.COLOURS.index(request.follower_colour)
+    log.info("DXP: playing %s (%s) from %s", request.name or "the peer", dxp.COLOURS[1 - person], link.peer)
+    return 1 - person
+
+
 def follow(link: DxpLink, *, timeout: float = 60.0) -> tuple[dxp.GameRequest, int]:
     """Accept the peer's game request (refusing what the board cannot play); (request, peer side)."""
     while True:
         request = next_request(link, timeout)
-        colour, letters = start_letters()
-        if request.board is not None and (request.board, request.to_move) != (letters, colour):
-            link.send(dxp.GameAccept(NAME, 1))
-            log.warning("DXP: game request refused: the board starts games from the start position only")
-            continue
-        link.send(dxp.GameAccept(NAME, 0))
-        person = dxp.COLOURS.index(request.follower_colour)
-        log.info("DXP: playing %s (%s) from %s", request.name or "the peer", dxp.COLOURS[1 - person], link.peer)
-        return request, 1 - person
+        peer_side = answer(link, request)
+        if peer_side is not None:
+            return request, peer_side
+
+
+def follow_at(door: DxpDoor, *, timeout: float | None = None) -> tuple[DxpLink, dxp.GameRequest, int]:
+    """Wait at `door` for a game the board can play: (link, request, peer side).
+    Connections without a GAMEREQ are closed by the door; one whose request is
+    refused (GAMEACC 1) may send another; the door stays open. When the game
+    is agreed the other waiting connections are closed. TimeoutError after `timeout` s."""
+    end = None if timeout is None else time.monotonic() + timeout
+    while True:
+        arrival = door.next(None if end is None else max(0.001, end - time.monotonic()))
+        peer_side = answer(arrival.link, arrival.request)
+        if peer_side is not None:
+            door.turn_away_waiting("the board is playing another peer")
+            return arrival.link, arrival.request, peer_side
+        door.readmit(arrival.link)
 
 
 def initiate(link: DxpLink, *, person_colour: str = "W", minutes: int = 0, moves: int = 0,

@@ -17,6 +17,7 @@ import logging
 from typing import Protocol
 
 from damka.firmware import protocol as P
+from damka.log_limit import LogLimit
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ class RxOrder:
 
     def __init__(self, stats: OrderStats) -> None:
         self.stats = stats
+        self._restart_log = LogLimit(log, every_s=5.0)
         self.reset()
 
     def reset(self) -> None:
@@ -102,4 +104,5 @@ class RxOrder:
 
     def _restarted(self, how: str) -> None:
         self.stats.restarts += 1
-        log.warning("the device restarted (%s): its press counters start a new baseline", how)
+        self._restart_log.log(logging.WARNING, "the device restarted (%s): its press counters start a new "
+                              "baseline", how)   # (a device restarting in a loop logs a count, not a flood)

@@ -10,6 +10,13 @@ unplug (open fails, read raises, or the heartbeat stops), re-synchronising
 from the device's next snapshot. Frames repeated, late or from before a device
 restart are dropped by their sequence numbers (`rx_order.RxOrder`), so no old
 snapshot is shown and no counter going back counts as presses.
+
+A device that misbehaves fast cannot flood the host: the same protocol
+problem (a HELLO of another version, say, sent thousands of times a second)
+is logged at most once every few seconds with a count (`LogLimit`), the
+error clears when a right HELLO comes, and presses are acted on at most
+PRESS_BURST at once and PRESS_RATE a second (far more than fingers or a
+spun encoder make); more are dropped, with a log line saying how many.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from damka.hardware.layout import Layout
 from damka.hardware.leds import LedStyle
 from damka.hardware.pico_firmware import mismatch as firmware_mismatch
 from damka.hardware.rx_order import RxOrder
+from damka.log_limit import LogLimit
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +42,8 @@ PICO_VID = 0x2E8A
 SYNC_RETRY_MS = 50    # after a (re)connect, ask for a snapshot again this often until one arrives,
 SYNC_RETRIES = 10     # at most this many times (a lost HELLO or answer costs 50 ms, not a heartbeat)
 NOISY_STALE = 3       # while bytes keep arriving (line noise), wait this many times stale_ms
+PRESS_RATE = 100      # presses a second the host acts on, at most (a fast encoder spin is ~50)
+PRESS_BURST = 200     # ... and at most this many at once
 UNPACK = {P.SNAPSHOT: P.unpack_snapshot, P.BUTTON: P.unpack_button, P.ACK: P.unpack_ack,
           P.HELLO: P.unpack_hello, P.ERROR: P.unpack_error}  # the frames a device sends
 
@@ -74,6 +84,7 @@ class LinkStats:
     led_frames_sent: int = 0
     led_acks: int = 0
     device_errors: list[str] = field(default_factory=list)
+    presses_dropped: int = 0   # presses over PRESS_RATE / PRESS_BURST: not acted on
 
 
 class SerialLink(BoardSensor, LedOutput, Buttons):
@@ -116,6 +127,10 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
         self._sync_asked = (0, 0)     # (REQUESTs sent since the connect, when the last was sent)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._problems = LogLimit(log, every_s=5.0, clock=lambda: self.clock() / 1000)  # protocol errors
+        self._dropping = LogLimit(log, every_s=5.0, clock=lambda: self.clock() / 1000)  # presses over the rate
+        self._press_tokens = float(PRESS_BURST)
+        self._press_at: int | None = None     # when the tokens were last filled (ms)
 
     # -- life cycle ------------------------------------------------------------
     def start(self) -> "SerialLink":
@@ -309,12 +324,20 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
             log.warning("%s", problem)  # it still works: the protocol is the same
         self.firmware_problem = problem
         if hello[0] != P.PROTOCOL_VERSION:
-            self.error = ProtocolError(f"device speaks protocol {hello[0]}, we speak {P.PROTOCOL_VERSION}")
+            error = ProtocolError(f"device speaks protocol {hello[0]}, we speak {P.PROTOCOL_VERSION}")
         elif (hello[1], hello[2]) != (self.layout.rows, self.layout.cols):
-            self.error = ProtocolError(f"device has a {hello[1]}x{hello[2]} matrix, the config says "
-                                       f"{self.layout.rows}x{self.layout.cols}")
-        if self.error:
-            log.error("%s", self.error)
+            error = ProtocolError(f"device has a {hello[1]}x{hello[2]} matrix, the config says "
+                                  f"{self.layout.rows}x{self.layout.cols}")
+        else:
+            error = None
+        if error is None:
+            if self.error is not None:
+                log.info("the device's HELLO is right now (protocol %d, %dx%d): the protocol problem is over",
+                         hello[0], hello[1], hello[2])
+            self.error = None
+            return
+        self.error = error
+        self._problems.log(logging.ERROR, "%s", error)
 
     def _on_snapshot(self, _device_ms: int, masks: list[int], cols: int, _state: int, counts: list[int]) -> None:
         if (len(masks), cols) != (self.layout.rows, self.layout.cols):
@@ -345,14 +368,32 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
         self._counts.update(counts)
         if any(n >= 128 for n in moved.values()) or sum(moved.values()) > since:
             self.stats.jumps += 1
-            log.warning("press counters %s cannot be real (%s moves, %d frames since the last counters): "
-                        "discarded, a new baseline", counts, moved, since)
+            self._problems.log(logging.WARNING, "press counters %s cannot be real (%s moves, %d frames since the "
+                               "last counters): discarded, a new baseline", counts, moved, since)
             return
         now = self.clock()
         for index, n in moved.items():
             name = self.button_names.get(index)
             if name is not None:
-                self._presses.extend(make_press(name, now) for _ in range(n))
+                take = self._take_presses(n, now)
+                self._presses.extend(make_press(name, now) for _ in range(take))
+
+    def _take_presses(self, n: int, now: int) -> int:
+        """How many of `n` presses to act on: a token bucket of PRESS_BURST
+        filled at PRESS_RATE a second. A device (or a forger on the line)
+        sending valid BUTTON frames at any rate cannot press the clock
+        thousands of times a second; what is dropped is counted and logged."""
+        if self._press_at is not None:
+            self._press_tokens = min(float(PRESS_BURST),
+                                     self._press_tokens + (now - self._press_at) * PRESS_RATE / 1000)
+        self._press_at = now
+        take = min(n, int(self._press_tokens))
+        self._press_tokens -= take
+        if take < n:
+            self.stats.presses_dropped += n - take
+            self._dropping.log(logging.WARNING, "button presses coming faster than %d a second: %d dropped "
+                               "(%d in all)", PRESS_RATE, n - take, self.stats.presses_dropped)
+        return take
 
     # -- the interfaces ------------------------------------------------------------
     def snapshot(self) -> Snapshot:

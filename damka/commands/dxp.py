@@ -85,10 +85,11 @@ def open_app(args: argparse.Namespace, store, stop: StopAfter | None = None):
     """The board's DxpApp as the arguments say: a new game after the handshake,
     or (`--resume`) the stored game waiting for the peer. ValueError says why not;
     TimeoutError: `stop`'s deadline came while waiting for the peer."""
-    from damka.bridges.dxp_link import DxpLink
+    from damka.bridges.dxp_door import DxpDoor
+    from damka.bridges.dxp_link import DxpLink, DxpServer
     from damka.bridges.dxp_redial import Redialer
     from damka.controller.dxp_app import DxpResumeError
-    from damka.controller.dxp_start import DxpStartError, follow, initiate, make_app, resume_app
+    from damka.controller.dxp_start import DxpStartError, follow_at, initiate, make_app, resume_app
     from damka.controller.store_schema import StoreError
 
     if args.minutes < 0 or args.moves < 0:
@@ -100,7 +101,11 @@ def open_app(args: argparse.Namespace, store, stop: StopAfter | None = None):
         host, port = parse_address(args.connect)
         redial = Redialer.calling(host, port, give_up_s=args.give_up)
     else:
-        redial = Redialer.listening(args.host, port, give_up_s=args.give_up)
+        try:
+            door = DxpDoor(DxpServer(args.host, port))     # open for the whole game: strays never close it
+        except OSError as error:
+            raise ValueError(f"cannot listen on {args.host}:{port}: {error}") from None
+        redial = Redialer.listening(args.host, port, door=door, give_up_s=args.give_up)
     try:
         if args.resume is not None:
             print(f"damka dxp: game {args.resume}: {redial.describe.replace(' again', '')} for the peer", flush=True)
@@ -111,8 +116,7 @@ def open_app(args: argparse.Namespace, store, stop: StopAfter | None = None):
                                                 minutes=args.minutes, moves=args.moves)
         else:
             print(f"damka dxp: waiting for a DXP peer on {args.host}:{port}", flush=True)
-            link = DxpLink.listen(port, args.host, timeout=stop.left() if stop is not None else None)
-            request, peer_side = follow(link)
+            link, request, peer_side = follow_at(door, timeout=stop.left() if stop is not None else None)
             name = request.name
         return make_app(link, request, peer_side, name, initiator=bool(args.connect), redial=redial, store=store)
     except TimeoutError as error:
