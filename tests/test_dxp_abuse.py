@@ -18,6 +18,7 @@ from pathlib import Path
 
 from damka.bridges import dxp
 from damka.bridges.dxp_link import DxpLink
+from waiting import wait_on_board
 
 ROOT = Path(__file__).resolve().parent.parent
 RIG = ROOT / "tests" / "dxp_rig.py"
@@ -247,8 +248,8 @@ def connect_when_open(port: int, timeout: float = 20.0) -> socket.socket:
 def test_after_a_drop_strays_and_a_silent_connection_do_not_keep_the_peer_out() -> None:
     from damka.controller import events as ev
     from damka.controller.dxp_game import board_letters
-    from tests.test_dxp import make, settle
-    from tests.test_dxp_clock import follower_game, wait_until
+    from tests.test_dxp import make
+    from tests.test_dxp_clock import follower_game
 
     app, board, peer, port, redial = follower_game()
     said: list[str] = []
@@ -257,7 +258,7 @@ def test_after_a_drop_strays_and_a_silent_connection_do_not_keep_the_peer_out() 
     make(board, app, session.game.legal_moves()[0])
     next_of(peer, dxp.MoveMessage)
     peer.close()                                                  # the peer drops
-    wait_until(board, lambda: any("listening again" in text for text in said), "listening again")
+    wait_on_board(board, lambda: any("listening again" in text for text in said), "listening again")
     silent = connect_when_open(port)                              # connects and never speaks
     for _ in range(5):
         connect_when_open(port).close()                           # a port scan meanwhile
@@ -266,17 +267,15 @@ def test_after_a_drop_strays_and_a_silent_connection_do_not_keep_the_peer_out() 
     back = DxpLink(sock, "the peer")
     colour, letters = board_letters(session.variant, session.game)
     back.send(dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
-    end = time.monotonic() + 20
-    answer = None
-    while answer is None:
-        assert time.monotonic() < end, f"the peer was kept out; screen said {said[-3:]}"
-        settle(board, 0.05)
+
+    def answered() -> dxp.Message | None:
         try:
-            answer = back.incoming.get_nowait()
+            return back.incoming.get_nowait()
         except queue.Empty:
-            pass
+            return None
+    answer = wait_on_board(board, answered, f"the peer let in (the screen said {said[-3:]})")
     assert isinstance(answer, dxp.GameAccept) and answer.accepted
-    wait_until(board, lambda: not app.dxp.dropped, "the game goes on")
+    wait_on_board(board, lambda: not app.dxp.dropped, "the game goes on")
     assert sum("new connection closed" in text for text in said) <= 1, said   # not a line per stray
     silent.close()
     back.close()
