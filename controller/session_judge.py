@@ -65,7 +65,15 @@ class SessionJudge:
         if kind is Kind.COMPLETE:
             self._commit(self._pick(reading.turns), pressed=side)
         elif kind is Kind.HALF_TURN:
-            self._say("one move made: make the second move of your turn")
+            # One move gives this board, but so may two (a2-a1 then b1-a2 leaves
+            # what b1-a1 leaves): the press says the turn is done, so a whole
+            # turn that explains the board is taken (the first move seen first).
+            pairs = self.tracker.complete_pairs(self.game, self.occupancy, self._computer_moves(),
+                                                tuple(self._first_moves))
+            if pairs:
+                self._commit(self._pick(pairs), pressed=side)
+            else:
+                self._say("one move made: make the second move of your turn")
         elif kind is Kind.UNCHANGED:
             self._say("make your move before pressing the clock")
         elif kind is Kind.IN_PROGRESS:

@@ -71,7 +71,6 @@ def test_a_take_back_after_a_resignation_keeps_the_record_and_the_screen_in_step
         [('move', 639), ('resign',), ('takeback_pieces',)], seed=183, avoid=NOTHING)
 
 
-@pytest.mark.xfail(strict=True, reason="a multiwarcaby turn whose board one move also gives: not fixed yet")
 def test_a_multiwarcaby_turn_that_refills_the_square_it_left_is_committed_at_the_press() -> None:
     """a2-a1, then b1-a2, and the press: the board is two legal moves from the
     turn start (also one move, b1-a1), and the board asked for a second move."""

@@ -51,7 +51,6 @@ ENGINE_WAIT_S = 60.0   # the computer's search, waited for in real time (a loade
 AVOID = frozenset({
     "take-back with a clock",          # issue 20 item 1 (branch i20-clock)
     "take-back after the end",         # the game reopens behind the result screen
-    "turn read as one move",           # multiwarcaby: a turn whose board one move also gives
 })
 
 
