@@ -66,10 +66,11 @@ class SessionJudge:
             self._commit(self._pick(reading.turns), pressed=side)
         elif kind is Kind.HALF_TURN:
             # One move gives this board, but so may two (a2-a1 then b1-a2 leaves
-            # what b1-a1 leaves): the press says the turn is done, so a whole
-            # turn that explains the board is taken (the first move seen first).
-            pairs = self.tracker.complete_pairs(self.game, self.occupancy, self._computer_moves(),
-                                                tuple(self._first_moves))
+            # what b1-a1 leaves): a whole turn whose first move the board showed
+            # complete this turn is what was played (a single move never is one).
+            pairs = [pair for pair in self.tracker.complete_pairs(self.game, self.occupancy, self._computer_moves(),
+                                                                  tuple(self._first_moves))
+                     if pair[0] in self._first_moves]
             if pairs:
                 self._commit(self._pick(pairs), pressed=side)
             else:

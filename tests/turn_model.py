@@ -34,7 +34,6 @@ from damka.controller.setup import GameSetup
 from damka.controller.store import Store
 from damka.controller.tracker import BoardMap
 from damka.engine.game import Game
-from damka.engine.geometry import iter_bits
 from damka.engine.move import Move
 from damka.engine.notation import format_move
 from damka.hardware.interfaces import Button, Role
@@ -51,6 +50,7 @@ ENGINE_WAIT_S = 60.0   # the computer's search, waited for in real time (a loade
 AVOID = frozenset({
     "take-back with a clock",          # issue 20 item 1 (branch i20-clock)
     "take-back after the end",         # the game reopens behind the result screen
+    "move picked up by an input",      # issue 20 item 2 (branch i20-computer): ticked at once instead
 })
 
 
@@ -152,6 +152,30 @@ class Watch:
         return any(isinstance(event, kinds) for event in self.events)
 
 
+class Loop:
+    """What the virtual board drives: the world's App, and after every input
+    and tick the wait for the computer's search (its move is then picked up
+    at the App's very next input or tick, whatever the machine's speed)."""
+
+    def __init__(self, world: "World") -> None:
+        self.world = world
+
+    def handle(self, event: Any) -> None:
+        self.world.app.handle(event)
+        self.world.wait_for_engine()
+
+    def tick(self, now_ms: int) -> None:
+        self.world.app.tick(now_ms)
+        self.world.wait_for_engine()
+
+    def next_deadline(self) -> int | None:
+        return self.world.app.next_deadline()
+
+    @property
+    def frame(self) -> Any:
+        return self.world.app.frame
+
+
 class World:
     """The App on a virtual board with a store, and the hands and pages acting on it."""
 
@@ -170,8 +194,10 @@ class World:
         self.watch = Watch()
         self.app.bus.subscribe(self.watch)
         self.seen: set[frozenset[str]] = {self.board.pieces}   # boards some legal sequence gives
+        self.loop = Loop(self)
         self.start_game()
-        self.board.connect(self.app)
+        self.wait_for_engine()
+        self.board.connect(self.loop)
         self.board.advance(1000)
         self.wait_for_engine()
         self.note_positions()
@@ -233,12 +259,15 @@ class World:
         board), and the coach's check is picked up as `App.inline_thinking` does."""
         deadline = time.monotonic() + ENGINE_WAIT_S
         player = self.engine_player()
+        searched = getattr(player, "thinking", False)
         while getattr(player, "thinking", False) or self._coach_busy():
             if time.monotonic() > deadline:
                 raise Violation("engine", f"the computer or the coach did not answer in {ENGINE_WAIT_S:.0f} s")
             time.sleep(0.001)
             if self._coach_busy():
-                self.tick()
+                self.app.tick(self.board.now)
+        if searched and "move picked up by an input" in self.avoid:
+            self.app.tick(self.board.now)   # the move is picked up by a tick, never by the next press
 
     def _coach_busy(self) -> bool:
         session = self.session
@@ -246,7 +275,7 @@ class World:
 
     def tick(self) -> None:
         """One pass of the board's loop: tick, then show the frame (`BoardLoop.step`)."""
-        self.app.tick(self.board.now)
+        self.loop.tick(self.board.now)
         self.board.show(self.app.frame)
 
     # -- hands ----------------------------------------------------------------------------
@@ -296,24 +325,7 @@ class World:
         seconds = after.legal_moves()
         if not seconds:
             return (first,)
-        turn = (first, seconds[choice // len(firsts) % len(seconds)])
-        if "turn read as one move" in self.avoid and self._one_move_gives(game, self._after(game, turn)):
-            return (first,) if choice % 2 else self.turn(choice + 1)
-        return turn
-
-    def _after(self, game: Game, turn: tuple[Move, ...]) -> int:
-        position = game.position
-        for move in turn:
-            position = self.variant.play(position, move)
-        return self.variant.occupancy(position)
-
-    def _one_move_gives(self, game: Game, occupancy: int) -> bool:
-        """Some single legal move leaves the board `occupancy` too."""
-        before = self.variant.occupancy(game.position)
-        removed = before & ~occupancy
-        starts = list(iter_bits(removed))
-        return any(self.variant.occupancy(self.variant.play(game.position, move)) == occupancy
-                   for start in starts for move in self.variant.legal_moves_from(game.position, start))
+        return (first, seconds[choice // len(firsts) % len(seconds)])
 
     def may_take_back(self) -> bool:
         """A take-back that runs into none of the defects still `AVOID`ed."""
@@ -349,6 +361,7 @@ class World:
             call()
         except (CommandRefused, ValueError):
             pass
+        self.wait_for_engine()
         self.board.show(self.app.frame)
 
     def close(self) -> None:
@@ -367,7 +380,7 @@ class World:
         self.stores.append(self.store)
         self.app = self._new_app(offer_resume=True)
         self.app.bus.subscribe(self.watch)
-        self.board.connect(self.app)
+        self.board.connect(self.loop)
         if self.app.state is AppState.RESUME:
             self.board.button(Button.OK)          # "Resume it"
         else:

@@ -26,7 +26,6 @@ def act(world: World, action: tuple) -> None:
     kind, *args = action
     world.watch.events.clear()
     HANDS[kind](world, *args)
-    world.wait_for_engine()
     world.note_positions()
 
 
@@ -41,7 +40,6 @@ def _move(world: World, choice: int) -> None:
     if not world.board_matches():
         world.set_board(world.occupied_of(world.game.position))   # the hand puts its half-made move back
         world.board.advance(SETTLE_MS)
-        world.wait_for_engine()
         if session is not world.session or session.result is not None or not world.board_matches():
             return
     planned = session.planned
@@ -73,7 +71,6 @@ def _move(world: World, choice: int) -> None:
     else:
         world.board.advance(SETTLE_MS + 1000)
         expect = expect and planned is not None   # no press: only a lit move is committed by itself
-    world.wait_for_engine()
     world.board.advance(100)
     interrupted = world.watch.any(ev.GameOver, ev.SideOut, ev.TakenBack, ev.NewGame, ev.BlunderWarned)
     if not expect or interrupted or open_offer or world.config.mode == "learning" or session is not world.session:
