@@ -63,6 +63,15 @@ def test_after_a_take_back_by_the_pieces_the_clock_of_the_side_to_move_runs() ->
         [('computer', 255), ('takeback_pieces',)], seed=5, avoid=NOTHING)
 
 
+@pytest.mark.xfail(strict=True, reason="issue 20 item 2, fix on branch i20-computer")
+def test_the_computers_move_picked_up_at_a_press_is_lit_at_once() -> None:
+    """A new game, the computer to move; its search ends and the next thing
+    the board hears is a clock press: the session picks the move up then, says
+    the clock started, and lights nothing until some later input or tick."""
+    run(Config(variant='classic', mode='computer', time_control='0.5+1', colours='lot'),
+        [('new_game',), ('press_right',)], seed=319, avoid=NOTHING)
+
+
 @pytest.mark.xfail(strict=True, reason="the game reopens behind the result screen: not fixed here (see the report)")
 def test_a_take_back_after_a_resignation_keeps_the_record_and_the_screen_in_step() -> None:
     """Resigned, then the pieces put back: the session took the move back and

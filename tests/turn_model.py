@@ -259,7 +259,7 @@ class World:
         board), and the coach's check is picked up as `App.inline_thinking` does."""
         deadline = time.monotonic() + ENGINE_WAIT_S
         player = self.engine_player()
-        searched = getattr(player, "thinking", False)
+        searched = player is not None and self.session.thinking   # its move not picked up yet
         while getattr(player, "thinking", False) or self._coach_busy():
             if time.monotonic() > deadline:
                 raise Violation("engine", f"the computer or the coach did not answer in {ENGINE_WAIT_S:.0f} s")
@@ -400,6 +400,12 @@ def describe_move(world: World, moves: tuple[Move, ...]) -> str:
         texts.append(format_move(world.variant, game.position, move))
         game.push_unchecked(move)
     return " ".join(texts)
+
+
+def seat_not_at_the_table(world: World) -> bool:
+    """The side to move is the computer's or played from afar (its move is lit for the table)."""
+    session = world.session
+    return session.mode.value == "computer" and session.game.turn in session.settings.computer_sides
 
 
 def playing(world: World) -> bool:

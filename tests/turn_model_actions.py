@@ -16,7 +16,7 @@ from damka.controller.app import AppState
 from damka.controller.session import Phase
 from damka.hardware.interfaces import Button, Role
 
-from turn_model import Violation, World, describe_move, lit, playing
+from turn_model import Violation, World, lit, seat_not_at_the_table
 
 SETTLE_MS = 1500  # longer than any quiet time the board waits for before it acts on a move
 
@@ -43,7 +43,8 @@ def _move(world: World, choice: int) -> None:
         if session is not world.session or session.result is not None or not world.board_matches():
             return
     planned = session.planned
-    if planned is not None:  # the computer's or the remote seat's turn: its move, or (sometimes) another
+    lit_move = seat_not_at_the_table(world)
+    if lit_move:  # the computer's or the remote seat's turn: its move, or (sometimes) another
         if not planned:
             return
         if choice % 5 == 0:
@@ -70,7 +71,9 @@ def _move(world: World, choice: int) -> None:
         world.board.advance(100)
     else:
         world.board.advance(SETTLE_MS + 1000)
-        expect = expect and planned is not None   # no press: only a lit move is committed by itself
+        # No press: a lit move is committed by itself, and so is a casual draughts move once settled.
+        expect = expect and (lit_move or (world.config.mode in ("casual", "computer")
+                                          and world.variant.moves_per_turn == 1))
     world.board.advance(100)
     interrupted = world.watch.any(ev.GameOver, ev.SideOut, ev.TakenBack, ev.NewGame, ev.BlunderWarned)
     if not expect or interrupted or open_offer or world.config.mode == "learning" or session is not world.session:
@@ -83,10 +86,7 @@ def _move(world: World, choice: int) -> None:
 
 
 def describe_move_at(world: World, ply: int, turn: tuple) -> str:
-    from damka.controller.tracker import BoardMap  # (names only)
-
-    names = BoardMap(world.variant)
-    return " then ".join(f"{names.name(m.start)}-{names.name(m.end)}" for m in turn) + f" at ply {ply}"
+    return " then ".join(f"{world.name(m.start)}-{world.name(m.end)}" for m in turn) + f" at ply {ply}"
 
 
 def _move_after_the_end(world: World, choice: int) -> None:
