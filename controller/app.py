@@ -318,7 +318,7 @@ class App(AppMenus, AppOffers, AppCommands):
         if self.store is None:
             return None
         return Recorder(self.store, built.session, built.clock, players=self.game_players, mode=built.setup.mode,
-                        time_control=built.setup.time_control, tags=resume_mod.record_tags(built),
+                        time_control=built.time_control, tags=resume_mod.record_tags(built),
                         now=lambda: self.now, game_id=game_id, checkpoint_ms=self.checkpoint_ms, queue=self.writes)
 
     def _start(self, built: BuiltGame, recorder: Recorder | None) -> None:
@@ -328,6 +328,10 @@ class App(AppMenus, AppOffers, AppCommands):
         self.state = AppState.GAME
         self.overlay = None
         self.result_view = None
+        variant = built.session.variant
+        # The names people gave, by side ("" where the side's own word, with a label, stands in).
+        built.session.name_players([name if not name.startswith(variant.player_name(i)) else ""
+                                    for i, name in enumerate(self.game_players)])
         bus = built.session.bus
         built.session.takeback_consent = self._board_takeback   # app_offers.py: asked of a remote seat
         if recorder is not None:

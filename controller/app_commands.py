@@ -143,7 +143,7 @@ class AppCommands:
             raise CommandRefused(f"{error} (a resumed game keeps no presses to undo)") from None
         mover = committed[-1].side
         text = " ".join(move.text for move in committed[-plies:])
-        session.take_back(plies)   # the session's own take-back (record, screen, TakenBack event)
+        session.take_back(plies, clock_undone=True)   # the session's own take-back (record, screen, TakenBack event)
         return self._acted("undo", f"last press of {self.side_label(mover)} undone ({text} taken back; "
                                    "clock paused)", where)
 

@@ -109,8 +109,8 @@ class Assistants:
             move = self.chooser.choose(variant, position)
             moves.append(move)
             position = variant.play(position, move)
-            if variant.move_in_turn(position) == 0:
-                break
+            if not variant.turn_goes_on(position):
+                break  # the turn is over, or the game: no second move after the end
         return tuple(moves)
 
     # -- hints --------------------------------------------------------------------

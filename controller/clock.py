@@ -241,6 +241,7 @@ class Clock:
         self.log = ArbiterLog()
         self._pending: list[ClockEvent] = []
         self._undo: list[dict] = []
+        self._over_reason = ""       # why the clock finished ("time": a loss on time, never reopened)
 
     # -- reading -----------------------------------------------------------------
 
@@ -431,6 +432,7 @@ class Clock:
 
     def _finish(self, at: int, reason: str, loser: int | None = None) -> None:
         self.state = State.FINISHED
+        self._over_reason = reason
         self._run_since = None
         self._pending.append(GameOver(at, reason, loser))
 
@@ -468,7 +470,7 @@ class Clock:
         self._turn_moves += moves
         if self._turn_moves < self.moves_per_turn:
             return PressResult(True, "", False, self.active, self._drain())
-        self._end_turn(now)
+        self._undo[-1]["bonus_ms"] = self._end_turn(now)
         return PressResult(True, "", True, self.active, self._drain())
 
     def _refusal(self, side: int, board_ok: bool, reason: str, moves: int) -> str:
@@ -491,11 +493,14 @@ class Clock:
             return f"the turn has {left} move(s) left, the press claimed {moves}"
         return ""
 
-    def _end_turn(self, now: int) -> None:
+    def _end_turn(self, now: int) -> int:
+        """Book the turn and pass it on; what the press added to the mover's
+        time beyond the time it used (increment, a quota's next stage)."""
         index = self.active
         mover = self._sides[index]
         stage = mover.current
         used = self._used(now)
+        booked = mover.remaining_ms - _charged(stage, used)
         for other in range(len(self._sides)):
             if other != index:
                 self._sides[other].remaining_ms += self._credit(other, used)
@@ -522,6 +527,7 @@ class Clock:
                     mover.periods = nxt.periods
                 self._pending.append(StageChange(index, mover.stage, now, "moves"))
         self._pass_turn(now)
+        return mover.remaining_ms - booked if stage is not None else 0
 
     def _drain(self) -> tuple[ClockEvent, ...]:
         events, self._pending = tuple(self._pending), []
@@ -688,6 +694,65 @@ class Clock:
         self._run_since = None
         self._floor = now
         self._log(now, "undo", self.active, "", by)
+
+    # -- a take-back on the board -------------------------------------------------------
+
+    def take_back(self, movers: Sequence[int], now: int | None = None) -> None:
+        """The board took back the turns that `movers` ended (oldest first): the
+        first of them is to move again and its clock runs from `now`.
+
+        The time every side used stays used: the running turn is booked (no
+        bonus), and what the taken-back presses added (increment, a quota's
+        next stage) comes off again, with their move counters and stage. A
+        turn whose press the clock does not know (made before a resume) only
+        hands the turn back. A paused clock stays paused; a clock stopped by
+        the end of the game runs again (a take-back reopens the game), unless
+        it ended on time. Not an arbiter action (`undo` is); logged."""
+        now = self._now(now)
+        self._advance(now)
+        if not movers or self.state is State.READY:
+            return
+        if self.state is State.FINISHED:
+            if self._over_reason == "time":
+                return
+            self.state = State.RUNNING
+            self._run_since = None
+        self._book(now)
+        turn_moves, known = 0, True
+        for mover in reversed(movers):
+            side = self._check_side(mover)
+            entry = self._undo[-1] if known and self._undo else None
+            known = entry is not None and entry["active"] == mover and "bonus_ms" in entry
+            if not known:
+                side.turns, side.stage_turns = max(0, side.turns - 1), max(0, side.stage_turns - 1)
+                side.moves = max(0, side.moves - self.moves_per_turn)
+                turn_moves = 0
+                continue
+            self._undo.pop()
+            side.remaining_ms -= entry["bonus_ms"]
+            for key in ("stage", "stage_turns", "turns", "moves", "periods"):
+                setattr(side, key, entry["sides"][mover][key])
+            turn_moves = entry["turn_moves"]
+        self.active = movers[0]
+        self._turn_moves = turn_moves
+        self._turn_used = 0
+        self._run_since = now if self.state is State.RUNNING else None
+        self._floor = now
+        self._log(now, "take-back", self.active, f"{len(movers)} turn{'s' if len(movers) != 1 else ''}")
+        self._advance(now)
+
+    def _book(self, now: int) -> None:
+        """Book the time the side to move has used in this turn (no bonus, the
+        hourglass credits to the others); its turn starts again at `now`."""
+        used = self._used(now)
+        for index, side in enumerate(self._sides):
+            if index != self.active:
+                side.remaining_ms += self._credit(index, used)
+        mover = self._sides[self.active]
+        mover.remaining_ms = self._main(self.active, used)
+        mover.used_ms += used
+        self._turn_used = 0
+        self._run_since = now if self._run_since is not None else None
 
     # -- snapshots -----------------------------------------------------------------
 

@@ -149,6 +149,14 @@ class CueListener:
     def _unknown(self, event: ev.PositionUnknown) -> None:
         self._emit(event.time_ms, Cue.ILLEGAL, self.phrases.illegal(event.missing, event.extra))
 
+    def _takeback(self, event: ev.TakebackGuided) -> None:
+        guide = event.guide
+        sides = self.app.session.variant.sides if self.app.session is not None else ()
+        steps = tuple((step.square, sides[step.owner] if step.owner is not None and step.owner < len(sides) else None,
+                       step.king, step.put) for step in guide.steps)
+        self._emit(event.time_ms, None, self.phrases.takeback(
+            tuple((self._player(side), moves) for side, moves in guide.turns), steps))
+
     def _computer(self, event: ev.ComputerPlanned) -> None:
         self._emit(event.time_ms, Cue.COMPUTER_MOVED, self.phrases.computer(event.moves))
 
@@ -228,5 +236,5 @@ _HANDLERS = {
     ev.GameStarted: CueListener._started, ev.MoveCommitted: CueListener._move,
     ev.MoveRefused: CueListener._refused, ev.PositionUnknown: CueListener._unknown,
     ev.ComputerPlanned: CueListener._computer, ev.FlagFell: CueListener._flag,
-    ev.SideOut: CueListener._out, ev.GameOver: CueListener._over,
+    ev.SideOut: CueListener._out, ev.GameOver: CueListener._over, ev.TakebackGuided: CueListener._takeback,
 }

@@ -11,6 +11,7 @@ peer is looked for (`DxpGame.look_for_peer`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from damka.controller.dxp_clock import DxpClockHold, held_when_stored
@@ -24,6 +25,8 @@ from damka.controller.recorder import Recorder
 from damka.controller.resume import COMPUTER_TAG, stored_computer_sides
 from damka.controller.session_types import POLL_MS
 from damka.controller.store import StoredGame
+from damka.controller.view_builder import with_notice
+from damka.controller.views import GameView, View
 from damka.hardware.interfaces import Button, ButtonPress
 
 ROLE_TAG = "DamkaDxp"          # the board's role in the game: initiator or follower
@@ -63,6 +66,18 @@ class DxpApp(DxpClockHold, App):
         super().tick(now_ms)
         self.dxp.pump()
         self._keep_held()
+
+    def view(self) -> View:
+        """The App's view, with what the DXP game says about the peer (chat, a
+        refusal, the connection lost) on the game screen's message lines."""
+        view = super().view()
+        if isinstance(view, GameView):
+            for text, alert in self.dxp.screen_lines():
+                if text in view.messages:     # just said: the session's message line shows it too
+                    view = replace(view, alert=view.alert or alert)
+                else:
+                    view = with_notice(view, text, alert=alert)
+        return view
 
     def next_deadline(self) -> int | None:
         """The link is polled every POLL_MS even when the game itself waits for nothing."""

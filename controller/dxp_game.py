@@ -47,6 +47,15 @@ from damka.engine.variant import Result, Variant
 log = logging.getLogger("damka.dxp")
 
 VARIANT = "international"  # the one game DXP (version 1) names
+CHAT_CHARS = 80            # the most of a chat message the board's screen shows
+LINE_CHARS = 120           # the most of any line about the peer
+
+
+def clean_chat(text: str) -> str:
+    """A peer's chat fit for the screen: printable characters only, one line,
+    at most CHAT_CHARS (a peer may send anything, up to the framer's limit)."""
+    words = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return words if len(words) <= CHAT_CHARS else words[:CHAT_CHARS - 3].rstrip() + "..."
 
 
 def time_control_text(minutes: int, moves: int) -> str:
@@ -67,6 +76,7 @@ class DxpOpponent:
     label = "other program"
 
     def __init__(self) -> None:
+        self.away = False   # the connection is down: no move will come until the peer is back
         self._asked: tuple[int, Any] | None = None
         self._moves: dict[tuple[int, Any], Move] = {}
         self._since = 0.0
@@ -129,6 +139,21 @@ class DxpGame(DxpReconnect):
         self._unsubscribe: Any = None
         self.clock: Clock | None = None   # the game's clock (the resume GAMEREQ's time left)
         self.on_link: Callable[[bool], None] | None = None  # told when the peer is lost (False) / back (True)
+        # What the board's screen shows about the peer (chat, a refusal, the search for it), kept
+        # until the game moves on: the session rewrites its own message line on every update.
+        self.line = ""
+        self.line_alert = False
+        self._drop_line = ""              # while the connection is down
+
+    def screen_lines(self) -> list[tuple[str, bool]]:
+        """(text, alert) lines for the board's screen: the dropped connection
+        (until the peer is back), then the latest thing said about the peer."""
+        gone = self.link is None and not self.ended and self.session is not None and self.session.result is None
+        drop = self._drop_line or f"{self.peer_name} is not connected: waiting for it to come back (menu: adjudicate)"
+        lines = [(drop, True)] if gone else []
+        if self.line and self.line != drop:
+            lines.append((self.line, self.line_alert))
+        return lines
 
     # -- wiring ---------------------------------------------------------------
 
@@ -141,7 +166,10 @@ class DxpGame(DxpReconnect):
         built.session.opponent = self.opponent
         self._unsubscribe = built.session.bus.subscribe(self._on_event)
 
-    def _say(self, text: str) -> None:
+    def _say(self, text: str, alert: bool = False) -> None:
+        """Say `text` about the peer: on the screen (kept until the game moves on) and as an event."""
+        text = text[:LINE_CHARS]
+        self.line, self.line_alert = text, alert
         if self.session is not None:
             self.session.say(text)
 
@@ -166,6 +194,8 @@ class DxpGame(DxpReconnect):
             self._send(self._outbox.pop(0))
 
     def _on_event(self, event: ev.GameEvent) -> None:
+        if isinstance(event, ev.MoveCommitted):
+            self.line, self.line_alert = "", False      # the game moved on: what was said has had its day
         if isinstance(event, ev.MoveCommitted) and event.side != self.peer_side and not event.redo:
             self._outbox.append(dxp.move_message(self.session.variant, event.move))
         elif isinstance(event, ev.GameOver) and not self.ended:
@@ -211,21 +241,27 @@ class DxpGame(DxpReconnect):
     def _refuse(self, why: str) -> None:
         log.warning("DXP: refused: %s", why)
         self.refused.append(why)
-        self._say(f"{self.peer_name}: refused: {why}"[:120])
+        self._say(f"{self.peer_name}: refused: {why}", alert=True)
 
     def _handle(self, item: Any) -> None:
         if isinstance(item, dxp.DxpError):
             self.refused.append(str(item))  # logged by the link
-            self._say(f"{self.peer_name}: bad message refused"[:120])
+            self._say(f"{self.peer_name}: bad message refused: {item}", alert=True)
         elif isinstance(item, Dropped):
             self.dropped = item.reason
             self.link = None
             if self.ended:
                 return  # the game is over: nothing waits for the peer
             self._back_pending = False  # the answer to the board's BACKREQ is lost with the link
+            # Its move still lit is forgotten: it is played again over the new connection
+            # (DXP: after GAMEACC the side to move moves); no move is asked for meanwhile.
+            self.opponent.away = True
+            self.opponent.forget()
+            self.session.assistants.cancel_search()
             finish = "; finish putting the pieces back" if self.back_target is not None else ""
-            self._say(f"connection to {self.peer_name} lost ({item.reason}); the game waits "
-                      f"(menu: adjudicate){finish}"[:120])
+            self._drop_line = (f"connection to {self.peer_name} lost ({item.reason}): waiting for it to come back"
+                               f" (menu: adjudicate){finish}")[:LINE_CHARS]
+            self._say(self._drop_line, alert=True)
             self._link_changed(False)
             self.look_for_peer()
         elif isinstance(item, dxp.MoveMessage):
@@ -241,8 +277,8 @@ class DxpGame(DxpReconnect):
                 self._say(f"{self.peer_name} refused the take-back: put the moves back on the board")
             self._back_pending = False
         elif isinstance(item, dxp.Chat):
-            log.info("DXP chat from %s: %s", self.peer_name, item.text)
-            self._say(f"{self.peer_name}: {item.text}"[:120])
+            log.info("DXP chat from %s: %r", self.peer_name, item.text)
+            self._say(f"{self.peer_name} says: {clean_chat(item.text)}")
         else:
             self._refuse(f"{type(item).__name__} in the middle of a game")
 
@@ -260,6 +296,8 @@ class DxpGame(DxpReconnect):
             self._refuse(str(error))
             return
         self.opponent.deliver(game, move)
+        if self.line_alert:
+            self.line, self.line_alert = "", False   # a right move came: the refusal before it has had its day
 
     def _peer_end(self, message: dxp.GameEnd) -> None:
         if not self.ended and self._peer_move_pending():
@@ -312,8 +350,7 @@ class DxpGame(DxpReconnect):
         self.back_target = target
         self._send(dxp.BackAccept(0))
         undo = game.ply - target
-        self.session.guide_take_back(undo, f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}: "
-                                     "put the pieces back as they were")
+        self.session.guide_take_back(undo, f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}")
 
     def _game_now(self) -> Game:
         """The game as the peer sees it: at the take-back's target while the board catches up."""

@@ -28,8 +28,10 @@ HANDSHAKE_S = 30.0         # a new connection that brings no GAMEREQ / GAMEACC i
 class DxpReconnect:
     def look_for_peer(self) -> None:
         """Start looking for the peer again (after a drop, or a resumed game with no link yet)."""
-        if self.redial is not None and not self.ended and self.link is None:
-            self.redial.want()
+        if not self.ended and self.link is None:
+            self.opponent.away = True           # no move is asked for until it is back
+            if self.redial is not None:
+                self.redial.want()
 
     def close(self) -> None:
         if self.redial is not None:
@@ -117,7 +119,8 @@ class DxpReconnect:
         """Play on over `link` (its handshake done)."""
         if self._candidate is link:
             self._candidate = None
-        self.link, self.dropped = link, ""
+        self.link, self.dropped, self._drop_line = link, "", ""
+        self.opponent.away = False
         self.opponent.forget()                  # the peer plays its move again on the new connection
         self.session.assistants.cancel_search()
         log.info("DXP: %s is back (%s): the game goes on", self.peer_name, link.peer)

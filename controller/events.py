@@ -29,6 +29,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
+from damka.controller.takeback_guide import TakebackGuide
 from damka.engine.move import Move
 from damka.engine.variant import Result
 
@@ -89,8 +90,11 @@ class MoveRefused(GameEvent):
 
 @dataclass(frozen=True)
 class TakenBack(GameEvent):
+    """Moves taken back: the side to move again is to move, its clock runs."""
+
     plies: int
     position: str
+    clock_ms: tuple[int, ...] | None = None   # the times after the take-back (None: no countdown clock)
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,14 @@ class PositionUnknown(GameEvent):
 
     missing: tuple[str, ...]
     extra: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TakebackGuided(GameEvent):
+    """A take-back begins on the board: the turns taken back and the pieces
+    to put back or take off (`controller/takeback_guide.py`), for the voice."""
+
+    guide: TakebackGuide
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from damka.controller import timecontrol
 from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock, State, TimeSource
 from damka.controller.coach import Coach
@@ -29,7 +28,7 @@ from damka.controller.session import Session
 from damka.controller.session_types import Mode, SessionSettings
 from damka.controller.setup import GameSetup
 from damka.controller.timecontrol import TimeControl
-from damka.controller.timed_game import make_clock, read_controls
+from damka.controller.timed_game import make_clock, stored_control, variant_controls
 from damka.controller.tracker import TrackerSettings
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant
@@ -46,6 +45,11 @@ class BuiltGame:
     controls: list[TimeControl] | None
     computer_sides: frozenset[int]
 
+    @property
+    def time_control(self) -> str:
+        """The time control as the game's record keeps it (`casual` spelt out: `10+3`)."""
+        return stored_control(self.variant, self.setup.time_control)
+
 
 def build_variant(setup: GameSetup) -> Variant:
     return find_variant(setup.variant, **setup.variant_options())
@@ -53,13 +57,7 @@ def build_variant(setup: GameSetup) -> Variant:
 
 def time_controls(setup: GameSetup, variant: Variant) -> list[TimeControl] | None:
     """One time control per clock side (None: no clock); TimeControlError if the text is none."""
-    text = setup.time_control.strip()
-    if not text:
-        return None
-    sides = len(variant.sides)
-    if text == "casual":
-        return [timecontrol.casual_preset(variant.name, sides).control] * sides
-    return read_controls(text, sides)
+    return variant_controls(variant, setup.time_control)
 
 
 class ResumableClock:
@@ -88,6 +86,9 @@ class ResumableClock:
 
     def stop(self, now: int | None = None, reason: str = "game over", loser: int | None = None) -> None:
         self.clock.stop(now, reason, loser)
+
+    def take_back(self, movers: Any, now: int | None = None) -> None:
+        self.clock.take_back(movers, now)
 
     def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
               moves: int = 1) -> Any:

@@ -13,10 +13,13 @@ from dataclasses import replace
 
 from damka.controller.session_types import CommittedMove
 from damka.controller.tracker import Tracker
+from damka.engine.errors import IllegalMoveError
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.notation import format_move, square_name
 from damka.engine.variant import Position, Variant
+
+GOING_OUT = "a player going out"
 
 # One committed move as the events tell it: the record, the position after it and the scores after it.
 Entry = tuple[CommittedMove, str, tuple[int, ...]]
@@ -30,6 +33,7 @@ class GameRecord:
         self.committed: list[CommittedMove] = []
         self.redo: list[Move] = []         # moves taken back, in order, until a new move is made
         self.floor_ply = 0                 # no take-back to before this ply
+        self.floor_reason = GOING_OUT      # what happened there, for the screen
         self.last: tuple[Move, ...] = ()   # the turn just committed (the LAST_MOVE LEDs)
         self._turn_number = 0
 
@@ -39,16 +43,29 @@ class GameRecord:
         self.committed = committed
         self.redo = []
         self.floor_ply = floor_ply
+        self.floor_reason = GOING_OUT
         self.last = game.moves[-1:]
         self._turn_number = max((c.turn for c in committed), default=0)
 
     def commit(self, moves: tuple[Move, ...], now: int) -> list[Entry]:
-        """A turn committed: the taken-back moves stay restorable only if it replays them."""
+        """A turn committed: the taken-back moves stay restorable only if it replays them.
+
+        All or nothing: a move after the end of the game (IllegalMoveError
+        from the game) leaves the record as it was."""
+        entries: list[Entry] = []
+        try:
+            for move in moves:
+                entries.append(self._push(move, now))
+        except IllegalMoveError:
+            for _ in entries:
+                self.game.pop()
+                self.committed.pop()
+            self._turn_number = max((c.turn for c in self.committed), default=0)
+            raise
         if tuple(self.redo[:len(moves)]) == moves:
             del self.redo[:len(moves)]
         else:
             self.redo = []
-        entries = [self._push(move, now) for move in moves]
         self.last = moves
         return entries
 
@@ -97,8 +114,8 @@ class GameRecord:
         found = 0
         for k, move in enumerate(self.redo, 1):
             position = self.variant.play(position, move)
-            if two_moves and self.variant.move_in_turn(position):
-                continue
+            if two_moves and self.variant.turn_goes_on(position):
+                continue  # half a turn is never restored alone (a game-ending first move is a turn)
             if self.tracker.occupancy_of(position) == occupancy:
                 found = k
         return found
@@ -114,10 +131,22 @@ class GameRecord:
         """The position changes without a move (a player out): no take-back to before it."""
         self.game.amend(position)
         self.floor_ply = self.game.ply
+        self.floor_reason = GOING_OUT
+        self.redo = []
+
+    def hold(self, reason: str) -> None:
+        """No take-back to before now: what ended the game here stands (a loss
+        on time: the clock that fell cannot be wound back)."""
+        self.floor_ply = self.game.ply
+        self.floor_reason = reason
         self.redo = []
 
     def turn_start(self, turns_back: int) -> Position:
         """The position `turns_back` turn starts ago (1: the start of the last turn made)."""
+        return self.game.positions[self.turn_start_ply(turns_back)]
+
+    def turn_start_ply(self, turns_back: int) -> int:
+        """The ply of the position `turns_back` turn starts ago."""
         positions = self.game.positions
         count = 0
         for k in range(len(positions) - 2, -1, -1):
@@ -125,8 +154,8 @@ class GameRecord:
                 continue
             count += 1
             if count == turns_back or k == 0:
-                return positions[k]
-        return positions[0]
+                return k
+        return 0
 
 
 def rebuild_record(variant: Variant, game: Game) -> list[CommittedMove]:

@@ -132,11 +132,9 @@ class ComputerOpponent:
         variant = self.variant
         try:
             results: list[SearchResult] = []
-            side = variant.side_to_move(position)
             moves_left = variant.moves_per_turn - variant.move_in_turn(position) if whole_turn else 1
             for index in range(moves_left):
-                if index and (cancel.is_set() or variant.side_to_move(position) != side
-                              or variant.outcome(position, 1) is not None or not variant.legal_moves(position)):
+                if index and (cancel.is_set() or not variant.turn_goes_on(position)):
                     break
                 result = choose_move(
                     variant, position, self.level,

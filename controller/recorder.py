@@ -230,8 +230,9 @@ class Recorder:
 
     def _taken_back(self, event: ev.TakenBack) -> None:
         if self.opened:
-            clock_ms = self.clock_ms()
-            self._put("takeback", lambda store, gid: store.take_back(gid, event.ply, clock_ms=clock_ms))
+            clock_ms, clock_state = self.clock_ms(), self._clock_state()
+            self._put("takeback", lambda store, gid: store.take_back(gid, event.ply, clock_ms=clock_ms,
+                                                                     clock_state=clock_state))
 
     def _new_game(self, event: ev.NewGame) -> None:
         if self.opened:

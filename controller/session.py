@@ -25,7 +25,9 @@ Modes:
   accepted (committed once settled, no press needed).
 Multiwarcaby: the side's button (clock or 'done') ends the turn in every mode:
 accepted when the board is two legal moves from the turn start (the record
-shows one such pair); a press after one move asks for the second.
+shows one such pair); a press after one move asks for the second. A first
+move that ends the game (fewer than two pieces left, no second move) is a
+turn of its own: committed once settled, or at the press in tournament play.
 
 The clock (`controller/session_clock.py`): a flag in an earlier stage is shown
 and play goes on; in the last stage with two sides it is a loss on time;
@@ -94,6 +96,7 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
         self.sensor_log: list[LogEvent] = []
         self.initial_occupied: frozenset[str] = frozenset()
         self.message = "set up the pieces"
+        self.players: tuple[str, ...] = ()  # the players' names by side, "" for none (`name_players`)
         self._flag: tuple[int, int] | None = None           # (squares, until_ms)
         self._hint_text = ""
         self._restore_request = False
@@ -332,7 +335,7 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
             self._say(f"clock started; {self._turn_prompt()}")  # the press only started the clock
             return
         if press.side != self.game.turn:
-            self._say(f"it is {wording.side_name(self.variant, self.game.turn)}'s turn")
+            self._say(f"it is {wording.side_name(self.variant, self.game.turn, self.players)}'s turn")
             return
         if self._is_computer_turn():
             self._say("carry out the computer's move")
@@ -460,7 +463,7 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
         if kind is Kind.COMPLETE:
             if self._is_computer_turn():
                 return True
-            if self.mode is Mode.TOURNAMENT or self.tracker.two_moves:
+            if self.mode is Mode.TOURNAMENT or (self.tracker.two_moves and not self._ends_game_alone()):
                 return False
             return self.phase is Phase.PLAYING
         if kind is Kind.TAKEBACK:
@@ -468,6 +471,12 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
         if kind is Kind.START:
             return self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
         return False
+
+    def _ends_game_alone(self) -> bool:
+        """The board shows a multiwarcaby first move that ends the game: a whole
+        turn (RULES.md), committed like a move of a one-move variant."""
+        turns = self.reading.turns
+        return self.reading.kind is Kind.COMPLETE and bool(turns) and len(turns[0]) < self.variant.moves_per_turn
 
     def _wait_for(self, kind: Kind) -> int:
         settings = self.tracker.settings
@@ -503,7 +512,7 @@ class Session(SessionJudge, SessionCommits, SessionAssist, SessionEnds, SessionO
             return  # the coach is still looking at the move: no commit before its verdict
         if self._settled_action(kind):
             return
-        if not self.game.is_over:
+        if not self.game.is_over or self._restore_request:
             self._show(self._playing_message(kind))
 
     def _board_restored(self) -> bool:

@@ -12,6 +12,7 @@ from damka.controller import events as ev
 from damka.controller import wording
 from damka.controller.assistants import moves_text
 from damka.controller.session_types import Mode, Phase
+from damka.controller.takeback_guide import TakebackGuide, takeback_guide
 from damka.controller.tracker import Reading
 from damka.engine.move import Move
 from damka.engine.notation import format_move
@@ -110,8 +111,7 @@ class SessionAssist:
         if plies and (self._restore_to is None or self.game.ply - plies >= self._restore_to):
             self._take_back(plies)
             return
-        self._restore_request = True
-        self._say("to take back, put the pieces back as they were before the last move")
+        self._guide_takeback()
 
     # -- a take-back made at the board, with a seat played from afar ------------
 
@@ -174,16 +174,40 @@ class SessionAssist:
         does not have."""
         if not 0 < plies <= self.game.ply:
             raise ValueError(f"take-back of {plies} plies: the game has {self.game.ply}")
-        self._restore_request = True
         self._restore_to = self.game.ply - plies   # kept while the pieces go back one move at a time
-        self.say(reason)
+        self._guide_takeback(reason)
         self._refresh_frame()
 
-    def _takeback_target(self) -> int:
-        """The occupancy a TAKE_BACK request guides to: the position asked
+    def _takeback_ply(self) -> int:
+        """The ply a TAKE_BACK request guides to: the position asked
         for (`ask_takeback`, `guide_take_back`), else the last turn start (against the
         computer, the one before your own last move)."""
         if self._restore_to is not None:
-            return self.tracker.occupancy_of(self.game.positions[min(self._restore_to, self.game.ply)])
+            return min(self._restore_to, self.game.ply)
         turns_back = 2 if self.mode is Mode.COMPUTER and not self._is_computer_turn() else 1
-        return self.tracker.occupancy_of(self.record.turn_start(turns_back))
+        return self.record.turn_start_ply(turns_back)
+
+    def _takeback_target(self) -> int:
+        """The occupancy a TAKE_BACK request guides to."""
+        return self.tracker.occupancy_of(self.game.positions[self._takeback_ply()])
+
+    @property
+    def takeback_guide(self) -> TakebackGuide | None:
+        """The take-back under way, for the screen and the voice: the turns
+        taken back and the pieces still to put back or take off (None: no
+        take-back is being guided)."""
+        if not self._restore_request or self.phase is Phase.SETUP or self._consent is not None:
+            return None
+        ply = self._takeback_ply()
+        return takeback_guide(self.variant, self.board, self.occupancy, self.game.positions[ply],
+                              self.committed[ply:])
+
+    def _guide_takeback(self, reason: str = "") -> None:
+        """A take-back request begins: say what to do (the screen, and the voice once)."""
+        self._restore_request = True
+        guide = self.takeback_guide
+        if guide is None:
+            return
+        text = wording.takeback_text(self.variant, guide)
+        self.bus.publish(ev.TakebackGuided(self.now, self.game.ply, guide))
+        self.say(f"{reason}: {text}" if reason else text)

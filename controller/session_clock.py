@@ -53,6 +53,13 @@ class ClockBinding:
             return None
         return view.remaining_ms
 
+    def take_back(self, movers: list[int], now: int) -> None:
+        """The turns `movers` ended were taken back (oldest first): the clock
+        hands the turn back to the first of them (a clock that cannot: as it is)."""
+        hand_back = getattr(self.clock, "take_back", None)
+        if movers and hand_back is not None:
+            hand_back(movers, now)
+
     def stop(self, now: int, reason: str) -> None:
         if self.polled:
             self.clock.stop(now, reason)  # type: ignore[union-attr]

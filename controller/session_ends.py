@@ -44,7 +44,7 @@ class SessionEnds:
     def _on_flag(self, flag: Flag) -> None:
         self.bus.publish(ev.FlagFell(flag.at_ms, self.game.ply, flag.side, flag.stage + 1, flag.final))
         if not flag.final and self.phase is not Phase.OVER:
-            name = wording.side_name(self.variant, flag.side)
+            name = wording.side_name(self.variant, flag.side, self.players)
             self._notice = f"{name}'s flag fell in stage {flag.stage + 1}: play goes on"
             self._say(self._prompt())
 
@@ -59,6 +59,7 @@ class SessionEnds:
             self.drop_side(over.loser, over.reason, at_ms=over.at_ms)  # type: ignore[arg-type]
             return
         self.declare_loss(over.loser, reason, at_ms=over.at_ms)  # type: ignore[arg-type]
+        self.record.hold("a loss on time")  # the flag stands: a take-back would reopen a game with no time left
 
     def _stop_clock(self) -> None:
         result = self.game.result
@@ -106,7 +107,7 @@ class SessionEnds:
         self._forget_turn()
         self.assistants.cancel_search()
         why = "on time" if reason == "time" else reason
-        self._out_message = self._notice = f"{wording.side_name(variant, side)} is out ({why})"
+        self._out_message = self._notice = f"{wording.side_name(variant, side, self.players)} is out ({why})"
         self.bus.publish(ev.SideOut(self.now if at_ms is None else at_ms, self.game.ply, side, why,
                                     self._position_text(), tuple(self.game.scores)))
         if self.game.result is not None:

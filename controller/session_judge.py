@@ -16,6 +16,9 @@ from damka.controller.tracker import Kind, bits_of
 
 class SessionJudge:
     def _playing_message(self, kind: Kind) -> str:
+        guide = self.takeback_guide
+        if guide is not None:  # a take-back under way says so, and which piece goes where
+            return wording.takeback_text(self.variant, guide)
         advice = self._lift_advice() if kind is Kind.UNKNOWN and self.hints_on else ""
         if advice:
             return advice
@@ -27,6 +30,8 @@ class SessionJudge:
             return wording.warning_text(self.warning)
         if kind is Kind.HALF_TURN:
             return wording.second_move_text(self._is_computer_turn())
+        if self._ends_game_alone():
+            return wording.last_move_text()
         if kind is Kind.UNCHANGED:
             hint = self.assistants.hint
             return self._hint_text if hint and self._hint_text else self._prompt()
@@ -48,7 +53,7 @@ class SessionJudge:
 
     def _report_unknown(self, kind: Kind) -> None:
         """Publish when the board stops (or starts again) making sense, once each way."""
-        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
+        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now) and not self._restore_request
         if due and not self._unknown_reported:
             self._unknown_reported = True
             reference = self._reference()

@@ -8,12 +8,13 @@ composed by the pure `controller/frame.py`, the words come from
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from damka.controller import events as ev
 from damka.controller import wording
 from damka.controller.frame import FrameFacts, compose_frame, remaining
-from damka.controller.session_types import Mode, Phase, seat_label
+from damka.controller.session_types import Mode, Phase, seat_away, seat_label
 from damka.controller.tracker import Kind
 from damka.engine.variant import Result
 
@@ -34,7 +35,8 @@ class SessionOutput:
         if self._consent is not None and self.reading.kind is Kind.TAKEBACK:
             return base   # the position waits for the far side's answer: nothing to do on the board
         kind = self.reading.kind
-        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now)
+        # A take-back under way guides to its own position, not back to the game's.
+        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now) and not self._restore_request
         must = None
         if kind is Kind.UNKNOWN and (flag is not None or due):
             if not self.game.is_over and self._computer_moves() is None:
@@ -60,10 +62,19 @@ class SessionOutput:
         computer = self._is_computer_turn()
         who = seat_label(self.opponent, self.game.turn)
         return wording.turn_prompt(self.variant, self.game, two_moves=self.tracker.two_moves, computer_turn=computer,
-                                   thinking=computer and self.opponent is not None and self.planned == (), who=who)
+                                   thinking=computer and self.opponent is not None and self.planned == (), who=who,
+                                   names=self.players, away=computer and seat_away(self.opponent, self.game.turn))
 
     def _result_text(self, result: Result) -> str:
-        return wording.result_text(self.variant, result, self.game.scores, self.tracker.two_moves)
+        return wording.result_text(self.variant, result, self.game.scores, self.tracker.two_moves, self.players)
+
+    def name_players(self, names: Sequence[str]) -> None:
+        """The players' names by side ("" where none was given), for the words on the
+        screen; the prompt on the screen now is said again with them."""
+        prompt = self._prompt() if self.phase is Phase.PLAYING else None
+        self.players = tuple(names)
+        if prompt is not None and self.message == prompt:
+            self._show(self._prompt())
 
     def say(self, text: str) -> None:
         """Show `text` on the screen's message line (published even when it

@@ -69,6 +69,16 @@ class Opponent(Protocol):
     def cancel(self) -> None: ...
 
 
+def seat_away(opponent: Opponent | None, seat: int) -> bool:
+    """Whether who plays `seat` is gone for now (a DXP peer whose connection
+    dropped): no move will come until it is back, so the screen must not ask
+    for one. An opponent says so with `away` (or `away_for(seat)`)."""
+    away_for = getattr(opponent, "away_for", None)
+    if away_for is not None:
+        return bool(away_for(seat))
+    return bool(getattr(opponent, "away", False))
+
+
 def seat_label(opponent: Opponent | None, seat: int) -> str:
     """Who plays `seat` for the screen ("computer", "remote player", a peer's
     name): an opponent of several players (`controller/seat_opponents.py`)

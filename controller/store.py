@@ -369,12 +369,16 @@ class Store:
         conn.execute(_INSERT_MOVE, _move_row(game_id, game.variant, ply, game.moves[ply - 1], positions[ply - 1],
                                              positions[ply], text, clock_ms, at or self.stamp()))
 
-    def take_back(self, game_id: int, ply: int, *, clock_ms: Sequence[int] | None = None) -> None:
-        """Forget the moves after ply `ply` (the board took them back)."""
+    def take_back(self, game_id: int, ply: int, *, clock_ms: Sequence[int] | None = None,
+                  clock_state: Any = None) -> None:
+        """Forget the moves after ply `ply` (the board took them back); the
+        clock as the take-back left it (whose turn it is now), for a resume."""
         with self._transaction() as conn:
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
-            if clock_ms is not None:
-                conn.execute("UPDATE games SET clock = ? WHERE id = ?", (_clock_list(clock_ms), game_id))
+            if clock_ms is not None or clock_state is not None:
+                conn.execute("UPDATE games SET clock = coalesce(?, clock), clock_state = coalesce(?, clock_state)"
+                             " WHERE id = ?", (_clock_list(clock_ms),
+                                               None if clock_state is None else json.dumps(clock_state), game_id))
             self._notify(conn, "takeback", game_id, ply=ply)
 
     def save_clock(self, game_id: int, clock_ms: Sequence[int], clock_state: Any = None) -> None:

@@ -24,6 +24,7 @@ from damka.engine import pdn
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.controller.timed_game import format_clock, parse_clock, side_labels  # noqa: F401 (re-exported)
+from damka.controller.timed_game import stored_control_tags, variant_controls
 from damka.engine.variant import Result, Variant
 
 def export_pdn(stored: StoredGame) -> str:
@@ -35,11 +36,7 @@ def export_pdn(stored: StoredGame) -> str:
     for side, player in enumerate(stored.players[:len(variant.sides)]):
         tags[variant.player_tag(side)] = player
     if stored.time_control:
-        try:
-            tags["TimeControl"] = timecontrol.format_pdn(timecontrol.control(stored.time_control))
-        except TimeControlError:
-            tags["TimeControl"] = "?"
-        tags["DamkaTimeControl"] = stored.time_control
+        tags.update(stored_control_tags(variant, stored.time_control))
     tags["DamkaMode"] = stored.mode
     if stored.drops:
         # Players out of play (side:ply, 1-based side): a reader re-applies them after those plies.
@@ -141,7 +138,7 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
     return game, {
         "players": players, "mode": mode, "time_control": time_control, "tags": tags, "clocks": clocks,
         "result": result, "finished": finished, "drops": drops, "texts": record.texts[:len(moves)],
-        "clock_start": _start_clock(time_control, len(variant.sides) if not _teams(variant) else 2),
+        "clock_start": _start_clock(variant, time_control),
     }
 
 
@@ -152,17 +149,14 @@ def _drop_sides(game: Game, drops: Sequence[tuple[int, int]], ply: int) -> None:
             game.amend(game.variant.drop_side(game.position, side))  # type: ignore[attr-defined]
 
 
-def _teams(variant: Variant) -> bool:
-    return bool(getattr(variant, "teams", False))
-
-
-def _start_clock(time_control: str | None, sides: int) -> list[int] | None:
+def _start_clock(variant: Variant, time_control: str | None) -> list[int] | None:
+    """Each side's time at the start (None: no countdown clock), read as the game reads it."""
     if not time_control:
         return None
     try:
-        control = timecontrol.control(time_control)
+        controls = variant_controls(variant, time_control)
     except TimeControlError:
         return None
-    if control.untimed or not control.stages:
+    if not controls or any(control.untimed or not control.stages for control in controls):
         return None
-    return [control.initial_ms()] * sides
+    return [control.initial_ms() for control in controls]

@@ -54,13 +54,39 @@ def read_controls(text: str, sides: int) -> list[TimeControl]:
     return [timecontrol.control(clean)] * sides
 
 
+CASUAL = "casual"  # a setup's clock: the variant's own casual default (`variant.casual_time_preset()`)
+
+
+def variant_controls(variant: Variant, text: str) -> list[TimeControl] | None:
+    """The controls a game of `variant` set up with `text` runs: None for ""
+    (no clock), the variant's casual default for `casual` (a setup's word,
+    not the untimed preset's alias), else `read_controls`."""
+    clean = text.strip()
+    if not clean:
+        return None
+    sides = len(variant.sides)
+    if clean == CASUAL:
+        return [timecontrol.casual_preset(variant).control] * sides
+    return read_controls(clean, sides)
+
+
+def stored_control(variant: Variant, text: str) -> str:
+    """The time control text a game keeps in its record: the setup's text,
+    with `casual` spelt out as the compact form of what ran (`10+3`), since
+    read alone, without the variant, `casual` names no clock at all."""
+    clean = text.strip()
+    if clean != CASUAL:
+        return clean
+    return timecontrol.format_sides(variant_controls(variant, clean) or [])
+
+
 def make_clock(variant: Variant, controls: str | TimeControl | Sequence[TimeControl], *,
                time: TimeSource | None = None, pin: str | None = None) -> Clock:
     """The clock for `variant`: one side per side (or team) of the variant, its
     moves per turn (multiwarcaby: the clock switches after the turn's 2nd move)."""
     sides = len(variant.sides)
     if isinstance(controls, str):
-        controls = read_controls(controls, sides)
+        controls = variant_controls(variant, controls) or read_controls(controls, sides)
     elif isinstance(controls, TimeControl):
         controls = [controls] * sides
     return Clock(list(controls), sides=sides, time=time, moves_per_turn=variant.moves_per_turn, pin=pin)
@@ -99,15 +125,26 @@ def parse_clock(variant: Variant, text: str) -> tuple[int, ...] | None:
     return tuple(times[side] for side in range(len(names)))
 
 
-def time_control_tags(controls: Sequence[TimeControl]) -> dict[str, str]:
+def time_control_tags(controls: Sequence[TimeControl], text: str = "") -> dict[str, str]:
     """`TimeControl` (PDN's seconds form; `?` when PDN has none for it: a delay,
-    byo-yomi, a handicap) and `DamkaTimeControl` (the compact form, exact)."""
+    byo-yomi, a handicap) and `DamkaTimeControl` (`text`, the record's own
+    words such as a preset name, else the compact form: exact either way)."""
     compact = timecontrol.format_sides(controls)
     try:
         value = timecontrol.format_pdn(controls[0]) if "|" not in compact else "?"
     except TimeControlError:
         value = "?"
-    return {"TimeControl": value, "DamkaTimeControl": compact}
+    return {"TimeControl": value, "DamkaTimeControl": text or compact}
+
+
+def stored_control_tags(variant: Variant, text: str) -> dict[str, str]:
+    """The TimeControl tags of a stored game whose record says `text` (a game
+    stored with `casual` before it was spelt out reads as the variant's)."""
+    try:
+        controls = variant_controls(variant, text)
+    except TimeControlError:
+        return {"TimeControl": "?", "DamkaTimeControl": text.strip()}
+    return time_control_tags(controls, stored_control(variant, text)) if controls else {}
 
 
 def game_pdn(session: Any, controls: Sequence[TimeControl] | None = None,

@@ -10,8 +10,8 @@ sensor reports and the time, it says what the board shows:
   after the mover moves); under majority rules a half-cleared capture is this;
 - `HALF_TURN` (multiwarcaby): one complete move of the turn's two;
 - `COMPLETE`: the occupancy after a legal move (multiwarcaby: a legal
-  two-move turn from the turn start), maybe `extendable` (a capture chain that
-  may go on);
+  two-move turn from the turn start, or a first move that ends the game, a
+  turn of its own), maybe `extendable` (a capture chain that may go on);
 - `TAKEBACK`: an earlier position (`plies_back` plies ago);
 - `START`: the variant's start position (a new game);
 - `UNKNOWN`: nothing legal explains it.
@@ -182,7 +182,7 @@ class PositionIndex:
     """The legal moves of one position, with the occupancy after each."""
 
     __slots__ = ("position", "occ", "moves", "after", "start", "caps", "by_after", "_path", "_by_touch",
-                 "_extendable", "_children", "_keys")
+                 "_extendable", "_children", "_keys", "_goes_on")
 
     def __init__(self, position: Position, occupancy: int, moves: Sequence[Move]) -> None:
         self.position = position
@@ -213,6 +213,7 @@ class PositionIndex:
         self._extendable: dict[int, bool] = {}
         self._children: dict[int, "PositionIndex"] = {}
         self._keys: dict[tuple, int] | None = None
+        self._goes_on: dict[int, bool] = {}
 
     @property
     def path(self) -> list[int]:
@@ -331,11 +332,22 @@ class Tracker:
             self._indices.put(key, index)
         return index
 
+    def _turn_goes_on(self, parent: PositionIndex, i: int) -> bool:
+        """Whether a second move follows first move `i` (not when it ends the game)."""
+        goes_on = parent._goes_on.get(i)
+        if goes_on is None:
+            goes_on = self.variant.turn_goes_on(self.variant.play(parent.position, parent.moves[i]))
+            parent._goes_on[i] = goes_on
+        return goes_on
+
     def _child(self, parent: PositionIndex, i: int, allowed: Sequence[Move] | None) -> PositionIndex:
         child = parent._children.get(i)
         if child is None:
             position = self.variant.play(parent.position, parent.moves[i])
-            moves = self.variant.legal_moves(position) if allowed is None else list(allowed)
+            if not self._turn_goes_on(parent, i):
+                moves: list[Move] = []  # the first move ended the game: no second move
+            else:
+                moves = self.variant.legal_moves(position) if allowed is None else list(allowed)
             child = PositionIndex(position, parent.after[i], moves)
             parent._children[i] = child
             if allowed is None:  # also found by position (the record's notation asks)
@@ -378,7 +390,9 @@ class Tracker:
         if hits:
             turns = tuple((index.moves[i],) for i in hits)
             extendable = any(index.extendable(i) for i in hits)
-            kind = Kind.HALF_TURN if self.two_moves else Kind.COMPLETE
+            # A first move that ends the game is a whole turn (RULES.md: recorded alone).
+            half = self.two_moves and self._turn_goes_on(index, hits[0])
+            kind = Kind.HALF_TURN if half else Kind.COMPLETE
             return Reading(kind, occ, turns, extendable, missing=missing, extra=extra)
         second_allowed = None if allowed is None else allowed[1:2]
         # A part-way first move is read before a complete pair (a pair is

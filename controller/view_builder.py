@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
+from damka.controller import wording
 from damka.controller.clock import Clock, State
 from damka.controller.match import Match
 from damka.controller.session import CommittedMove, Phase, Session
-from damka.controller.session_types import seat_label
+from damka.controller.session_types import seat_away, seat_label
 from damka.controller.views import Colour, GameView, ResultView, SideLine, side_colour
 from damka.engine.variant import Result
 from damka.hardware.interfaces import Role
@@ -78,10 +79,15 @@ def _status(session: Session, sides: list[SideLine], multi: bool) -> str:
     game = session.game
     if session.phase is Phase.SETUP:
         return "Set up the pieces"
+    guide = session.takeback_guide
+    if guide is not None:
+        return f"Taking back {wording.takeback_turns(session.variant, guide)}"
     if game.is_over:
         return "Game over"
     if session.thinking:
         label = seat_label(session.opponent, game.turn)
+        if seat_away(session.opponent, game.turn):
+            return f"Waiting for the {label} to come back"
         return "The computer is thinking..." if label == "computer" else f"Waiting for the {label}'s move"
     mover = sides[game.turn].name
     return f"{mover}: second move" if multi and game.move_in_turn else f"{mover} to move"

@@ -14,11 +14,15 @@ WORDS: dict[str, Mapping[str, str]] = {
     "en": {"to": "to", "takes": "takes", "refused": "Refused", "illegal": "Illegal move",
            "put_back": "put back on", "take_off": "take off", "computer": "Computer plays", "flag": "Flag",
            "out": "is out", "wins": "wins", "draw": "Draw", "byoyomi": "byo-yomi", "periods": "periods left",
-           "seconds": "seconds"},
+           "seconds": "seconds", "taking_back": "Taking back", "put": "Put", "on": "on", "take": "Take off",
+           "piece": "a piece", "king": "a king", "white piece": "a white piece", "black piece": "a black piece",
+           "white king": "a white king", "black king": "a black king"},
     "pl": {"to": "na", "takes": "bije", "refused": "Odrzucone", "illegal": "Nieprawidłowy ruch",
            "put_back": "postaw z powrotem na", "take_off": "zdejmij z", "computer": "Komputer gra",
            "flag": "Flaga", "out": "odpada", "wins": "wygrywa", "draw": "Remis", "byoyomi": "bajomi",
-           "periods": "okresów zostało", "seconds": "sekund"},
+           "periods": "okresów zostało", "seconds": "sekund", "taking_back": "Cofamy ruch", "put": "Postaw",
+           "on": "na", "take": "Zdejmij z", "piece": "pionka", "king": "damkę", "white piece": "białego pionka",
+           "black piece": "czarnego pionka", "white king": "białą damkę", "black king": "czarną damkę"},
 }
 
 
@@ -70,6 +74,21 @@ class Phrases:
 
     def result(self, winner: str | None, reason: str) -> str:
         return (f"{winner} {self.words['wins']}" if winner else self.words["draw"]) + self._reason(reason)
+
+    def takeback(self, turns: tuple[tuple[str, str], ...],
+                 steps: tuple[tuple[str, str | None, bool, bool], ...]) -> str:
+        """A take-back begins: the turns taken back, (player, PDN moves), and
+        each square to fix, (square, colour of the piece or None, king, put)."""
+        words = self.words
+        parts = [f"{words['taking_back']}: " + ", ".join(f"{player} {self.path(moves)}" for player, moves in turns)]
+        for square, colour, king, put in steps:
+            if not put:
+                parts.append(f"{words['take']} {square}")
+                continue
+            kind = "king" if king else "piece"
+            piece = words.get(f"{colour} {kind}", words[kind]) if colour else words[kind]
+            parts.append(f"{words['put']} {piece} {words['on']} {square}")
+        return ". ".join(parts)
 
     def byoyomi(self, player: str, periods: int) -> str:
         return f"{player}: {self.words['byoyomi']}, {periods} {self.words['periods']}"

@@ -25,6 +25,7 @@ class Game:
         self._moves: list[Move] = []
         self._seen: Counter = Counter({variant.repetition_key(start): 1})
         self._declared: list[Result | None] = [None]
+        self._outcome: tuple[Result | None] | None = None  # the current position's, once asked (speed)
 
     # -- state --------------------------------------------------------------
 
@@ -67,8 +68,10 @@ class Game:
         declared = self._declared[-1]
         if declared is not None:
             return declared
-        key = self.variant.repetition_key(self.position)
-        return self.variant.outcome(self.position, self._seen[key])
+        if self._outcome is None:
+            key = self.variant.repetition_key(self.position)
+            self._outcome = (self.variant.outcome(self.position, self._seen[key]),)
+        return self._outcome[0]
 
     @property
     def is_over(self) -> bool:
@@ -84,8 +87,9 @@ class Game:
 
     def push(self, move: Move) -> Position:
         """Play `move`; IllegalMoveError if it is not legal here."""
-        if self.is_over:
-            raise IllegalMoveError("the game is over; no more moves can be made")
+        result = self.result
+        if result is not None:
+            raise IllegalMoveError(f"the game is over ({result.reason}); no more moves can be made")
         legal = self.variant.legal_moves(self.position)
         try:
             chosen = legal[legal.index(move)]
@@ -95,12 +99,18 @@ class Game:
         return self.push_unchecked(move if move.path else chosen)
 
     def push_unchecked(self, move: Move) -> Position:
-        """Play a move already known to be legal (tracker, search)."""
+        """Play a move already known to be legal (tracker, search). Never
+        after the end: a move known legal in the position is still no move
+        once the game is over (IllegalMoveError naming the end)."""
+        result = self.result
+        if result is not None:
+            raise IllegalMoveError(f"the game is over ({result.reason}); no more moves can be made")
         position = self.variant.play(self.position, move)
         self._positions.append(position)
         self._moves.append(move)
         self._seen[self.variant.repetition_key(position)] += 1
         self._declared.append(self._declared[-1])
+        self._outcome = None
         return position
 
     def pop(self) -> Move:
@@ -113,6 +123,7 @@ class Game:
         if not self._seen[key]:
             del self._seen[key]
         self._declared.pop()
+        self._outcome = None
         return self._moves.pop()
 
     def amend(self, position: Position) -> None:
@@ -126,6 +137,7 @@ class Game:
             del self._seen[key]
         self._positions[-1] = position
         self._seen[self.variant.repetition_key(position)] += 1
+        self._outcome = None
 
     def declare(self, result: Result) -> None:
         """End the game from outside the rules: agreement, resignation, time."""
@@ -138,4 +150,5 @@ class Game:
         clone._moves = list(self._moves)
         clone._seen = Counter(self._seen)
         clone._declared = list(self._declared)
+        clone._outcome = self._outcome
         return clone

@@ -143,6 +143,12 @@ class Variant(ABC):
         """0 for the first move of a turn, 1 for the second (multiwarcaby)."""
         return 0
 
+    def turn_goes_on(self, position: Position) -> bool:
+        """Whether the side to move still owes a move of the turn it began
+        (multiwarcaby's second move). A move that ends the game ends the turn
+        with it: no second move is asked for after the end."""
+        return self.move_in_turn(position) != 0 and self.outcome(position, 1) is None
+
     @abstractmethod
     def occupancy(self, position: Position) -> int:
         """Bitboard of occupied squares: all that the reed switches can see."""

@@ -31,6 +31,7 @@ class HallService:
         self.on_applied = on_applied
         self.clocks: dict[str, dict[str, Any]] = {}   # board -> its last clock event (not stored)
         self.received = 0
+        self.version = 0   # +1 under the lock once a message is applied: the page builds its picture again
         self.connected = threading.Event()
         self._stop = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name=f"damka-hall-{hall}-tick", daemon=True)
@@ -80,6 +81,7 @@ class HallService:
         try:
             with self.lock:
                 outcome = self.record.apply(address.board, address.leaf, message.payload)
+                self.version += 1
         except Exception as exc:  # noqa: BLE001 - one board's bad data never stops the hall
             log.error("hall %s: message on %s failed: %s", self.hall, message.topic, exc, exc_info=exc)
             return

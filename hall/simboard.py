@@ -56,8 +56,9 @@ def choose(game: Game, seed: int) -> Any:
 
 def play(store: Store, specs: list[GameSpec], *, delay: float = 0.0,
          committed: Callable[[int, int], None] = lambda game, ply: None,
-         stop: Callable[[], bool] = lambda: False) -> list[int]:
-    """Play (or go on with) each game; the store's game ids. A game's tag `SimGame` says which spec it is."""
+         stop: Callable[[], bool] = lambda: False, finish: bool = True) -> list[int]:
+    """Play (or go on with) each game; the store's game ids. A game's tag `SimGame` says which spec it is.
+    `finish=False`: a game stopped at `max_plies` stays open (a later call with more plies goes on with it)."""
     done = {tags.get("SimGame"): gid for gid, tags in _sim_games(store)}
     ids = []
     for index, spec in enumerate(specs):
@@ -83,6 +84,9 @@ def play(store: Store, specs: list[GameSpec], *, delay: float = 0.0,
             committed(gid, game.ply)
             if delay:
                 time.sleep(delay)
+        if not finish and not game.is_over:
+            ids.append(gid)
+            continue
         n = len(variant.sides)
         result = game.result or Result(tuple(0.5 for _ in range(n)), tuple(1 for _ in range(n)), "adjudicated")
         store.finish(gid, result, clock_ms=[START_MS - 700 * game.ply] * n)

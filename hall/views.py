@@ -5,17 +5,21 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from typing import Any
 
 from damka.controller.store import result_text
+from damka.hall import live
 from damka.hall.record import HallRecord, result_from_json
 from damka.web.state import result_data   # the board page's result wording
 
 
-def games(record: HallRecord) -> list[dict[str, Any]]:
-    """Every game of the hall: board, ids, variant, players, moves, result."""
+def games(record: HallRecord, board_name: str | None = None) -> list[dict[str, Any]]:
+    """Every game of the hall (of one board when named): board, ids, variant, players, moves, result."""
     found = []
     for board, board_game, game_id in record.game_keys():
+        if board_name is not None and board != board_name:
+            continue
         row = record.query("SELECT variant, players, result, finished, tags FROM games WHERE id = ?",
                                   (game_id,))[0]
         moves = record.query("SELECT count(*) FROM moves WHERE game_id = ?", (game_id,))[0][0]
@@ -41,14 +45,32 @@ def standings(all_games: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def hall_data(record: HallRecord) -> dict[str, Any]:
-    """The hall page's JSON: boards (online, flagged), their current games, standings, counters."""
+    """The hall page's JSON: boards (online, flagged), their current games drawn live (`live`),
+    standings, counters, and the hall's time (the page runs the clock to move from it)."""
     all_games = games(record)
     latest = {g["board"]: g for g in all_games}
-    boards = []
-    for board in record.boards():
-        flags = (["offline"] if not board["online"] else []) + (["problem"] if board["bad"] else [])
-        boards.append({**board, "game": latest.get(board["board"]), "flags": flags, "flag": " ".join(flags)})
-    return {"boards": boards, "standings": standings(all_games), "counts": dict(record.counts)}
+    boards = [board_entry(record, board, latest.get(board["board"])) for board in record.boards()]
+    table = [{**entry, "player": live.cut(entry["player"], live.NAME_MAX)} for entry in standings(all_games)]
+    return {"boards": boards, "standings": table, "counts": dict(record.counts),
+            "now": int(time.time() * 1000)}
+
+
+def board_entry(record: HallRecord, board: dict[str, Any], game: dict[str, Any] | None) -> dict[str, Any]:
+    """One board of the page: its row, flags, current game (`game`) and that game drawn (`live`)."""
+    flags = (["offline"] if not board["online"] else []) + (["problem"] if board["bad"] else [])
+    drawn = live.live_game(record, game["hall_game"], board["online"]) if game else None
+    return {**board, "game": game, "live": drawn, "flags": flags, "flag": " ".join(flags)}
+
+
+def board_data(record: HallRecord, name: str) -> dict[str, Any] | None:
+    """The one-board page's JSON: the board as on the hall page, and its current game's moves."""
+    rows = [b for b in record.boards() if b["board"] == name]
+    if not rows:
+        return None
+    current = [g for g in games(record, name)][-1:]
+    board = board_entry(record, rows[0], current[0] if current else None)
+    board["moves"] = live.moves(record, current[0]["hall_game"]) if current else []
+    return {"board": board, "now": int(time.time() * 1000)}
 
 
 def round_pdn(record: HallRecord, round_name: str | None = None) -> str:

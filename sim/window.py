@@ -73,7 +73,8 @@ PIECE_COLOURS: dict[str, tuple[int, int, int]] = {
 UNKNOWN_PIECE = (150, 150, 150)
 CROWN = (230, 180, 40)
 
-# LED colours per role: the board's own palette (hardware/palette.py), so the
+# LED colours per role in the standard palette (the window draws the palette chosen in
+# the board settings): the board's own palette (hardware/palette.py), so the
 # window and its screenshots show what the board's RGB LEDs show.
 ROLE_COLOURS: dict[Role, tuple[int, int, int]] = {role: role_colour(role) for role in Role}
 
@@ -382,7 +383,7 @@ class SimWindow:
             self._draw_piece(surface, self.square_rect(square).center, code)
         for square, role in frame.items():
             if square in self.board.pieces:
-                pygame.draw.circle(surface, ROLE_COLOURS[role], self.square_rect(square).center, SQUARE // 2 - 2,
+                pygame.draw.circle(surface, self._role_colour(role), self.square_rect(square).center, SQUARE // 2 - 2,
                                    width=4)
         self._draw_coordinates(surface)
         if self.pieces.in_hand:
@@ -391,6 +392,10 @@ class SimWindow:
         self.screen.draw(screen_surface, self.app.view())
         pygame.draw.rect(surface, DIM, self.screen_rect.inflate(4, 4), width=2)
         self._draw_legend(surface)
+
+    def _role_colour(self, role: Role) -> tuple[int, int, int]:
+        """The LED colour in the palette chosen in the board settings, as the board shows it."""
+        return role_colour(role, self.app.board_settings.palette)
 
     def _playable_squares(self) -> set[str]:
         game = self.app.board_game
@@ -407,7 +412,7 @@ class SimWindow:
             base = tuple(int(c * 0.75) for c in base)  # type: ignore[assignment]
         pygame.draw.rect(surface, base, rect)
         if role is not None:
-            colour = ROLE_COLOURS[role]
+            colour = self._role_colour(role)
             glow = pygame.Surface(rect.size, pygame.SRCALPHA)
             pygame.draw.circle(glow, (*colour, 90), (SQUARE // 2, SQUARE // 2), SQUARE // 2 - 1)
             surface.blit(glow, rect)

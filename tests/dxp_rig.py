@@ -5,7 +5,8 @@ command does (`damka.commands.dxp.open_app`: handshake, redial, `--resume`),
 then plays on a virtual 10x10 board in real time: the person carries out
 the peer's lit moves and plays random legal moves of its own (also while the
 connection is down). It prints `game ID`, `ply N` after every committed
-move and `said TEXT` for every screen line; at the end it writes the stored
+move, `said TEXT` for every line said and `screen TEXT` whenever the board's
+screen changes (its status and message lines, " | " between); at the end it writes the stored
 game's PDN to `--pdn` and prints `over`.
 
     python tests/dxp_rig.py --seed 3 --pdn out.pdn --listen 27600 --db games.db
@@ -48,9 +49,15 @@ def main() -> int:
     rng = random.Random(mine.seed)
     end = time.monotonic() + mine.limit
     shown_id = None
+    screen = ""
     while time.monotonic() < end:
         board.advance(20)
         time.sleep(0.002)
+        view = app.view()
+        now = " | ".join([getattr(view, "status", ""), *getattr(view, "messages", ())])
+        if now != screen:
+            screen = now
+            print(f"screen {screen}", flush=True)
         session = app.session
         if app.game_id is not None and app.game_id != shown_id:
             shown_id = app.game_id

@@ -298,8 +298,9 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     assert session.game.ply == 2
     peer.send(dxp.BackRequest(1, "Z"))                           # back to black's first move
     settle(board)
-    assert next_of(peer, dxp.BackAccept).accepted and any("put the pieces back" in text for text in said)
     name = variant.geometry.name
+    assert next_of(peer, dxp.BackAccept).accepted
+    assert any("takes back 1 move: taking back" in text and f"back on {name(reply.start)}" in text for text in said)
     from damka.hardware.interfaces import Role
     # The LEDs guide to the position asked for (black's man back), not to an earlier turn start.
     assert board.lit(Role.TAKE_AWAY) == {name(reply.end)} and board.lit(Role.PUT_HERE) == {name(reply.start)}
@@ -382,3 +383,66 @@ def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
     assert next_of(peer, dxp.GameEnd).reason == 3                # the board confirms: it wins
     link.close()
     peer.close()
+
+
+# -- what the board's screen says about the peer ------------------------------------------
+
+
+def screen(app) -> str:
+    """The board's game screen in words: the status and every message line."""
+    view = app.view()
+    return " | ".join([view.status, *view.messages])
+
+
+def wait_screen(app, board: VirtualBoard, words: str, timeout: float = 20.0) -> str:
+    end = time.monotonic() + timeout
+    while words not in screen(app):
+        assert time.monotonic() < end, f"{words!r} not on the screen: {screen(app)!r}"
+        settle(board, 0.05)
+    return screen(app)
+
+
+def test_the_board_s_screen_shows_the_peer_s_chat_refusals_and_a_dropped_connection(tmp_path: Path) -> None:
+    from damka.hardware.interfaces import Role
+    app, board, peer = start_raw_game(tmp_path, None)
+    session = app.session
+    variant = session.variant
+    peer.send(dxp.Chat("good luck\x07\x1b[2J " + "and have fun " * 20))           # control characters, far too long
+    shown = wait_screen(app, board, "Fuzzer says: good luck")
+    chat = next(line for line in app.view().messages if line.startswith("Fuzzer says"))
+    assert len(chat) <= len("Fuzzer says: ") + 80 and chat.endswith("...")
+    assert "\x07" not in shown and "\x1b" not in shown
+    make(board, app, session.game.legal_moves()[0])                       # the board's move: the chat has had its day
+    next_of(peer, dxp.MoveMessage)
+    assert "Fuzzer says" not in screen(app)
+    peer.send_raw(b"M0001312600\x00")                                     # 31-26 is not black's move here
+    shown = wait_screen(app, board, "refused")
+    assert "Fuzzer" in shown and "not legal" in shown and app.view().alert
+    peer.send_raw(b"M00013228\x00")                                       # a truncated message: what and why
+    shown = wait_screen(app, board, "bad message refused")
+    assert "at least 11 characters long, got 9" in shown
+    reply = session.game.legal_moves()[0]
+    peer.send(dxp.move_message(variant, reply))
+    wait_for_peer(app, board)
+    assert "carry out the lit move" in screen(app) and board.lit(Role.COMPUTER_TO)
+    peer.close()                                                          # the peer goes away
+    shown = wait_screen(app, board, "waiting for it to come back")
+    assert "connection to Fuzzer lost" in shown and app.view().alert
+    assert "carry out" not in shown and "thinking" not in shown, shown    # no move is coming: none asked for
+    settle(board, 1.0)
+    assert "carry out" not in screen(app) and not board.lit(Role.COMPUTER_TO) and not board.lit(Role.COMPUTER_FROM)
+    # The peer comes back with the game's position: the screen says so and asks for its move again.
+    links, port, listener = listen()
+    again = raw_peer(port)
+    listener.join(10)
+    colour, letters = board_letters(variant, session.game)
+    assert app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
+    assert next_of(again, dxp.GameAccept).accepted
+    shown = wait_screen(app, board, "is back")
+    assert "come back" not in shown and "lost" not in shown and not app.view().alert
+    again.send(dxp.move_message(variant, reply))
+    wait_for_peer(app, board)
+    assert "carry out the lit move" in screen(app)
+    make(board, app, reply)
+    assert session.game.ply == 2 and "is back" not in screen(app)
+    again.close()

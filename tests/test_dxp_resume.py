@@ -108,9 +108,15 @@ def test_a_board_killed_mid_game_resumes_and_the_game_ends_the_same_on_both(tmp_
     victim.kill()
     survivor = follower if killed == "initiator" else initiator
     survivor.wait_for(lambda line: "lost" in line)          # the drop said on the survivor's screen
+    gone = survivor.wait_for(lambda line: line.startswith("screen ") and "waiting for it to come back" in line)
+    assert "carry out" not in gone, gone                    # no move is coming: the screen asks for none
     role = ["--connect", f"127.0.0.1:{port}", "--colour", "black"] if killed == "initiator" else ["--listen", str(port)]
     again = Board(tmp_path, killed, 13, *role, "--resume", "1")
     survivor.wait_for(lambda line: "is back" in line)
+    back = survivor.wait_for(lambda line: line.startswith("screen ") and "is back" in line)
+    assert "come back" not in back and "lost" not in back, back
+    screens = [line for line in survivor.seen if line.startswith("screen ")]
+    assert not any("carry out" in line and "come back" in line for line in screens)
     looked = "listening again" if killed == "initiator" else "calling 127.0.0.1"
     assert any(looked in line for line in survivor.seen)   # the search for the peer, on the screen
     again.finish()

@@ -38,6 +38,13 @@ def test_brightness_and_palette_changed_on_the_page_change_the_board_and_its_scr
                BoardSettings(brightness=128, palette="colour-blind"))
     screen = board.rig.do(lambda: " ".join(board.app.view().messages))    # the board's screen banner
     assert "LED colours Colour-blind safe from web player@127.0.0.1" in screen
+    # The page's board draws the LEDs in the palette the board now uses (the last move lit).
+    from damka.hardware.interfaces import Role
+    from damka.hardware.palette import role_colour
+    wanted = "#%02x%02x%02x" % role_colour(Role.LAST_MOVE, "colour-blind")
+    page.wait_for_function("([c]) => [...document.querySelectorAll('#board .led-last_move')].length > 0 && "
+                           "[...document.querySelectorAll('#board .led-last_move')].every(e => e.getAttribute('stroke') === c)",
+                           arg=[wanted])
     page.wait_for_function("document.getElementById('clockbtn').textContent === 'Pause the clock'")
     page.click("#clockbtn")
     wait_until(lambda: board.rig.do(lambda: str(board.app.clock.state)), "paused")

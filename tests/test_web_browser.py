@@ -127,7 +127,8 @@ def test_a_four_player_multiwarcaby_game_is_set_up_and_started_from_the_page(bro
     board.rig.set_up()
     page.wait_for_function("damka.state.game.phase === 'playing'")
     assert page.locator("#sides .side").count() == 4
-    assert page.locator("#sides .side .name").all_text_contents() == ["Ann", "Bob", "Cid", "Dee"]
+    assert page.locator("#sides .side .name").all_text_contents() == [
+        "Ann (Player 1)", "Bob (Player 2)", "Cid (Player 3)", "Dee (Player 4)"]   # the name, with the side
     assert all(text for text in page.locator("#sides .side .clock").all_text_contents())
     screenshot(page, "multiwarcaby-1280x800.png")
     assert page.errors == []

@@ -64,8 +64,9 @@ def test_a_resumed_remote_seat_is_claimed_on_the_page_and_played_by_clicks(brows
         assert page.evaluate("damka.state.game.moves.map(m => m.text)") == moves
         assert any("Waiting for the remote player to come back" in line
                    for line in board.rig.do(lambda: board.app.view().messages))
-        page.evaluate("document.getElementById('notice').textContent = '';"
-                      " document.getElementById('remote').scrollIntoView({block: 'end'});"
+        if page.is_visible("#noticeclose"):
+            page.click("#noticeclose")
+        page.evaluate("document.getElementById('remote').scrollIntoView({block: 'end'});"
                       " window.scrollBy(0, 12)")
         screenshot(page, "resume-360x740.png")
         page.click("#remote #claim")

@@ -335,3 +335,15 @@ def test_sim_without_a_display_says_so_instead_of_running_invisibly(tmp_path: Pa
     assert result.returncode == 2
     assert "no display" in result.stderr
     assert "--headless" in result.stderr
+
+
+def test_the_window_draws_the_palette_chosen_in_the_board_settings() -> None:
+    from dataclasses import replace
+
+    from damka.hardware.palette import role_colour
+    window = started(GameSetup("classic", time_control="casual"))
+    play_script(window, parse_log(["0 up c3", "150 down d4"]))
+    assert window.board.leds["c3"] is Role.LAST_MOVE
+    assert pixel(window.render(), centre(window, "c3")) == role_colour(Role.LAST_MOVE, "standard")
+    window.app.set_board_settings(replace(window.app.board_settings, palette="colour-blind"))
+    assert pixel(window.render(), centre(window, "c3")) == role_colour(Role.LAST_MOVE, "colour-blind")

@@ -17,8 +17,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from damka.controller import timecontrol
-from damka.hardware.interfaces import Role
-from damka.hardware.palette import role_colour
+from damka.hardware.palette import PALETTES
 from damka.controller.menus import (COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, engine_choices,
                                    variant_choices)
 from damka.controller.setup import Engines
@@ -28,6 +27,7 @@ from damka.web import arbiter as arbiter_mod
 from damka.web import board
 from damka.web.driver import CommandError, setup_from
 from damka.web.security import Refused, check_csrf, check_origin
+from damka.web.state import role_colours
 
 BODY_LIMIT = 64 * 1024
 PDN_LIMIT = 2 * 1024 * 1024
@@ -86,7 +86,9 @@ def form_options(engines: Engines = ()) -> dict[str, Any]:
             "levels": [list(p) for p in LEVELS], "hints": [list(p) for p in HINTS],
             "presets": [{"name": p.name, "text": p.text} for p in timecontrol.PRESETS],
             "sided": [name for name, _ in variant_choices() if variant_class(name).takes_option("sides")],
-            "roles": {role.value: "#%02x%02x%02x" % role_colour(role) for role in Role}}
+            "roles": role_colours(),
+            # Every palette: the page draws the one chosen in the board settings (state.settings.palette).
+            "palettes": {name: role_colours(name) for name in PALETTES}}
 
 
 def _error(status: int, message: str, retry_after: float | None = None) -> JSONResponse:

@@ -151,8 +151,7 @@ class RemoteOpponent:
         with self._lock:
             self._chosen.append(move)
             after = self.variant.play(position, move)
-            more = (len(self._chosen) < self.variant.moves_per_turn and self.variant.move_in_turn(after) != 0
-                    and self.variant.legal_moves(after))
+            more = len(self._chosen) < self.variant.moves_per_turn and self.variant.turn_goes_on(after)
             if more:
                 return None
             self._answer = tuple(self._chosen)

@@ -17,12 +17,19 @@ from damka.controller.clock import State
 from damka.controller.view_builder import active_sides, game_view
 from damka.controller.views import GameView, MenuView, ResultView
 from damka.engine.variant import Result
+from damka.hardware.interfaces import Role
+from damka.hardware.palette import role_colour
 
 FEATURES = ("app", "game", "view")
 
 
 def hex_colour(rgb: tuple[int, int, int]) -> str:
     return "#%02x%02x%02x" % tuple(rgb)
+
+
+def role_colours(palette: str = "standard") -> dict[str, str]:
+    """Each LED role's colour in `palette`, as board.js draws its ring."""
+    return {role.value: hex_colour(role_colour(role, palette)) for role in Role}
 
 
 def result_data(result: Result | None, names: list[str]) -> dict[str, Any] | None:
@@ -47,25 +54,30 @@ def clock_data(app: Any) -> dict[str, Any] | None:
                        "untimed": side.untimed, "elapsed": side.elapsed_ms} for side in view.sides]}
 
 
-def board_data(app: Any) -> dict[str, Any]:
-    """Squares (playable ones with file/rank), pieces and LED roles of the game on the board."""
-    game = app.board_game
-    if game is None:
-        return {"files": 0, "ranks": 0, "squares": [], "pieces": {}, "frame": {}}
-    variant = game.variant
+def picture(variant: Any, position: Any, frame: dict[str, str]) -> dict[str, Any]:
+    """What board.js draws: the variant's squares (name, file, rank), the pieces on them and
+    `frame` (square -> LED role); the geometry is the engine's, never the page's."""
     geometry = variant.geometry
     squares, pieces = [], {}
     for index in geometry.squares:
         file, rank = geometry.file_rank(index)
         name = geometry.name(index)
         squares.append([name, file, rank])
-        code = variant.piece_at(game.position, index)
+        code = variant.piece_at(position, index)
         if code:
             pieces[name] = code
     files = [s[1] for s in squares]
     ranks = [s[2] for s in squares]
     return {"files": [min(files), max(files)], "ranks": [min(ranks), max(ranks)], "squares": squares,
-            "pieces": pieces, "frame": {square: role.value for square, role in app.frame.items()}}
+            "pieces": pieces, "frame": dict(frame)}
+
+
+def board_data(app: Any) -> dict[str, Any]:
+    """Squares (playable ones with file/rank), pieces and LED roles of the game on the board."""
+    game = app.board_game
+    if game is None:
+        return {"files": 0, "ranks": 0, "squares": [], "pieces": {}, "frame": {}}
+    return picture(game.variant, game.position, {square: role.value for square, role in app.frame.items()})
 
 
 def game_data(app: Any) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ until nothing is pending. Output, one JSON object a line:
     {"ply": 1, "side": "white", "move": "c3-d4", "captures": [], "time_ms": 480}
                                      (multiwarcaby adds "scores": the small points after the move)
     {"event": "takeback", "plies": 1, "time_ms": 5200}          (also redo, new_game, refused)
+                                     (with a clock, a take-back adds the times after it: "clock")
     {"time_ms": 130, "leds": {"c3": "lifted", "d4": "legal_target"}}   (--leds only)
     {"final": "W:W...:B...", "result": null, "scores": [0, 0], "message": "black to move"}
 
@@ -257,7 +258,10 @@ class JsonLines:
 
     def _plies(self, event: ev.TakenBack | ev.Redone) -> dict[str, Any]:
         kind = "takeback" if isinstance(event, ev.TakenBack) else "redo"
-        return {"event": kind, "plies": event.plies, "time_ms": event.time_ms}
+        line: dict[str, Any] = {"event": kind, "plies": event.plies, "time_ms": event.time_ms}
+        if getattr(event, "clock_ms", None) is not None:
+            line["clock"] = _per_side(self.variant, event.clock_ms)  # the clock handed back
+        return line
 
     def _plain(self, event: ev.NewGame) -> dict[str, Any]:
         return {"event": "new_game", "time_ms": event.time_ms}

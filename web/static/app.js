@@ -9,7 +9,19 @@ function code() { return $("code").value.trim() || sessionStorage.getItem("damka
 // The remote seat this page plays, if it set the game up: {token, id} (the token goes back with its moves and offers).
 function seat() { try { return JSON.parse(sessionStorage.getItem("damka_seat") || "null"); } catch (e) { return null; } }
 function mine() { const s = seat(), r = damka.state && damka.state.remote; return !!(s && r && s.id === r.seat_id); }
-function notice(text, bad) { const n = $("notice"); n.textContent = text || ""; n.className = bad ? "bad" : ""; }
+// The notice: one line about what just happened. It goes away when closed, or by itself once the game has
+// moved on (another move, another phase, another game: the situation it spoke of has passed).
+function notice(text, bad) {
+  $("noticetext").textContent = text || "";
+  $("notice").className = bad ? "bad" : "";
+  $("notice").hidden = !text;
+  damka.noticeAt = situation();
+}
+function situation() {
+  const s = damka.state, g = s && s.game;
+  return s ? [s.app, g ? [g.id, g.ply, g.phase, !!g.result].join(":") : ""].join("|") : "";
+}
+function clearPassedNotice() { if (!$("notice").hidden && damka.noticeAt !== situation()) notice(""); }
 
 async function post(path, body) {
   const headers = { "Content-Type": "application/json", "X-CSRF-Token": csrf(), "X-Damka-Code": code() };
@@ -41,7 +53,7 @@ function receive(e, isState) {
   if (data.seq !== damka.lastSeq + 1 && !isState) damka.gaps++;
   damka.lastSeq = data.seq;
   damka.received++;
-  if (isState) { damka.state = data; damka.stateAt = performance.now(); render(); }
+  if (isState) { damka.state = data; damka.stateAt = performance.now(); clearPassedNotice(); render(); }
   else onEvent(data);
 }
 
@@ -96,7 +108,7 @@ function render() {
     marks[damka.selected] = "select";
     for (const m of legal) if (m.from === damka.selected) marks[m.to] = "target";
   }
-  drawBoard($("board"), s.board, { roles: damka.roles, marks });
+  drawBoard($("board"), s.board, { roles: boardRoles(), marks });
   const sides = $("sides");
   sides.textContent = "";
   if (g) g.sides.forEach((side, i) => {
@@ -104,7 +116,7 @@ function render() {
     row.className = "side" + (side.to_move ? " tomove" : "") + (side.out ? " out" : "");
     row.innerHTML = `<span class="dot"></span><span class="name"></span><span class="score"></span><span class="clock"></span>`;
     row.querySelector(".dot").style.background = side.colour;
-    row.querySelector(".name").textContent = side.name + (g.computer.includes(i) ? "" : "");
+    row.querySelector(".name").textContent = side.label || side.name;   // "Ala (White)": the name, with the side
     row.querySelector(".score").textContent = g.shows_scores ? `${side.score} pts` : "";
     row.querySelector(".clock").dataset.side = i;
     sides.appendChild(row);
@@ -112,7 +124,7 @@ function render() {
   tickClocks();
   const view = s.view || {};
   if (g && s.remote && s.remote.waiting) g.status = `${g.sides[s.remote.seats[0]].name} to move, on ${mine() ? "this page" : "the remote player's page"}`, g.message = "";
-  $("status").textContent = g ? [g.status, g.message && g.message.toLowerCase() !== g.status.toLowerCase() ? g.message : ""].filter(Boolean).join(" - ")
+  $("status").textContent = g ? statusLine(g)
                               : (view.title ? `The board shows: ${view.title}${view.subtitle ? " - " + view.subtitle : ""}` : "");
   const result = $("result");
   if (g && g.result) {
@@ -125,6 +137,20 @@ function render() {
   renderRemote();
   renderOffer();
   if (window.damkaArbiter) window.damkaArbiter.render(s);
+}
+
+// The LED colours of the palette chosen in the board settings, as the board's LEDs show them.
+function boardRoles() {
+  const palette = damka.state && damka.state.settings && damka.state.settings.palette;
+  return (damka.palettes && palette && damka.palettes[palette.value]) || damka.roles;
+}
+
+// The status and the session's message as one line, without saying a thing twice ("Ala to move - Ala to move: ...").
+function statusLine(g) {
+  const status = g.status || "", message = g.message || "";
+  if (!message || message.toLowerCase() === status.toLowerCase()) return status;
+  if (message.toLowerCase().startsWith(status.toLowerCase())) return message.charAt(0).toUpperCase() + message.slice(1);
+  return [status, message].filter(Boolean).join(" - ");
 }
 
 function renderMoves(g) {
@@ -306,6 +332,7 @@ function setupBoardInput() {
 async function loadOptions() {
   const o = await (await fetch("/api/options")).json();
   damka.roles = o.roles || {};
+  damka.palettes = o.palettes || {};
   const form = $("newgame");
   const fill = (name, pairs) => { const s = form.elements[name]; s.innerHTML = ""; for (const [v, l] of pairs) s.add(new Option(l, v)); };
   fill("variant", o.variants); fill("sides", o.sides); fill("mode", o.modes); fill("colours", o.colours);
@@ -357,11 +384,15 @@ function showRows() {
 function showTab(name) {
   for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("active", b.dataset.tab === name);
   for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.id === name);
+  // The notice stands in the tab's flow, never over it: under the game's buttons, at the top of the other tabs.
+  if (name === "watch") document.querySelector("#watch .controls").after($("notice")); else $(name).prepend($("notice"));
   if (name === "archive" && window.damkaArchive) window.damkaArchive.load();
 }
 
 function init() {
   for (const b of document.querySelectorAll("#tabs button")) b.onclick = () => showTab(b.dataset.tab);
+  $("noticeclose").onclick = () => notice("");
+  showTab("watch");
   $("codeform").onsubmit = async (e) => {
     e.preventDefault();
     try { const r = await post("/api/login", {}); sessionStorage.setItem("damka_code", $("code").value.trim()); notice(`unlocked as ${r.role}`); }
@@ -380,7 +411,7 @@ function init() {
       const r = await post("/api/game/new", { game });
       if (r.seat_token) sessionStorage.setItem("damka_seat", JSON.stringify({ token: r.seat_token, id: r.seat_id }));
       else sessionStorage.removeItem("damka_seat");
-      $("setuperror").textContent = ""; showTab("watch"); notice("new game: set up the pieces on the board"); }
+      $("setuperror").textContent = ""; showTab("watch"); notice("new game started"); }
     catch (err) { $("setuperror").textContent = err.message; }
   };
   setupBoardInput();

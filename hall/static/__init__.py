@@ -1,0 +1,1 @@
+"""The hall page's script and style sheet (served by hall/page.py)."""
