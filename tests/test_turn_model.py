@@ -55,7 +55,6 @@ def test_a_player_who_resigns_before_the_clock_starts_gets_no_more_turns_on_it()
         [('resign',), ('move', 72), ('remote', 75), ('computer', 424)], seed=19, avoid=NOTHING)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20 item 1, fix on branch i20-clock")
 def test_after_a_take_back_by_the_pieces_the_clock_of_the_side_to_move_runs() -> None:
     """The computer's lit move carried out, then the pieces put back: the
     computer's clock ran on while the player to move thought."""

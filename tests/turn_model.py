@@ -48,7 +48,6 @@ ENGINE_WAIT_S = 60.0   # the computer's search, waited for in real time (a loade
 # While one is listed here the actions that run into it are left out, so the
 # random profiles stay green; take it out once its fix is merged.
 AVOID = frozenset({
-    "take-back with a clock",          # issue 20 item 1 (branch i20-clock)
     "take-back after the end",         # the game reopens behind the result screen
     "move picked up by an input",      # issue 20 item 2 (branch i20-computer): ticked at once instead
 })
