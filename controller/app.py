@@ -230,7 +230,7 @@ class App(AppMenus, AppOffers, AppCommands):
             if button is Button.MENU:
                 self.overlay = self._game_actions()  # (app_offers.py: Accept/Decline while an offer waits)
             elif button is Button.OK and self.clock is not None and self.clock.state is State.PAUSED:
-                self.resume_clock("the board's ok button")  # logged like every other restart
+                self._from_board(lambda: self.resume_clock("the board's ok button"))  # logged like every restart
             elif button is Button.OK and self.session is not None and self.session.game.turn >= self.side_buttons:
                 self.session.handle(ClockPress(self.session.game.turn, press.time_ms))  # no button of its own
             elif self.session is not None:

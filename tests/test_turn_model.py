@@ -85,7 +85,6 @@ def test_a_multiwarcaby_turn_that_refills_the_square_it_left_is_committed_at_the
     run(Config(variant='multiwarcaby', sides=4, time_control='0.5+1'), [('move', 4)], seed=78, avoid=NOTHING)
 
 
-@pytest.mark.xfail(strict=True, reason="the arbiter restarts the clock of a resumed game before the pieces stand")
 def test_a_resumed_clock_waits_for_the_pieces() -> None:
     """Power cut mid-move, the game resumed: while the pieces are put back as
     lit, the arbiter (or the ok button) restarts the paused clock, and the
