@@ -395,6 +395,13 @@ class Tracker:
             kind = Kind.HALF_TURN if half else Kind.COMPLETE
             return Reading(kind, occ, turns, extendable, missing=missing, extra=extra)
         second_allowed = None if allowed is None else allowed[1:2]
+        if self.two_moves and allowed is not None and len(allowed) == 2:
+            # The computer's whole turn is known: the board it leaves is that turn, even
+            # when its first move part-way leaves the same board (c5xe5, then e5-d5 onto
+            # the square of the piece it took: only c5 looks empty).
+            pairs = self._pairs_from(index, range(len(index.moves)), occ, second_allowed, True)
+            if pairs:
+                return Reading(Kind.COMPLETE, occ, tuple(p[:2] for p in pairs), missing=missing, extra=extra)
         # A part-way first move is read before a complete pair (a pair is
         # searched for on demand when the side presses: `complete_pairs`).
         singles = index.progressing(occ)

@@ -91,3 +91,11 @@ def test_a_resumed_clock_waits_for_the_pieces() -> None:
     side to move's time runs before play goes on."""
     run(Config(variant='multiwarcaby', mode='casual', time_control='5+3', colours='second'),
         [('move', 698), ('partial', 448), ('power_cut',), ('unpause',)], seed=20230, avoid=NOTHING)
+
+
+def test_the_computers_multiwarcaby_turn_that_lands_on_the_square_it_captured_is_committed() -> None:
+    """The computer plans c5xe5 then e5-d5 (onto the square of the piece it
+    took): carried out, the board differs from the turn start by c5 alone,
+    which also reads as its first move part-way (the piece in the hand), and
+    the turn was never committed ("carry out the computer's move")."""
+    run(Config(variant='multiwarcaby', mode='computer', colours='lot'), [('move', 468)], seed=1148, avoid=NOTHING)
