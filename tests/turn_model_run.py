@@ -95,7 +95,7 @@ def explore(seeds: range, length: int, *, shrink_budget: int = 400, stats: dict[
     stats = stats if stats is not None else {}
     stats.update(moves=0, actions=0)
     for count, seed in enumerate(seeds):
-        if count and count % 5000 == 0:
+        if count and count % 2000 == 0:
             print(f"{count} sequences: {stats['moves']} moves, {len(reports)} invariants broken", flush=True)
         config, actions = draw_sequence(seed, length, **draw)
         stats["actions"] += len(actions)
