@@ -14,7 +14,7 @@ on a fresh connection to the same file, which offers the game back. The
 computer is the real search at its fastest level, waited for (never slept
 for: the board's virtual time stands still while it thinks); the remote seat
 plays through `RemoteOpponent`, as the web page does. After every action
-`turn_model_checks.check` looks at the read model for broken invariants.
+`turn_model_checks.Checker` looks at the read model for broken invariants.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from damka.controller.store import Store
 from damka.controller.tracker import BoardMap
 from damka.engine.game import Game
 from damka.engine.move import Move
-from damka.engine.notation import format_move
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard
 from damka.web.remote import RemoteMoveError, RemoteOpponent
@@ -188,7 +187,7 @@ class World:
         self.remote: RemoteOpponent | None = None
         self.app = self._new_app(offer_resume=False)
         self.variant = build_variant(config.setup())
-        self.names = BoardMap(self.variant)
+        self.squares = BoardMap(self.variant)
         self.board = VirtualBoard(self.occupied_of(self.variant.start_position()))
         self.watch = Watch()
         self.app.bus.subscribe(self.watch)
@@ -222,7 +221,7 @@ class World:
             self.app.new_game(config.setup())
 
     def occupied_of(self, position: Any) -> frozenset[str]:
-        return frozenset(BoardMap(self.variant).names(self.variant.occupancy(position)))
+        return frozenset(self.squares.names(self.variant.occupancy(position)))
 
     @property
     def session(self) -> Any:
@@ -390,15 +389,6 @@ class World:
 
 def lit(world: World, *roles: Role) -> set[str]:
     return {square for square, role in world.board.leds.items() if role in roles}
-
-
-def describe_move(world: World, moves: tuple[Move, ...]) -> str:
-    game = world.game.copy()
-    texts = []
-    for move in moves:
-        texts.append(format_move(world.variant, game.position, move))
-        game.push_unchecked(move)
-    return " ".join(texts)
 
 
 def seat_not_at_the_table(world: World) -> bool:
