@@ -119,6 +119,8 @@ class Checker:
         offer = world.app.pending_offer
         if offer is not None and offer.kind == "takeback" and offer.where == "board":
             return   # the position waits for the far side's answer to a take-back: nothing to do on the board
+        if lit(world, Role.TAKE_AWAY, Role.PUT_HERE):
+            return   # the board is put right first (a wrong move undone): the guidance may cover the move
         in_hand = {world.name(move.start) for move in session.planned} & lit(world, Role.LIFTED)
         if not lit(world, Role.COMPUTER_FROM, Role.COMPUTER_TO) and not in_hand:
             raise Violation("planned move not lit", f"planned {[str(m) for m in session.planned]}, LEDs "
