@@ -186,15 +186,15 @@ class World:
         self.stores = [self.store]             # every connection opened (closed at the end, not at a cut)
         self.remote: RemoteOpponent | None = None
         self.app = self._new_app(offer_resume=False)
-        self.variant = build_variant(config.setup())
-        self.squares = BoardMap(self.variant)
-        self.board = VirtualBoard(self.occupied_of(self.variant.start_position()))
         self.watch = Watch()
         self.app.bus.subscribe(self.watch)
+        self.variant: Any = None
+        self.start_game()                      # (no board yet: the game waits for its first snapshot)
+        self.variant = self.app.session.variant  # built once (building one builds its move tables)
+        self.squares = BoardMap(self.variant)
+        self.board = VirtualBoard(self.occupied_of(self.variant.start_position()))
         self.seen: set[frozenset[str]] = {self.board.pieces}   # boards some legal sequence gives
         self.loop = Loop(self)
-        self.start_game()
-        self.wait_for_engine()
         self.board.connect(self.loop)
         self.board.advance(1000)
         self.wait_for_engine()
@@ -214,7 +214,8 @@ class World:
     def start_game(self) -> None:
         config = self.config
         if config.remote_seat is not None:
-            self.remote = RemoteOpponent(build_variant(config.setup()), frozenset({config.remote_seat}))
+            variant = self.variant or build_variant(config.setup())
+            self.remote = RemoteOpponent(variant, frozenset({config.remote_seat}))
             self.app.new_game(config.setup(), remote=self.remote)
         else:
             self.remote = None
