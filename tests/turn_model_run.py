@@ -110,4 +110,5 @@ def explore(seeds: range, length: int, *, shrink_budget: int = 400, stats: dict[
         small = shrink(config, cut, seed, found.name, shrink_budget)
         again = failure(config, small, seed)
         reports[found.name] = (f"seed {seed}: {again or found}\n    run({config!r},\n        {small!r}, seed={seed})")
+        print(reports[found.name], flush=True)   # (a long run shows what it found as it goes)
     return list(reports.values())
