@@ -211,7 +211,8 @@ class PositionIndex:
         self._path: list[int] | None = None
         self._by_touch: dict[int, list[int]] | None = None
         self._extendable: dict[int, bool] = {}
-        self._children: dict[int, "PositionIndex"] = {}
+        # Second-move indices by (first move, the second moves allowed: None for all legal ones).
+        self._children: dict[tuple[int, tuple | None], "PositionIndex"] = {}
         self._keys: dict[tuple, int] | None = None
         self._goes_on: dict[int, bool] = {}
 
@@ -341,7 +342,10 @@ class Tracker:
         return goes_on
 
     def _child(self, parent: PositionIndex, i: int, allowed: Sequence[Move] | None) -> PositionIndex:
-        child = parent._children.get(i)
+        # Keyed by the second moves allowed too: a new plan with the same first
+        # move (the computer's after a take-back) must not read the old one's second.
+        key = (i, None if allowed is None else tuple(m.key for m in allowed))
+        child = parent._children.get(key)
         if child is None:
             position = self.variant.play(parent.position, parent.moves[i])
             if not self._turn_goes_on(parent, i):
@@ -349,7 +353,7 @@ class Tracker:
             else:
                 moves = self.variant.legal_moves(position) if allowed is None else list(allowed)
             child = PositionIndex(position, parent.after[i], moves)
-            parent._children[i] = child
+            parent._children[key] = child
             if allowed is None:  # also found by position (the record's notation asks)
                 self._indices.put((self._key(position), None), child)
         return child

@@ -99,3 +99,12 @@ def test_the_computers_multiwarcaby_turn_that_lands_on_the_square_it_captured_is
     which also reads as its first move part-way (the piece in the hand), and
     the turn was never committed ("carry out the computer's move")."""
     run(Config(variant='multiwarcaby', mode='computer', colours='lot'), [('move', 468)], seed=1148, avoid=NOTHING)
+
+
+def test_the_computers_new_plan_after_a_take_back_is_read_with_its_own_second_move() -> None:
+    """The computer plays g7xe5 g8-g7; the pieces are put back; it plans
+    g7xe5 i3xi1 this time. Carried out, the board read as unknown: the
+    tracker kept the second moves allowed after g7xe5 from the first plan
+    (its index of second moves was keyed by the first move alone)."""
+    run(Config(variant='multiwarcaby', mode='computer', colours='second'),
+        [('move', 634), ('takeback_pieces',), ('move', 32)], seed=1006162, avoid=NOTHING)
