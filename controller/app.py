@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any, Callable, Protocol, Sequence
 
 from damka.controller import events as ev
+from damka.controller import plurals
 from damka.controller import resume as resume_mod
 from damka.controller.board_settings import BoardSettings
 from damka.controller.chooser import Chooser
@@ -119,7 +120,7 @@ class App(AppMenus, AppOffers, AppCommands):
         self.result_view: ResultView | None = None
         self.menu: Menu = game_menu(self.setup)
         self.state = AppState.MENU
-        self.notice = ""
+        self.notice = ""  # a line for whoever is at the board (names that did not fit): on its screen
         self.banner = ""  # a line of an outside driver (the web page's pairing code, who changed what)
         self._resume_offer: StoredGame | None = None
         self._named_players = list(players) if players else []
@@ -303,14 +304,15 @@ class App(AppMenus, AppOffers, AppCommands):
 
     def _choose_players(self, variant: Variant, labels: dict[int, str]) -> None:
         """The players of the game: the names given, else the sides' own with `labels` ("(computer)") by seat."""
+        self.notice = ""
         if not self.match.players or len(self.match.players) != len(variant.sides):
             named = self._named_players
             if named and len(named) == len(variant.sides):
                 self.match = Match(list(named))           # the names given fit this game again
             else:
                 if named:
-                    self.notice = (f"{len(named)} player names for a game of {len(variant.sides)} sides: "
-                                   "the sides' own names are used")
+                    self.notice = (f"{plurals.english(len(named), 'player name')} for a game of "
+                                   f"{len(variant.sides)} sides: the sides' own names are used")
                 self.match = Match(_default_players(variant, labels))
         self.game_players = self.match.order()
 
@@ -421,10 +423,11 @@ class App(AppMenus, AppOffers, AppCommands):
         if self.state is AppState.RESULT and self.result_view is not None:
             return self.result_view
         if self.state in (AppState.MENU, AppState.RESUME) or self.session is None:
-            return MenuView(self.menu, subtitle=_lines(self.menu.description, self.banner))
+            return MenuView(self.menu, subtitle=_lines(self.menu.description, self.banner), warning=self.notice)
         view = game_view(self.session, self.clock, self.game_players, self._title(), self.now)
         view = with_notice(with_notice(view, self.offer_line() or self.remote_line(), alert=True), self.banner,
                            alert=False)
+        view = with_notice(view, self.notice, alert=False)  # wrapped in the screen's message box
         return with_notice(view, self.writes.notice(self.now) if self.writes is not None else "",
                            alert=self.writes is not None and self.writes.failing)
 

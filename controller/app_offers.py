@@ -185,7 +185,8 @@ class AppOffers:
         """The in-game menu (the menu button): with Accept/Decline while an offer waits for the board."""
         offer = self.pending_offer
         remote = bool(self.remote_sides())
-        return game_actions_menu(clock_running=bool(self.clock and self.clock.state is State.RUNNING),
+        state = self.clock.state if self.clock is not None else None
+        return game_actions_menu(clock_running=state is State.RUNNING, clock_paused=state is State.PAUSED,
                                  can_take_back=self.setup.mode != "tournament",
                                  offer=self.offer_line() if offer is not None and offer.where != "board" else "",
                                  asks=remote)

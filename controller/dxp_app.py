@@ -90,8 +90,9 @@ class DxpApp(DxpClockHold, App):
     def _on_button(self, press: ButtonPress) -> None:
         if (press.button is Button.MENU and self.state is AppState.GAME and self.overlay is None
                 and self.dxp.dropped and self.session is not None and self.session.result is None):
-            running = self.clock is not None and self.clock.state is State.RUNNING
-            menu = game_actions_menu(clock_running=running, can_take_back=False)
+            state = self.clock.state if self.clock is not None else None
+            menu = game_actions_menu(clock_running=state is State.RUNNING, clock_paused=state is State.PAUSED,
+                                     can_take_back=False)
             extra = [Row("adjudicate-white", "Adjudicate: white wins"), Row("adjudicate-draw", "Adjudicate: draw"),
                      Row("adjudicate-black", "Adjudicate: black wins")]
             menu.rows[1:1] = extra

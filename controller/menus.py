@@ -314,9 +314,12 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
     return menu
 
 
-def game_actions_menu(*, clock_running: bool = False, can_take_back: bool = True, offer: str = "",
-                      asks: bool = False) -> Menu:
-    """The menu during a game (the menu button). `offer`: an offer waits for
+def game_actions_menu(*, clock_running: bool = False, clock_paused: bool = False, can_take_back: bool = True,
+                      offer: str = "", asks: bool = False) -> Menu:
+    """The menu during a game (the menu button). The clock's row only when there
+    is something to do with it: pause it while it runs, start it while paused
+    (not in a game without a clock, nor before its first press, nor after it
+    stopped). `offer`: an offer waits for
     the board's answer (it says which): Accept and Decline come first.
     `asks`: a seat is played from afar, so a draw and a take-back are asked
     of that player (`controller/app_offers.py`), not done at once."""
@@ -328,7 +331,10 @@ def game_actions_menu(*, clock_running: bool = False, can_take_back: bool = True
     ]
     if can_take_back:
         rows.append(Row("takeback", "Ask to take back" if asks else "Take back a move"))
-    rows.append(Row("pause" if clock_running else "unpause", "Pause the clock" if clock_running else "Start the clock"))
+    if clock_running:
+        rows.append(Row("pause", "Pause the clock"))
+    elif clock_paused:
+        rows.append(Row("unpause", "Start the clock"))
     rows.append(Row("settings", "Board settings"))
     rows.append(Row("new", "New game"))
     return Menu(title="Game", rows=rows, footer="up/down: row   ok: choose   menu: back", description=offer)

@@ -39,6 +39,7 @@ class SessionAssist:
                 self.bus.publish(ev.ComputerPlanned(self.now, self.game.ply,
                                                     moves_text(self.variant, self.game.position, moves)))
                 self._reread()
+                self._refresh_frame()  # lit now, whatever input or tick picked it up
                 self._say(self._turn_prompt())
         answer = self.assistants.poll_hint(self.game)
         if answer is not None:

@@ -145,7 +145,7 @@ CREATE TABLE IF NOT EXISTS outbox (
     seq      INTEGER NOT NULL,            -- 1, 2, ... per game: the hall applies each once, in order
     topic    TEXT NOT NULL,               -- under damka/<hall>/<board>/
     payload  TEXT NOT NULL,               -- JSON
-    sent     INTEGER NOT NULL DEFAULT 0,  -- 1 once the broker acknowledged it (QoS 1)
+    sent     INTEGER NOT NULL DEFAULT 0,  -- 1 once the broker acknowledged it (QoS 1), 2 once the hall did
     UNIQUE (game_id, seq)
 );
 CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox(sent, id)

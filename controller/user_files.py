@@ -120,7 +120,7 @@ def _check_target(path: str | os.PathLike[str], target: Path, replace: bool) -> 
     except OSError as exc:
         raise UserFileError(f"{path}: cannot write there: {exc.strerror}") from None
     if info is not None and not stat.S_ISREG(info.st_mode):
-        raise UserFileError(f"{path}: {_kind(info.st_mode)}, not a regular file: not written")
+        raise UserFileError(f"{path}: {file_kind(info.st_mode)}, not a regular file: not written")
     if info is not None and not replace:
         raise UserFileError(f"{path} exists; not overwritten (use --force to replace it)")
     if not target.parent.is_dir():
@@ -128,7 +128,8 @@ def _check_target(path: str | os.PathLike[str], target: Path, replace: bool) -> 
     return info
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, in words ("a FIFO (named pipe)", "a directory", ...)."""
     kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
              (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
     return next((name for test, name in kinds if test(mode)), "a special file")

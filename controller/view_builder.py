@@ -14,7 +14,7 @@ from damka.controller.clock import Clock, State
 from damka.controller.match import Match
 from damka.controller.session import CommittedMove, Phase, Session
 from damka.controller.session_types import seat_away, seat_label
-from damka.controller.views import Colour, GameView, ResultView, SideLine, side_colour
+from damka.controller.views import Colour, GameView, MenuView, ResultView, SideLine, View, side_colour
 from damka.engine.variant import Result
 from damka.hardware.interfaces import Role
 
@@ -73,6 +73,18 @@ def with_notice(view: GameView, notice: str, *, alert: bool) -> GameView:
     if not notice:
         return view
     return replace(view, messages=[*view.messages, notice], alert=view.alert or alert)
+
+
+def with_warning(view: View, line: str) -> View:
+    """Any view with a warning line on top of what it shows (the board unplugged):
+    a game's message box, a menu's or a result's warning box."""
+    if not line:
+        return view
+    if isinstance(view, GameView):
+        return replace(view, messages=[line, *view.messages], alert=True)
+    if isinstance(view, MenuView):
+        return replace(view, warning="  ".join(part for part in (line, view.warning) if part))
+    return replace(view, warning="  ".join(part for part in (line, view.warning) if part))
 
 
 def _status(session: Session, sides: list[SideLine], multi: bool) -> str:

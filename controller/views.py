@@ -58,6 +58,7 @@ class GameView:
 class MenuView:
     menu: Menu
     subtitle: str = ""
+    warning: str = ""                         # "Board not connected: ...": in full, above the rows
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class ResultView:
     by_small_points: bool = False             # 3-4 players rank by small points
     next_first: str = ""                      # "Next game: Black starts"
     footer: str = "ok: next game   menu: menu"
+    warning: str = ""                         # "Board not connected: ...": in full, under the title
 
 
 View = GameView | MenuView | ResultView

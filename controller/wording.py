@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from damka.controller.takeback_guide import PieceStep, TakebackGuide
+from damka.controller import plurals
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
 
@@ -81,14 +82,14 @@ def lift_advice(lifted: str, must: list[str], blocked: bool) -> str:
 
 def warning_text(warning: Any) -> str:
     men = max(1, round(warning.men)) if warning is not None else 1
-    pieces = "a piece" if men == 1 else f"{men} pieces"
+    pieces = "a piece" if men == 1 else plurals.english(men, "piece")
     return f"this loses {pieces}: take it back? (or press to play it)"
 
 
 def hints_left_text(left: int | None) -> str:
     if left is None:
         return ""
-    return " (no hints left)" if left == 0 else f" ({left} hint{'s' if left != 1 else ''} left)"
+    return " (no hints left)" if left == 0 else f" ({plurals.english(left, 'hint')} left)"
 
 
 def takeback_turns(variant: Variant, guide: TakebackGuide) -> str:
@@ -115,5 +116,10 @@ def takeback_text(variant: Variant, guide: TakebackGuide) -> str:
     shown = [f"put {piece_words(variant, step)} back on {step.square}" if step.put
              else f"take the piece off {step.square}" for step in guide.steps[:TAKEBACK_STEPS_SHOWN]]
     more = len(guide.steps) - len(shown)
-    tail = f" ({more} more square{'s' if more != 1 else ''} to fix)" if more > 0 else ""
+    tail = f" ({plurals.english(more, 'more square')} to fix)" if more > 0 else ""
     return f"{head}: {', '.join(shown)}{tail}"
+
+
+def board_missing_text(device: str) -> str:
+    """The board's devices do not answer (unplugged): which one, and what to do."""
+    return f"Board not connected: {device} \u2014 plug in the board's USB cable"

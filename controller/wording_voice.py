@@ -6,23 +6,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Callable, Mapping
+
+from damka.controller import plurals
 
 LANGUAGES = ("en", "pl")
 
 WORDS: dict[str, Mapping[str, str]] = {
     "en": {"to": "to", "takes": "takes", "refused": "Refused", "illegal": "Illegal move",
            "put_back": "put back on", "take_off": "take off", "computer": "Computer plays", "flag": "Flag",
-           "out": "is out", "wins": "wins", "draw": "Draw", "byoyomi": "byo-yomi", "periods": "periods left",
-           "seconds": "seconds", "taking_back": "Taking back", "put": "Put", "on": "on", "take": "Take off",
+           "out": "is out", "wins": "wins", "draw": "Draw", "byoyomi": "byo-yomi",
+           "taking_back": "Taking back", "put": "Put", "on": "on", "take": "Take off",
            "piece": "a piece", "king": "a king", "white piece": "a white piece", "black piece": "a black piece",
            "white king": "a white king", "black king": "a black king"},
     "pl": {"to": "na", "takes": "bije", "refused": "Odrzucone", "illegal": "Nieprawidłowy ruch",
            "put_back": "postaw z powrotem na", "take_off": "zdejmij z", "computer": "Komputer gra",
            "flag": "Flaga", "out": "odpada", "wins": "wygrywa", "draw": "Remis", "byoyomi": "bajomi",
-           "periods": "okresów zostało", "seconds": "sekund", "taking_back": "Cofamy ruch", "put": "Postaw",
+           "taking_back": "Cofamy ruch", "put": "Postaw",
            "on": "na", "take": "Zdejmij z", "piece": "pionka", "king": "damkę", "white piece": "białego pionka",
            "black piece": "czarnego pionka", "white king": "białą damkę", "black king": "czarną damkę"},
+}
+
+# Counted words, by language: each a function of the count (controller/plurals.py).
+COUNTED: dict[str, Mapping[str, Callable[[int], str]]] = {
+    "en": {"periods": lambda n: plurals.english(n, "period") + " left",
+           "seconds": lambda n: plurals.english(n, "second")},
+    "pl": {"periods": lambda n: plurals.polish(n, "okres został", "okresy zostały", "okresów zostało"),
+           "seconds": lambda n: plurals.polish(n, "sekunda", "sekundy", "sekund")},
 }
 
 
@@ -91,10 +101,10 @@ class Phrases:
         return ". ".join(parts)
 
     def byoyomi(self, player: str, periods: int) -> str:
-        return f"{player}: {self.words['byoyomi']}, {periods} {self.words['periods']}"
+        return f"{player}: {self.words['byoyomi']}, {COUNTED[self.language]['periods'](periods)}"
 
     def last_seconds(self, player: str, seconds: int) -> str:
-        return f"{player}: {seconds} {self.words['seconds']}"
+        return f"{player}: {COUNTED[self.language]['seconds'](seconds)}"
 
 
 def phrases_for(language: str) -> Phrases:

@@ -37,6 +37,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hub",
     "dxp",
     "hall",
+    "firmware",
 )
 
 

@@ -142,6 +142,7 @@ class Screen:
         widgets.text(surface, menu.title, (width // 2, pad // 2), title, ACCENT, "midtop", max_width=width - 2 * pad)
         top = pad // 2 + widgets.line_height(title) + pad // 2
         small = _size(READABLE, k)
+        top += _warning_box(surface, view.warning, top, small, pad)
         if view.subtitle:
             top += widgets.paragraph(surface, view.subtitle, pygame.Rect(pad, top, width - 2 * pad, height // 4),
                                      small, DIM, "center", max_lines=2) + pad
@@ -173,6 +174,7 @@ class Screen:
         title = _size(44, k)
         widgets.text(surface, view.title, (width // 2, body.top), title, ACCENT, "midtop", max_width=body.width)
         y = body.top + widgets.line_height(title) + pad // 2
+        y += _warning_box(surface, view.warning, y, _size(READABLE, k), pad)
         y += widgets.paragraph(surface, view.reason, pygame.Rect(body.left, y, body.width, height // 5),
                                _size(26, k), TEXT, "center", max_lines=2) + pad
         small = _size(READABLE, k)
@@ -204,6 +206,18 @@ class Screen:
         needed = (widgets.line_height(size) + 4) * (len(rows) + 1) + round(8 * k)
         widgets.panel(surface, pygame.Rect(box.left, box.top, box.width, min(box.height, needed)), PANEL)
         widgets.standings_table(surface, table, header, rows, highlight=0, size=size)
+
+
+def _warning_box(surface: pygame.Surface, warning: str, top: int, size: int, pad: int) -> int:
+    """`warning` in full in an alert box across the screen from `top` (the
+    board unplugged); the height it took, 0 without one."""
+    if not warning:
+        return 0
+    width = surface.get_width()
+    lines = widgets.wrap(warning, size, width - 3 * pad - 16)
+    box = len(lines) * (widgets.line_height(size) + 2) + 4 + 10
+    widgets.message_box(surface, pygame.Rect(pad // 2, top, width - pad, box), [warning], size, alert=True)
+    return box + pad // 2
 
 
 def _size(base: int, k: float) -> int:

@@ -142,10 +142,13 @@ def text(surface: pygame.Surface, words: str, pos: tuple[int, int], size: int = 
 def wrap(words: str, size: int, width: int) -> list[str]:
     """Split `words` into lines that fit `width` pixels, keeping the spacing
     between words (wide gaps part a footer's items) and breaking at a wide gap, or after a comma
-    in the line's second half, when it can; a word too long alone is shortened."""
+    in the line's second half, when it can; a word too long for a line alone (a device's
+    path) is broken after a '/', '-' or '_' where it can, else anywhere, never cut short."""
     lines: list[str] = []
     line: list[tuple[str, str]] = []
-    for gap, word in re.findall(r"(\s*)(\S+)", words):
+    parts = [(gap if k == 0 else "", piece) for gap, word in re.findall(r"(\s*)(\S+)", words)
+             for k, piece in enumerate(_pieces(word, size, width))]
+    for gap, word in parts:
         if line and width_of(_join(line + [(gap, word)]), size) > width:
             commas = [i for i, (_, w) in enumerate(line) if len((line + [(gap, word)])[i + 1][0]) >= 3
                       or (w[-1] in ",;" and 2 * i >= len(line) - 1)]
@@ -159,6 +162,20 @@ def wrap(words: str, size: int, width: int) -> list[str]:
     if line:
         lines.append(_join(line))
     return [shorten(line, size, width) for line in lines]
+
+
+def _pieces(word: str, size: int, width: int) -> list[str]:
+    """`word` in pieces that each fit `width` (the word itself when it fits)."""
+    pieces: list[str] = []
+    while width_of(word, size) > width:
+        cut = 1
+        while cut < len(word) and width_of(word[:cut + 1], size) <= width:
+            cut += 1
+        breaks = [i + 1 for i in range(1, cut) if word[i] in "/-_"]
+        cut = breaks[-1] if breaks and 2 * breaks[-1] >= cut else cut
+        pieces.append(word[:cut])
+        word = word[cut:]
+    return [*pieces, word] if word else pieces
 
 
 def _join(parts: list[tuple[str, str]]) -> str:

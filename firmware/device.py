@@ -7,15 +7,17 @@ Plain MicroPython-compatible Python: no f-strings, dataclasses or typing.
 """
 
 try:  # imported by the host as damka.firmware.device
-    from . import lights, protocol as P, scan
+    from . import fw_version, lights, protocol as P, scan
 except ImportError:  # flat on the Pico's filesystem
+    import fw_version
     import lights
     import protocol as P
     import scan
 
 ENCODER_BUTTONS = 2  # the encoder's steps are two more buttons: +1 (index n), -1 (index n + 1)
 
-FIRMWARE = "damka-fw 1.0"
+# HELLO's text: "damka-fw VERSION HASH" (docs/protocol.md): the host compares it with its own copy.
+FIRMWARE = fw_version.NAME + " " + fw_version.VERSION + " " + fw_version.HASH
 ERROR_REPORT_MS = 1000
 
 
@@ -25,7 +27,8 @@ class Device:
 
     matrix: object with ``scan()`` returning row masks (scan.PinMatrix)
     transport: ``read()`` -> bytes available now (maybe empty), ``write(bytes)``
-    pixels: NeoPixel-like (``pixels[i] = (r, g, b)``, ``write()``) or None
+    pixels: the LED chain, ``write(words)`` taking an array of 24-bit GRB
+        words in chain order (chain.PioChain), or None
     ticks_ms, ticks_diff: the clock (utime.ticks_ms / utime.ticks_diff)
     buttons: scan.ButtonBank or None
     encoder: encoder.Encoder or None; its steps count as two buttons after
@@ -62,12 +65,16 @@ class Device:
         self.brightness = 255
         self.palette = [(0, 0, 0, P.STEADY)]
         self.cells = bytes(rows * cols)
-        self.shown = None            # the colours last written to the chain
+        self.order = lights.chain_cells(rows, cols, serpentine)  # chain position -> cell
+        self.lit_palette = lights.Palette(self.palette, 255)
+        self.palette_key = None      # the LEDS body's brightness and palette bytes lit_palette was made from
+        self.picture = lights.Picture(self.lit_palette, self.cells, budget_ma, self.order)
+        self.shown = None            # the words last written to the chain
+        self.redraw_at = 0           # device ms at which the picture may next change (None: never)
         self.frame_id = 0            # +1 per LEDS frame applied
         self.leds_seq = None         # the host's seq of the LEDS frame applied last
         self.refused = None          # (seq, how many in a row) of LEDS frames refused as old
         self.stale = 0               # LEDS frames refused as copies or late
-        self.render_key = None
         self.scans = 0
 
     # -- sending ---------------------------------------------------------
@@ -107,15 +114,19 @@ class Device:
 
     def poll(self):
         self.tick()
-        raw = self.matrix.scan()
+        changed = self.debouncer.update(self.matrix.scan(), self.now)
         self.scans += 1
-        changed = self.debouncer.update(raw, self.now)
-        pressed = self.buttons.update() if self.buttons else []
-        pressed += self.encoder_steps()
-        counts = self.press_counts()
-        for i in pressed:
-            self.send(P.BUTTON, P.pack_button(i, counts[i], self.now))
-        if changed or pressed or self.now - self.last_sent >= P.HEARTBEAT_MS:
+        bank = self.buttons
+        if bank is not None:
+            # Each press goes out with its own counter; a release changes the
+            # state only, and goes out at once in the SNAPSHOT below.
+            for i in bank.update():
+                self.send(P.BUTTON, P.pack_button(i, bank.counts[i], self.now))
+            if bank.changed:
+                changed = True
+        if self.encoder is not None and self.encoder_steps():
+            changed = True
+        if changed or self.now - self.last_sent >= P.HEARTBEAT_MS:
             self.send_snapshot()
         data = self.transport.read()
         if data:
@@ -125,23 +136,27 @@ class Device:
             self.reported_bad = self.decoder.bad
             self.last_error = self.now
             self.send(P.ERROR, P.pack_error(P.E_BAD_FRAME, str(self.decoder.bad)))
-        self.render()
+        if self.redraw_at is not None and self.now >= self.redraw_at:
+            self.render()
         self.tones.update(self.now)
 
     def encoder_steps(self):
-        """The encoder's steps since the last poll, as presses of its two buttons."""
-        if self.encoder is None:
-            return []
-        self.encoder.poll()
-        steps = self.encoder.take()
+        """Send the encoder's steps since the last poll, each as a press of one
+        of its two buttons with its own counter (a burst of steps in one poll
+        is as many presses, each counted); True if there were any."""
+        knob = self.encoder
+        if not knob.by_irq:
+            knob.poll()
+        if not knob.moved():
+            return False
+        steps = knob.take_each()
         first = len(self.buttons.pins) if self.buttons else 0
-        index = first if steps > 0 else first + 1
-        pressed = []
-        for _ in range(abs(steps)):
-            k = index - first
-            self.encoder_counts[k] = (self.encoder_counts[k] + 1) & 0xFF
-            pressed.append(index)
-        return pressed
+        counts = self.encoder_counts
+        for k in range(ENCODER_BUTTONS):
+            for _ in range(steps[k]):
+                counts[k] = (counts[k] + 1) & 0xFF
+                self.send(P.BUTTON, P.pack_button(first + k, counts[k], self.now))
+        return True
 
     def run(self, sleep_ms=None, until=None):
         """Poll forever (or while `until()` is false), sleeping between scans."""
@@ -153,7 +168,9 @@ class Device:
 
     # -- receiving -------------------------------------------------------
     def handle(self, msg_type, seq, body):
-        if msg_type == P.HELLO:
+        if msg_type == P.LEDS:  # the host's most frequent frame: first
+            self.take_leds(seq, body)
+        elif msg_type == P.HELLO:
             try:
                 version = P.unpack_hello(body)[0]
             except ValueError:
@@ -170,20 +187,39 @@ class Device:
                 self.tones.play(P.unpack_tone(body), self.now)
             except ValueError as exc:
                 self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
-        elif msg_type == P.LEDS:
-            if not self.leds_in_order(seq):
-                return
-            try:
-                self.brightness, self.palette, self.cells = P.unpack_leds(body, self.rows * self.cols)
-                self.frame_id += 1
-                self.leds_seq = seq
-            except ValueError as exc:
-                self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
-                return
-            self.send(P.ACK, P.pack_ack(seq, msg_type))
-            self.render()
         else:
             self.send(P.ERROR, P.pack_error(P.E_UNKNOWN_TYPE, str(msg_type)))
+
+    def take_leds(self, seq, body):
+        """Apply a LEDS frame (in order, well formed), acknowledge it and show it.
+        Its picture is made before anything is changed: a cell naming no
+        palette entry fails the table look-up there, and the frame is refused."""
+        if not self.leds_in_order(seq):
+            return
+        try:
+            head, cells = P.leds_split(body, self.rows * self.cols, False)
+            if head == self.palette_key:  # mostly the last frame's palette: nothing to decode
+                lit_palette = self.lit_palette
+            else:
+                self.brightness, self.palette = P.unpack_palette(head)
+                lit_palette = lights.Palette(self.palette, self.brightness)
+            picture = lights.Picture(lit_palette, cells, self.budget_ma, self.order)
+            words, redraw_at = picture.words(self.now)
+        except ValueError as exc:
+            self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, str(exc)))
+            return
+        except IndexError:
+            self.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, "LEDS palette index out of range"))
+            return
+        self.cells, self.lit_palette, self.palette_key, self.picture = cells, lit_palette, head, picture
+        self.frame_id += 1
+        self.leds_seq = seq
+        self.send(P.ACK, P.pack_ack(seq, P.LEDS))
+        if self.pixels is None:
+            self.redraw_at = None
+        else:
+            self.redraw_at = redraw_at
+            self.show(words)
 
     def leds_in_order(self, seq):
         """A LEDS frame not newer than the one applied last is a copy or came late:
@@ -203,28 +239,23 @@ class Device:
         return False
 
     # -- LEDs --------------------------------------------------------------
-    def colours(self):
-        """The colour of every cell right now, row-major, blinking applied."""
-        return lights.frame_colours(self.palette, self.cells, self.brightness, self.now, self.budget_ma)
-
     def render(self):
+        """Put the picture of now on the chain, if a pixel changed. The poll
+        calls this only once `redraw_at` is reached (a blink edge of a pattern
+        in use, or a new frame): between, nothing can have changed."""
         if self.pixels is None:
+            self.redraw_at = None
             return
-        # Cheap check first (a few palette entries, not 81 cells): has the
-        # frame or any pattern's on/off phase changed since the last write?
-        key = (self.frame_id, tuple(lights.lit(e[3], self.now) for e in self.palette))
-        if key == self.render_key:
+        words, self.redraw_at = self.picture.words(self.now)
+        self.show(words)
+
+    def show(self, words):
+        """Write the chain, unless these are the words it already shows."""
+        if words is self.shown:
             return
-        self.render_key = key
-        colours = self.colours()
-        if colours == self.shown:
-            return  # nothing blinked or changed: no need to clock the chain
-        cols = self.cols
-        for i, colour in enumerate(colours):
-            r, c = divmod(i, cols)
-            self.pixels[lights.chain_index(r, c, cols, self.serpentine)] = colour
-        self.pixels.write()
-        self.shown = colours
+        if self.shown is None or not (words == self.shown):
+            self.pixels.write(words)
+        self.shown = words
 
 
 class Tones:

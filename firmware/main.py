@@ -4,17 +4,23 @@ the WS2812 chain and USB serial into `device.Device` and run it.
 Edit the pin numbers below to match your wiring (docs/wiring.md).
 """
 
-import select
-import sys
-
-import machine
+# First of all, before any import: Ctrl-C (0x03) off. The host may send its
+# HELLO and a LEDS frame (which often holds 0x03) while the modules below
+# load; with Ctrl-C on, such a byte stops the firmware in the REPL.
 import micropython
-import neopixel
-import utime
 
-import device
-import encoder
-import scan
+micropython.kbd_intr(-1)
+
+import select  # noqa: E402 - Ctrl-C is off first
+import sys  # noqa: E402
+
+import machine  # noqa: E402
+import utime  # noqa: E402
+
+import chain  # noqa: E402
+import device  # noqa: E402
+import encoder  # noqa: E402
+import scan  # noqa: E402
 
 ROW_PINS = (0, 1, 2, 3, 4, 5, 6, 7, 8)           # GP0-GP8: driven, one low at a time
 COL_PINS = (9, 10, 11, 12, 13, 14, 15, 16, 17)   # GP9-GP17: inputs, pulled up
@@ -27,37 +33,68 @@ ENCODER_PINS = (19, 20)                          # GP19 A, GP20 B (None: no enco
 BUZZER_PIN = 21                                  # GP21: PWM to the buzzer's transistor (None: none)
 LED_PIN = 28                                     # WS2812 data (through a 3.3->5 V level shifter)
 LED_BUDGET_MA = 1500                             # the 5 V supply's spare current for the LEDs
+LED_STATE_MACHINE = 0                            # the PIO state machine clocking the LED chain
+SIO_GPIO_IN = 0xD0000004                         # RP2040: every GPIO's input level, one word
+
+if hasattr(micropython, "alloc_emergency_exception_buf"):  # ports with a fixed buffer lack it
+    micropython.alloc_emergency_exception_buf(100)  # a fault in the encoder's hard IRQ can be reported
 
 
 class UsbSerial:
     """USB CDC through stdin/stdout, binary-safe: Ctrl-C (0x03) must not
-    interrupt us, since it can occur inside a frame."""
+    interrupt us, since it can occur inside a frame (it is off from the
+    first line of this file)."""
 
     def __init__(self):
-        micropython.kbd_intr(-1)
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
         self.inp = sys.stdin.buffer
         self.out = sys.stdout.buffer
 
     def read(self):
+        poll = self.poller.poll
+        if not poll(0):
+            return b""  # the common case: nothing made, nothing to collect
+        read = self.inp.read
         data = bytearray()
-        while len(data) < 256 and self.poller.poll(0):
-            data.extend(self.inp.read(1))
+        while len(data) < 256 and poll(0):
+            byte = read(1)
+            if not byte:
+                break  # the host went away mid-read
+            data.extend(byte)
         return bytes(data)
 
     def write(self, data):
         self.out.write(data)
 
 
+def column_reader():
+    """All the columns in one read of the GPIO input register (a closed
+    switch reads low), or None when the column pins are not consecutive."""
+    first = COL_PINS[0]
+    if tuple(COL_PINS) != tuple(range(first, first + len(COL_PINS))):
+        return None
+    mem32 = machine.mem32
+    full = (1 << len(COL_PINS)) - 1
+
+    def read_cols():
+        return (~mem32[SIO_GPIO_IN] >> first) & full
+    return read_cols
+
+
+def settle():
+    utime.sleep_us(5)
+
+
 def build():
     rows = [machine.Pin(n, machine.Pin.OUT, value=1) for n in ROW_PINS]
     cols = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in COL_PINS]
+    read_cols = column_reader()
     keys = scan.KeyRow(machine.Pin(KEY_ROW_PIN, machine.Pin.OUT, value=1), cols, len(BUTTONS),
-                       settle=lambda: utime.sleep_us(5))
-    pixels = neopixel.NeoPixel(machine.Pin(LED_PIN), len(ROW_PINS) * len(COL_PINS))
+                       settle=settle, read_cols=read_cols)
+    pixels = chain.PioChain(machine.Pin(LED_PIN), len(ROW_PINS) * len(COL_PINS), LED_STATE_MACHINE)
     return device.Device(
-        scan.PinMatrix(rows, cols, settle=lambda: utime.sleep_us(5)),
+        scan.PinMatrix(rows, cols, settle=settle, read_cols=read_cols),
         UsbSerial(),
         pixels,
         utime.ticks_ms,
@@ -72,13 +109,15 @@ def build():
 
 
 def build_encoder():
-    """The encoder, fed from pin interrupts so no step is lost between scans."""
+    """The encoder, fed from hard pin interrupts so no step is lost between
+    scans, nor while the loop is busy (the decoder allocates nothing)."""
     if ENCODER_PINS is None:
         return None
     a, b = (machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP) for n in ENCODER_PINS)
     knob = encoder.Encoder(a, b)
     for pin in (a, b):
-        pin.irq(knob.poll, machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING)
+        pin.irq(knob.poll, machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING, hard=True)
+    knob.by_irq = True
     return knob
 
 
@@ -91,13 +130,15 @@ def repl_wanted():
     return pin.value() == 0
 
 
-def main():
+def main(until=None):
+    """Run the board (until `until()` is true: tests), or with MENU held give the REPL back."""
     if repl_wanted():
+        micropython.kbd_intr(3)
         print("damka: MENU held, staying in the REPL")
         return
     board = build()
     try:
-        board.run(sleep_ms=lambda: utime.sleep_ms(1))
+        board.run(sleep_ms=lambda: utime.sleep_ms(1), until=until)
     finally:
         micropython.kbd_intr(3)
 

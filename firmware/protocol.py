@@ -81,6 +81,8 @@ def crc16(data, crc=0xFFFF):
 
 def cobs_encode(data):
     """Consistent Overhead Byte Stuffing: the result holds no zero byte."""
+    if len(data) < 254 and b"\x00" not in data:
+        return bytes((len(data) + 1,)) + bytes(data)  # one block: most short frames (ACK, BUTTON)
     out = bytearray(b"\x00")
     code_at = 0
     code = 1
@@ -124,12 +126,9 @@ def cobs_decode(data):
 
 def encode_frame(msg_type, seq, body=b""):
     """One wire frame, delimiter included."""
-    payload = bytearray((msg_type & 0xFF, seq & 0xFF))
-    payload.extend(body)
+    payload = bytes((msg_type & 0xFF, seq & 0xFF)) + body
     crc = crc16(payload)
-    payload.append(crc >> 8)
-    payload.append(crc & 0xFF)
-    return cobs_encode(payload) + b"\x00"
+    return cobs_encode(payload + bytes((crc >> 8, crc & 0xFF))) + b"\x00"
 
 
 def decode_frame(raw):
@@ -218,15 +217,23 @@ def unpack_hello(body):
 
 
 def pack_bitmap(row_masks, cols):
-    """Row masks (bit c of row r = cell (r, c)) as a row-major bitmap, LSB first."""
-    count = len(row_masks) * cols
-    out = bytearray((count + 7) // 8)
-    i = 0
+    """Row masks (bit c of row r = cell (r, c)) as a row-major bitmap, LSB first.
+    A row at a time into a small accumulator, a byte out whenever 8 bits are in."""
+    out = bytearray((len(row_masks) * cols + 7) // 8)
+    full = (1 << cols) - 1
+    acc = 0
+    bits = 0
+    j = 0
     for mask in row_masks:
-        for c in range(cols):
-            if (mask >> c) & 1:
-                out[i >> 3] |= 1 << (i & 7)
-            i += 1
+        acc |= (mask & full) << bits
+        bits += cols
+        while bits >= 8:
+            out[j] = acc & 0xFF
+            acc >>= 8
+            bits -= 8
+            j += 1
+    if bits:
+        out[j] = acc
     return bytes(out)
 
 
@@ -249,7 +256,9 @@ def pack_snapshot(time_ms, row_masks, cols, button_state, press_counts):
     rows = len(row_masks)
     head = _u32(time_ms) + bytes((rows, cols))
     tail = bytes((button_state >> 8 & 0xFF, button_state & 0xFF, len(press_counts)))
-    return head + pack_bitmap(row_masks, cols) + tail + bytes(c & 0xFF for c in press_counts)
+    if press_counts and max(press_counts) > 0xFF:
+        press_counts = [c & 0xFF for c in press_counts]
+    return head + pack_bitmap(row_masks, cols) + tail + bytes(press_counts)
 
 
 def unpack_snapshot(body):
@@ -280,23 +289,37 @@ def pack_leds(brightness, palette, cells):
     return bytes(out)
 
 
-def unpack_leds(body, ncells):
-    """(brightness, palette, cells); palette[0] is (0, 0, 0, STEADY) for "off"."""
+def leds_split(body, ncells, check_cells=True):
+    """(palette part, cells) of a LEDS body, checked: the palette part is
+    brightness, count and the entries, as sent (the device compares it with
+    the last frame's before decoding it again); ValueError on a bad length,
+    or (with `check_cells`) a cell naming no palette entry. The device checks
+    the cells by looking them up (IndexError), which it does anyway."""
     if len(body) < 2:
         raise ValueError("LEDS too short")
     count = body[1]
     at = 2 + 4 * count
     if len(body) != at + ncells:
         raise ValueError("LEDS bad length")
+    cells = body[at:]
+    if check_cells and cells and max(cells) > count:
+        raise ValueError("LEDS palette index out of range")
+    return body[:at], cells
+
+
+def unpack_palette(head):
+    """(brightness, palette) of a LEDS body's palette part; palette[0] is (0, 0, 0, STEADY) for "off"."""
     palette = [(0, 0, 0, STEADY)]
-    for i in range(count):
-        j = 2 + 4 * i
-        palette.append((body[j], body[j + 1], body[j + 2], body[j + 3]))
-    cells = bytes(body[at:])
-    for index in cells:
-        if index > count:
-            raise ValueError("LEDS palette index out of range")
-    return body[0], palette, cells
+    for j in range(2, len(head), 4):
+        palette.append((head[j], head[j + 1], head[j + 2], head[j + 3]))
+    return head[0], palette
+
+
+def unpack_leds(body, ncells):
+    """(brightness, palette, cells); palette[0] is (0, 0, 0, STEADY) for "off"."""
+    head, cells = leds_split(body, ncells)
+    brightness, palette = unpack_palette(head)
+    return brightness, palette, cells
 
 
 def pack_ack(seq, msg_type):

@@ -86,68 +86,116 @@ def find_ghosts(rows):
 
 
 
-def read_row(row_pin, col_pins, settle=None):
+def read_row(row_pin, col_pins, settle=None, read_cols=None):
     """Pull one row low and read the columns: bit c set where column c reads a
-    closed switch (or a pressed key on a key row)."""
+    closed switch (or a pressed key on a key row). `read_cols`, when given,
+    reads every column at once (one register read on the Pico instead of a
+    call per pin) and returns that mask itself."""
     row_pin.value(0)
     if settle is not None:
         settle()
-    mask = 0
-    bit = 1
-    for col in col_pins:
-        if not col.value():
-            mask |= bit
-        bit <<= 1
+    if read_cols is not None:
+        mask = read_cols()
+    else:
+        mask = 0
+        bit = 1
+        for col in col_pins:
+            if not col.value():
+                mask |= bit
+            bit <<= 1
     row_pin.value(1)
     return mask
+
 
 class PinMatrix:
     """Scans a matrix through pin objects with ``value()`` (MicroPython's
     machine.Pin): rows are outputs, idle high, pulled low one at a time;
     columns are inputs with pull-ups that read low through a closed switch
-    and its diode (cathode toward the row)."""
+    and its diode (cathode toward the row). `read_cols`: see `read_row`."""
 
-    def __init__(self, row_pins, col_pins, settle=None):
+    def __init__(self, row_pins, col_pins, settle=None, read_cols=None):
         self.row_pins = row_pins
         self.col_pins = col_pins
         self.settle = settle  # callable waiting a few microseconds, or None
+        self.read_cols = read_cols
+        self.masks = [0] * len(row_pins)  # the last scan, reused: no list made per poll
         for p in row_pins:
             p.value(1)
 
     def scan(self):
-        return [read_row(row, self.col_pins, self.settle) for row in self.row_pins]
+        masks = self.masks
+        cols, settle, read_cols = self.col_pins, self.settle, self.read_cols
+        r = 0
+        for row in self.row_pins:
+            masks[r] = read_row(row, cols, settle, read_cols)
+            r += 1
+        return masks
+
+
+NONE = ()  # "no presses": shared, so a quiet poll makes no list
 
 
 class ButtonBank:
     """Debounced push buttons (pins read low when pressed). Each button keeps a
     wrapping press counter, which every SNAPSHOT carries: the host counts
-    presses from the counters, so a lost frame never loses or repeats a press."""
+    presses from the counters, so a lost frame never loses or repeats a press.
+    `changed` says whether the last `update` changed `state` (a press or a
+    release), so a release is sent at once too."""
 
     def __init__(self, pins, scans=3, source=None):
         self.pins = pins
         self.source = source  # a KeyRow to read before the pins, or None
+        # The key row's first buttons in order: its mask is ours, no pin needs reading.
+        self.direct = source is not None and list(pins) == list(source.pins[:len(pins)])
         self.scans = scans
         self.state = 0
+        self.changed = False
+        self.moving = 0       # buttons whose reading differs from `state`, not yet settled
         self.counts = [0] * len(pins)
         self.run = bytearray(len(pins))
 
-    def update(self):
-        """Read the pins once; returns the indices of buttons newly pressed."""
-        pressed = []
+    def read(self):
+        """The raw down mask: bit i set while button i reads pressed."""
         if self.source is not None:
-            self.source.read()
-        for i, pin in enumerate(self.pins):
-            down = not pin.value()
+            mask = self.source.read()
+            if self.direct:
+                return mask
+        down = 0
+        bit = 1
+        for pin in self.pins:
+            if not pin.value():
+                down |= bit
+            bit <<= 1
+        return down
+
+    def update(self):
+        """Read the pins once; returns the indices of buttons newly pressed
+        (the shared empty `NONE` when nothing settled: the common case costs
+        one read and one XOR)."""
+        self.changed = False
+        diff = (self.read() & ((1 << len(self.pins)) - 1)) ^ self.state
+        if not diff and not self.moving:
+            return NONE
+        pressed = NONE
+        run = self.run
+        for i in range(len(self.pins)):
             bit = 1 << i
-            if down == bool(self.state & bit):
-                self.run[i] = 0
+            if not diff & bit:
+                if self.moving & bit:
+                    run[i] = 0
+                    self.moving &= ~bit
                 continue
-            self.run[i] += 1
-            if self.run[i] >= self.scans:
-                self.run[i] = 0
+            self.moving |= bit
+            run[i] += 1
+            if run[i] >= self.scans:
+                run[i] = 0
+                self.moving &= ~bit
                 self.state ^= bit
-                if down:
+                self.changed = True
+                if self.state & bit:
                     self.counts[i] = (self.counts[i] + 1) & 0xFF
+                    if pressed is NONE:
+                        pressed = []
                     pressed.append(i)
         return pressed
 
@@ -158,17 +206,18 @@ class KeyRow:
     the squares). Nine buttons cost one pin. `pins` are pin-like objects for
     a ButtonBank (value() 0 while pressed); `read()` selects the row once."""
 
-    def __init__(self, row_pin, col_pins, count, settle=None):
+    def __init__(self, row_pin, col_pins, count, settle=None, read_cols=None):
         if count > len(col_pins):
             raise ValueError("a key row has at most " + str(len(col_pins)) + " buttons, not " + str(count))
         self.row_pin = row_pin
         self.col_pins = col_pins
         self.settle = settle
+        self.read_cols = read_cols
         self.mask = 0
         self.pins = [_RowKey(self, i) for i in range(count)]
 
     def read(self):
-        self.mask = read_row(self.row_pin, self.col_pins, self.settle)
+        self.mask = read_row(self.row_pin, self.col_pins, self.settle, self.read_cols)
         return self.mask
 
 

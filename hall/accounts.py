@@ -33,7 +33,7 @@ def make_accounts(passwd: Path, names: list[str], passwords: dict[str, str] | No
 
 def main(argv: list[str]) -> int:
     if len(argv) < 2:
-        print("usage: python3 -m damka.hall.accounts PASSWD-FILE NAME...", file=sys.stderr)
+        print(f"usage: {sys.executable} -m damka.hall.accounts PASSWD-FILE NAME...", file=sys.stderr)
         return 2
     names = list(dict.fromkeys(["arbiter", "spectator", *argv[1:]]))
     for name, password in make_accounts(Path(argv[0]), names).items():

@@ -14,7 +14,7 @@ from typing import Any
 from damka.hall.accounts import RESERVED
 from damka.hall.broker import BrokerSettings
 from damka.hall.topics import NAME
-from damka.hardware.config import ConfigError, Section
+from damka.hardware.config import ConfigError, Section, read_config_text
 
 
 @dataclass(frozen=True)
@@ -59,10 +59,12 @@ def _broker(section: Section, base: Path, default_user: str) -> BrokerSettings:
     password_file = section.get("password_file", str, "")
     if password_file:
         try:
-            password = (base / password_file).read_text().splitlines()[0].strip()
-        except (OSError, IndexError) as exc:
-            raise section.error("password_file", f"cannot read {password_file}: {getattr(exc, 'strerror', exc)}") \
-                from None
+            lines = read_config_text(base / password_file, "password file").splitlines()
+        except ConfigError as exc:
+            raise section.error("password_file", f"cannot read {password_file}: {exc}") from None
+        if not lines:
+            raise section.error("password_file", f"{password_file} is empty; its first line is the password")
+        password = lines[0].strip()
     return BrokerSettings(host, port, tls, files["ca_file"], files["cert_file"], files["key_file"], username, password)
 
 
@@ -77,9 +79,7 @@ def parse_board_hall(table: Any, source: str) -> BoardHall:
 def load_hall_config(path: Path) -> HallConfig:
     source = str(path)
     try:
-        data = tomllib.loads(Path(path).read_text())
-    except OSError as exc:
-        raise ConfigError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        data = tomllib.loads(read_config_text(path, "hall configuration file"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
     top = Section(source, "", data)

@@ -4,8 +4,11 @@
 take-back, a player out, the result) adds its messages to the `outbox` table
 before the write commits, so a move is never stored without its message nor
 the other way round. The sender (hall/publisher.py) reads the table on its
-own connection and marks what the broker acknowledged; after a restart the
-unsent rows go first.
+own connection and marks what the broker acknowledged (`sent` 1); after a
+restart the unsent rows go first. A row is kept for sending again until the
+hall itself confirms it (`sent` 2): a broker that acknowledged a message has
+not yet delivered it, and a queue it loses (a session taken or wiped) must
+not lose a game.
 """
 
 from __future__ import annotations
@@ -59,8 +62,21 @@ class OutboxReader:
                                  " ORDER BY id LIMIT ?", (after, limit)).fetchall()
 
     def mark_sent(self, ids: list[int]) -> None:
+        """The broker acknowledged these rows (a row the hall confirmed already stays confirmed)."""
         if ids:
-            self.conn.executemany("UPDATE outbox SET sent = 1 WHERE id = ?", [(i,) for i in ids])
+            self.conn.executemany("UPDATE outbox SET sent = 1 WHERE id = ? AND sent = 0", [(i,) for i in ids])
+
+    def confirm(self, game_id: int, seq: int) -> int:
+        """The hall has every message of `game_id` up to `seq`: never sent again unless it asks; how many."""
+        cursor = self.conn.execute("UPDATE outbox SET sent = 2 WHERE game_id = ? AND seq <= ? AND sent < 2",
+                                   (game_id, seq))
+        return cursor.rowcount
+
+    def unconfirmed(self, limit: int) -> dict[int, int]:
+        """Game id -> its last seq, for the oldest `limit` games the hall has not confirmed in full."""
+        rows = self.conn.execute("SELECT game_id, max(seq) FROM outbox WHERE sent < 2 GROUP BY game_id"
+                                 " ORDER BY game_id LIMIT ?", (limit,)).fetchall()
+        return dict(rows)
 
     def resend(self, game_id: int, from_seq: int) -> int:
         """The hall asks again (it lost messages): mark them unsent; how many."""
@@ -68,7 +84,8 @@ class OutboxReader:
         return cursor.rowcount
 
     def pending(self) -> int:
-        return self.conn.execute("SELECT count(*) FROM outbox WHERE sent = 0").fetchone()[0]
+        """Messages the hall has not confirmed yet (sent or not): the board must keep them."""
+        return self.conn.execute("SELECT count(*) FROM outbox WHERE sent < 2").fetchone()[0]
 
     def close(self) -> None:
         self.conn.close()

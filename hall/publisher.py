@@ -6,7 +6,11 @@ they write a row or append to a queue and wake the sender thread. The sender
 sends unsent outbox rows in order (QoS 1), marks them sent when the broker
 acknowledges, and starts again from the first unsent row after each
 (re)connect, so a broker down, a dropped socket or a board restart loses
-nothing (the hall drops the duplicates). paho's loop runs in its own thread.
+nothing (the hall drops the duplicates). The retained state lists every game
+the hall has not confirmed yet (`games`: game id -> last seq), so the hall,
+after each of its reconnects, asks again for whatever the broker acknowledged
+but never delivered; its `confirm` command is what lets a row rest. paho's loop
+runs in its own thread.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ class BoardPublisher:
         self._after = 0                        # last outbox id handed to paho since the (re)connect
         self._restart = threading.Event()      # (re)connected: send again from the first unsent row
         self._resend: deque[tuple[int, int]] = deque()
+        self._confirmed: deque[tuple[int, int]] = deque(maxlen=1000)  # (game, seq) the hall has (paho's thread)
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -171,10 +176,14 @@ class BoardPublisher:
         if self._restart.is_set():
             self._restart.clear()
             self._after, self._inflight = 0, {}
+        while self._confirmed:
+            self.reader.confirm(*self._confirmed.popleft())
         while self._resend:
             game, seq = self._resend.popleft()
             self.reader.resend(game, seq)
             self._after = 0
+            with self._lock:
+                self._state_dirty = True   # said again after the rows: the hall then confirms them
         if not self.connected.is_set():
             return
         while self._clock:
@@ -190,7 +199,9 @@ class BoardPublisher:
         with self._lock:
             if not self._state_dirty:
                 return
-            payload, self._state_dirty = topics.encode(self.state), False
+            state, self._state_dirty = dict(self.state), False
+        state["games"] = {str(game): seq for game, seq in self.reader.unconfirmed(topics.GAMES_CLAIMED).items()}
+        payload = topics.encode(state)
         self.client.publish(self.topic("state"), payload, qos=1, retain=True)
 
     # -- paho's thread --------------------------------------------------------------------------
@@ -217,10 +228,10 @@ class BoardPublisher:
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         try:
             data = topics.decode(message.payload, message.topic)
-            if data.get("cmd") == "resend":
+            if data.get("cmd") in ("resend", "confirm"):
                 game = topics.field(data, "game", int, message.topic)
-                seq = topics.field(data, "from", int, message.topic)
-                self._resend.append((game, seq))
+                seq = topics.field(data, "from" if data["cmd"] == "resend" else "seq", int, message.topic)
+                (self._resend if data["cmd"] == "resend" else self._confirmed).append((game, seq))
                 self._wake.set()
             elif self.on_command is not None:
                 self.on_command(data)

@@ -6,7 +6,8 @@ same `export_pdn` as the board's own export); next to them, `hall_games` maps
 expected. A Store hook writes that number in the same transaction as the move,
 so a hall killed at any moment applies each message exactly once when the
 messages come again. A message ahead of the next expected is held until the
-gap fills (and the board is asked to send again from the gap); one behind is a
+gap fills (and the board is asked to send again from the gap; what is held is
+bounded per board, hall/held.py, as is every other table here); one behind is a
 duplicate and ignored. A message that is malformed, out of turn or illegal is
 counted against its board and skipped: it never reaches another board's game.
 """
@@ -18,6 +19,7 @@ import json
 import logging
 import sqlite3
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -29,11 +31,13 @@ from damka.engine.move import Move
 from damka.engine.variant import Result
 from damka.engine.variants import find_variant
 from damka.hall import topics
+from damka.hall.held import Held
 from damka.hall.topics import MessageError, field
 
 log = logging.getLogger("damka.hall")
-HELD_MAX = 5000          # messages held per game waiting for a gap to fill
 RESEND_EVERY_S = 2.0     # ask a board again for a gap at most this often
+GAPS = topics.GAMES_CLAIMED + 1   # games of one board with a gap followed up at once
+GAMES_CACHED = 2048      # games kept replayed in memory (the rest are replayed from the store when needed)
 
 HALL_SCHEMA = """
 CREATE TABLE IF NOT EXISTS hall_games (
@@ -63,7 +67,8 @@ def result_from_json(text: str | None) -> Result | None:
 class HallRecord:
     """Apply messages with `apply(board, leaf, payload)`; read with `boards()`, `round_pdn()`, `results()`."""
 
-    def __init__(self, path: Path, request: Callable[[str, int, int], None] = lambda b, g, s: None) -> None:
+    def __init__(self, path: Path, request: Callable[[str, int, int], None] = lambda b, g, s: None,
+                 confirm: Callable[[str, int, int], None] = lambda b, g, s: None) -> None:
         self.store = Store(path)
         self.db = sqlite3.connect(self.store.path, timeout=10.0, isolation_level=None, check_same_thread=False)
         for statement in HALL_SCHEMA.split(";"):
@@ -71,10 +76,10 @@ class HallRecord:
                 self.db.execute(statement)
         self.store.add_hook(self._hook)
         self.request = request
-        self.games: dict[int, Game] = {}
-        self.held: dict[tuple[str, int], dict[int, dict[str, Any]]] = {}
-        self._asked: dict[tuple[str, int], float] = {}
-        self._behind: dict[tuple[str, int], tuple[int, float]] = {}  # gap -> (seq missing, since)
+        self.confirm = confirm
+        self.games: OrderedDict[int, Game] = OrderedDict()   # the last used last, at most GAMES_CACHED
+        self.held = Held()
+        self._behind: dict[str, dict[int, list[float]]] = {}  # board -> game -> [seq missing, since, asked at]
         self._context: tuple[str, int, int] | None = None
         self.counts = {"applied": 0, "duplicate": 0, "held": 0, "bad": 0}
 
@@ -97,31 +102,28 @@ class HallRecord:
                 self._check_behind(board, data)
                 return "state"
             if leaf in topics.LOGGED:
-                return self._logged(board, data, where)
+                return self._logged(board, data, where, len(raw))
             return "ignored"
         except MessageError as exc:
             return self._bad(board, str(exc))
 
-    def _logged(self, board: str, data: dict[str, Any], where: str) -> str:
+    def _logged(self, board: str, data: dict[str, Any], where: str, size: int) -> str:
         board_game, seq = field(data, "game", int, where), field(data, "seq", int, where)
-        if board_game < 1 or seq < 1:
-            raise MessageError(f"{where}: game and seq must be positive")
+        if not (topics.is_id(board_game) and topics.is_id(seq)):
+            raise MessageError(f"{where}: game and seq must be whole numbers from 1 to {topics.ID_MAX}")
         key = (board, board_game)
         expected = self._next_seq(key)
         if seq < expected:
             self.counts["duplicate"] += 1
             return "duplicate"
         if seq > expected:
-            held = self.held.setdefault(key, {})
-            if len(held) < HELD_MAX:
-                held[seq] = data
+            self.held.add(board, board_game, seq, data, size)   # (not held: asked for again with the gap)
             self.counts["held"] += 1
             self._ask(key, expected)
             return "held"
         outcome = self._apply_one(key, seq, data, where)
-        held = self.held.get(key, {})
-        while (seq := seq + 1) in held:
-            self._apply_one(key, seq, held.pop(seq), where)
+        while (following := self.held.pop(board, board_game, seq := seq + 1)) is not None:
+            self._apply_one(key, seq, following, where)
         return outcome
 
     def _apply_one(self, key: tuple[str, int], seq: int, data: dict[str, Any], where: str) -> str:
@@ -131,7 +133,7 @@ class HallRecord:
             self._dispatch(key, data, f"{where} game {board_game} seq {seq}")
             self.counts["applied"] += 1
             return "applied"
-        except (MessageError, DamkaError, StoreError, KeyError, TypeError, ValueError) as exc:
+        except (MessageError, DamkaError, StoreError, KeyError, TypeError, ValueError, OverflowError) as exc:
             self._skip(key, seq)
             return self._bad(board, str(exc) if isinstance(exc, MessageError) else f"{where} seq {seq}: {exc}")
         finally:
@@ -171,6 +173,7 @@ class HallRecord:
                 game.declare(result)
             clock = data.get("clock_ms")
             self.store.finish(game_id, result, clock_ms=clock if isinstance(clock, list) else None)
+            self.games.pop(game_id, None)   # over: not kept in memory (a later take-back replays it)
         else:
             raise MessageError(f"{where}: unknown kind {kind!r}")
 
@@ -236,31 +239,46 @@ class HallRecord:
     def _game(self, game_id: int) -> Game:
         if game_id not in self.games:
             self.games[game_id] = self.store.load_game(game_id).game
+            while len(self.games) > GAMES_CACHED:
+                self.games.popitem(last=False)
+        self.games.move_to_end(game_id)
         return self.games[game_id]
 
     def _ask(self, key: tuple[str, int], from_seq: int) -> None:
         """Note a gap: `tick` asks the board to send again if it is still there after RESEND_EVERY_S
-        (most gaps fill on their own: messages re-sent after a reconnect come slightly out of order)."""
-        self._behind.setdefault(key, (from_seq, time.monotonic()))
+        (most gaps fill on their own: messages re-sent after a reconnect come slightly out of order).
+        At most GAPS games of a board at once: the others are noted again by its next state or message."""
+        gaps = self._behind.setdefault(key[0], {})
+        if key[1] in gaps or len(gaps) < GAPS:
+            gaps.setdefault(key[1], [from_seq, time.monotonic(), -RESEND_EVERY_S])
 
     def tick(self) -> None:
         """Ask the boards for what is still missing (called about once a second)."""
         now = time.monotonic()
-        for key, (from_seq, since) in list(self._behind.items()):
-            expected = self._next_seq(key)
-            if expected > from_seq:
-                del self._behind[key]
-            elif now - since >= RESEND_EVERY_S and now - self._asked.get(key, -RESEND_EVERY_S) >= RESEND_EVERY_S:
-                self._asked[key] = now
-                self.request(key[0], key[1], expected)
+        for board, gaps in list(self._behind.items()):
+            for game, gap in list(gaps.items()):
+                from_seq, since, asked = gap
+                expected = self._next_seq((board, game))
+                if expected > from_seq:
+                    del gaps[game]
+                    self.confirm(board, game, expected - 1)  # the gap is filled: the board may rest those rows
+                elif now - since >= RESEND_EVERY_S and now - asked >= RESEND_EVERY_S:
+                    gap[2] = now
+                    self.request(board, game, int(expected))
+            if not gaps:
+                del self._behind[board]
 
     def _check_behind(self, board: str, state: dict[str, Any]) -> None:
-        """The board's state says it sent more than the hall has: ask for the rest."""
-        game, seq = state.get("game"), state.get("seq")
-        if isinstance(game, int) and isinstance(seq, int) and game > 0:
+        """Every game the board's state says it has (its current one and each the hall has not confirmed):
+        ask for what the hall lacks, confirm what it has in full. Retained, the state comes again after
+        each of the hall's reconnects, so a stretch the broker acknowledged but never delivered is asked for."""
+        claims = topics.game_claims(state)
+        for game, seq in claims.items():
             expected = self._next_seq((board, game))
             if seq >= expected:
                 self._ask((board, game), expected)
+            else:
+                self.confirm(board, game, seq)
 
     # -- reading ------------------------------------------------------------------------------
 

@@ -1,9 +1,15 @@
 """`damka hall`'s core: subscribe to a hall on the broker and keep its record.
 
-The hall logs in with a persistent session (a fixed client id, clean session
-off): while it is down the broker keeps its QoS 1 messages, and the record
-(hall/record.py) drops whatever comes twice. paho's network thread calls
+The hall logs in with a persistent session (clean session off; the broker
+makes its account's name its client id): while it is down the broker keeps
+its QoS 1 messages, and the record (hall/record.py) drops whatever comes
+twice. The broker's queue is not trusted to be whole: each board's retained
+state names the games the hall has not confirmed, and the record asks again
+for what it lacks and confirms what it has. paho's network thread calls
 `_on_message`; the record is guarded by one lock that the page's readers take too.
+While the broker does not answer, paho keeps trying (1-5 s apart) and the hall
+says so once, and once more when it is connected (`_say`): never silent, never
+a line per attempt.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ class HallService:
         self.hall = topics.check_name(hall, "hall")
         self.settings = settings
         self.lock = threading.RLock()
-        self.record = HallRecord(Path(db_path), request=self._request)
+        self.record = HallRecord(Path(db_path), request=self._request, confirm=self._confirm)
         self.on_applied = on_applied
         self.clocks: dict[str, dict[str, Any]] = {}   # board -> its last clock event (not stored)
         self.received = 0
@@ -37,8 +43,10 @@ class HallService:
         self._ticker = threading.Thread(target=self._tick, name=f"damka-hall-{hall}-tick", daemon=True)
         self.client = mqtt_client(f"damka-hall-{hall}", settings, clean=False)
         self.client.on_connect = self._on_connect
-        self.client.on_disconnect = lambda *args: self.connected.clear()
+        self.client.on_connect_fail = self._on_connect_fail
+        self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self._said = ""  # the broker's state last said: "", "down", "up" (paho's thread alone writes it)
 
     def start(self) -> "HallService":
         self.client.connect_async(self.settings.host, self.settings.port, keepalive=10)
@@ -60,12 +68,31 @@ class HallService:
         with self.lock:
             self.record.close()
 
+    def _where(self) -> str:
+        return f"the broker at {self.settings.host}:{self.settings.port}"
+
+    def _say(self, state: str, line: str, level: int = logging.WARNING) -> None:
+        """`line`, when the broker's state changed since the last one said."""
+        if state != self._said:
+            self._said = state
+            log.log(level, "hall %s: %s", self.hall, line)
+
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
             log.warning("hall %s: the broker refused the connection: %s", self.hall, reason)
             return
         client.subscribe(f"{topics.ROOT}/{self.hall}/+/+", qos=1)
         self.connected.set()
+        self._say("up", f"connected to {self._where()}", logging.INFO)
+
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        self._say("down", f"{self._where()} does not answer; trying again every few seconds "
+                          "(is mosquitto running? sudo systemctl start mosquitto)")
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        self.connected.clear()
+        if not self._stop.is_set():
+            self._say("down", f"lost {self._where()} ({reason}); trying again every few seconds")
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         address = topics.parse_topic(message.topic)
@@ -92,3 +119,8 @@ class HallService:
         """Ask a board to send a game again from `from_seq` (a gap, or the hall is behind)."""
         self.client.publish(topics.topic(self.hall, board, "cmd"),
                             topics.encode({"cmd": "resend", "game": game, "from": from_seq}), qos=1)
+
+    def _confirm(self, board: str, game: int, seq: int) -> None:
+        """Tell a board the hall has `game` up to `seq`: it may stop keeping those messages for sending."""
+        self.client.publish(topics.topic(self.hall, board, "cmd"),
+                            topics.encode({"cmd": "confirm", "game": game, "seq": seq}), qos=1)

@@ -24,6 +24,8 @@ NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 LOGGED = ("game", "move", "result")       # the outbox's topics: delivered once, in order
 KIND_TOPIC = {"open": "game", "takeback": "game", "drop": "game", "move": "move", "finish": "result"}
 MAX_PAYLOAD = 64 * 1024
+ID_MAX = 2 ** 53          # game ids and seqs above this are refused (SQLite holds 2**63; JSON readers 2**53)
+GAMES_CLAIMED = 50        # unconfirmed games a board's state names (the oldest), and the hall reads
 
 
 class MessageError(ValueError):
@@ -72,9 +74,31 @@ def decode(raw: bytes, where: str) -> dict[str, Any]:
     return data
 
 
+def is_id(value: Any) -> bool:
+    """A game id or seq: an int from 1 to ID_MAX (never a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= ID_MAX
+
+
+def game_claims(state: dict[str, Any]) -> dict[int, int]:
+    """A board's state's games: game id -> last seq written (`games`, and its current `game`/`seq`);
+    entries that are not ids are left out, at most GAMES_CLAIMED + 1."""
+    claims: dict[int, int] = {}
+    games = state.get("games")
+    for key, seq in list(games.items())[:GAMES_CLAIMED] if isinstance(games, dict) else []:
+        game = int(key) if isinstance(key, str) and key.isdecimal() and len(key) <= 16 else 0
+        if is_id(game) and is_id(seq):
+            claims[game] = seq
+    game, seq = state.get("game"), state.get("seq")
+    if is_id(game) and is_id(seq):
+        claims[game] = max(seq, claims.get(game, 0))
+    return claims
+
+
 def field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     """`data[key]` of the type asked; MessageError naming the key otherwise."""
     value = data.get(key)
     if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
         raise MessageError(f"{where}: {key!r} missing or not {getattr(kind, '__name__', kind)}")
+    if isinstance(value, int) and not -ID_MAX <= value <= ID_MAX:   # SQLite would raise OverflowError
+        raise MessageError(f"{where}: {key!r} is out of range")
     return value

@@ -94,15 +94,10 @@ def open_link(config: BoardConfig, mock: bool) -> HardwareBoard:
     # re-syncs, when the board is plugged in later).
     link.wait_synced(2.0)
     return HardwareBoard("serial", link, link, link,
-                         f"serial backend on {_where(port, serial)}{' (firmware on a pty)' if mock else ''}, "
+                         f"serial backend on {link.where()}{' (firmware on a pty)' if mock else ''}, "
                          f"{config.rows}x{config.cols} matrix", sim=sim, closers=closers, hands=hands,
                          inputs=tuple(config.buttons), buzzer=link.tone,
-                         led_style=style)
-
-
-def _where(port: str | None, serial: SerialConfig) -> str:
-    pid = "*" if serial.pid is None else f"{serial.pid:04x}"
-    return port or f"the first USB device {serial.vid:04x}:{pid}"
+                         led_style=style, missing=lambda: None if link.synced else link.where())
 
 
 def check_link(board: HardwareBoard, out: Out) -> None:
@@ -110,8 +105,7 @@ def check_link(board: HardwareBoard, out: Out) -> None:
     link = board.sensor
     synced = link.wait_synced(3.0)
     if not synced:
-        where = _where(link.port, SerialConfig(vid=link.vid, pid=link.pid))
-        raise LinkError(f"no board answers on {where}: {link.last_problem or 'nothing received'}; "
+        raise LinkError(f"no board answers on {link.where()}: {link.last_problem or 'nothing received'}; "
                         "check the USB cable, the firmware, and [serial] port in the config")
     before, t0 = link.stats.frames_ok, time.perf_counter()
     time.sleep(0.5)

@@ -60,6 +60,10 @@ def _no_ghosts() -> frozenset[str]:
     return frozenset()
 
 
+def _always_there() -> str | None:
+    return None
+
+
 @dataclass
 class HardwareBoard:
     """The opened devices. `sim` is the simulated hardware when mocked (a
@@ -85,6 +89,10 @@ class HardwareBoard:
     inputs: tuple[str, ...] = ()
     """Every input wired, by its [buttons] name (``clock0``, ``ok``; ``up``/``down``
     for an encoder's two directions): what the doctor asks a maker to try."""
+    missing: Callable[[], str | None] = _always_there
+    """The device, named as a person finds it ("/dev/ttyACM0"), while it does not
+    answer (not plugged in, or unplugged): the board loop says so and waits for
+    it. None while it answers; always None for devices that cannot go away."""
 
     def close(self) -> None:
         for closer in reversed(self.closers):

@@ -8,12 +8,15 @@ default). docs/board.example.toml documents every setting.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from damka.controller.user_files import file_kind
 from damka.hardware.backends import Backend, backend_names, load_backend
 from damka.hardware.errors import ConfigError
 from damka.hardware.interfaces import Button, Role
@@ -208,19 +211,44 @@ _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 MAX_CONFIG_BYTES = 256 * 1024  # a board.toml is a few hundred bytes
 
 
-def load_config(path: str | Path, *, backend: str | None = None) -> BoardConfig:
-    """Read a board.toml; ConfigError (naming the file) for anything wrong."""
+def read_config_text(path: str | Path, what: str = "configuration file", limit: int = MAX_CONFIG_BYTES) -> str:
+    """A small settings file's UTF-8 text (a config, a password file); ConfigError in one line naming it.
+
+    Only a regular file is read, and at most `limit` bytes of it: a FIFO would
+    wait forever for a writer (it is opened without waiting, then refused),
+    /dev/zero never ends, a huge file would fill the memory."""
     path = Path(path)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)  # bounded: `--config /dev/zero` must not fill the memory
-        if len(raw) > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} kB; not a board config")
-        data = tomllib.loads(raw.decode("utf-8"))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)   # a FIFO opens at once instead of waiting for a writer
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such configuration file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from None
+        raise ConfigError(f"{path}: no such {what}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ConfigError(f"{path}: {file_kind(mode)}, not a regular file; a {what} must be one")
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(raw) > limit:
+        raise ConfigError(f"{path}: larger than {limit // 1024} kB; not a {what}")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read: not UTF-8 text ({exc.reason})") from None
+
+
+def load_config(path: str | Path, *, backend: str | None = None) -> BoardConfig:
+    """Read a board.toml; ConfigError (naming the file) for anything wrong."""
+    text = read_config_text(path)
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     return parse_config(data, str(path), backend=backend)

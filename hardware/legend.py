@@ -4,7 +4,7 @@ The docs carry this table between markers; `tests/test_led_legend.py` fails
 when they differ from the palette, so the words cannot drift from the LEDs.
 Regenerate the docs after changing a colour or a pattern:
 
-    python -m damka.hardware.legend --write
+    .venv/bin/python -m damka.hardware.legend --write
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from damka.hardware.interfaces import Role
 from damka.hardware.palette import (BLINK_ALT, BLINK_FAST, BLINK_SLOW, DOUBLE, MONO_STYLE, PALETTES, RGB,
                                     STEADY)
 
-REGENERATE = "python -m damka.hardware.legend --write"
-BEGIN = "<!-- led-legend: begin (made by `python -m damka.hardware.legend --write`; do not edit) -->"
+REGENERATE = ".venv/bin/python -m damka.hardware.legend --write"
+BEGIN = "<!-- led-legend: begin (made by `.venv/bin/python -m damka.hardware.legend --write`; do not edit) -->"
 END = "<!-- led-legend: end -->"
 DOCS = ("docs/app.md", "docs/wiring.md")
 

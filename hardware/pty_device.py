@@ -60,7 +60,9 @@ class SimButtons:
 
 
 class SimEncoder:
-    """The encoder's two contacts (value() 1 when open), turned a detent at a time."""
+    """The encoder's two contacts (value() 1 when open), turned a detent at a
+    time. Each change calls `on_change` at once (the Pico's pin interrupt:
+    the firmware's decoder sees every edge, however fast the turn)."""
 
     CYCLE = {1: ((0, 1), (0, 0), (1, 0), (1, 1)), -1: ((1, 0), (0, 0), (0, 1), (1, 1))}
 
@@ -73,13 +75,18 @@ class SimEncoder:
 
     def __init__(self) -> None:
         self.a, self.b = self._Pin(), self._Pin()
+        self.on_change = None
 
     def turn(self, steps: int, dwell_s: float = 0.004) -> None:
-        """`steps` detents (+ A leading, - B leading), each state held `dwell_s` for the firmware's poll."""
+        """`steps` detents (+ A leading, - B leading), each state held `dwell_s`
+        (0: a spin faster than the firmware's loop)."""
         for _ in range(abs(steps)):
             for a, b in self.CYCLE[1 if steps > 0 else -1]:
                 self.a.level, self.b.level = a, b
-                time.sleep(dwell_s)
+                if self.on_change is not None:
+                    self.on_change()
+                if dwell_s:
+                    time.sleep(dwell_s)
 
 
 class SimBuzzer:
@@ -97,18 +104,15 @@ class SimBuzzer:
 
 
 class RecordingPixels:
-    """A NeoPixel stand-in that keeps what was written."""
+    """The LED chain (firmware/chain.py's `write(words)`, GRB words in chain
+    order): keeps what was last shown, as (r, g, b) per LED."""
 
     def __init__(self, n: int) -> None:
-        self.buf = [(0, 0, 0)] * n
-        self.shown: list[tuple[int, int, int]] = list(self.buf)
+        self.shown: list[tuple[int, int, int]] = [(0, 0, 0)] * n
         self.writes = 0
 
-    def __setitem__(self, i: int, colour) -> None:
-        self.buf[i] = tuple(colour)
-
-    def write(self) -> None:
-        self.shown = list(self.buf)
+    def write(self, words) -> None:
+        self.shown = [(w >> 8 & 0xFF, w >> 16 & 0xFF, w & 0xFF) for w in words]
         self.writes += 1
 
 
@@ -230,7 +234,7 @@ class PtyBoard:
     """A simulated board (matrix, buttons, LED chain, firmware) on a pty."""
 
     def __init__(self, rows: int = 9, cols: int = 9, buttons: int = 8, corrupt: float = 0.0,
-                 poll_s: float = 0.001, seed: int = 1) -> None:
+                 poll_s: float = 0.001, seed: int = 1, firmware_name: str | None = None) -> None:
         self.rows, self.cols = rows, cols
         self.matrix = SimMatrix(rows, cols)
         self.buttons = SimButtons(buttons)
@@ -238,6 +242,7 @@ class PtyBoard:
         self.buzzer = SimBuzzer()
         self.pixels = RecordingPixels(rows * cols)
         self.corrupt, self.poll_s = corrupt, poll_s
+        self.firmware_name = firmware_name  # what HELLO says (None: the firmware's own name)
         self.rng = random.Random(seed)
         self._dir = tempfile.mkdtemp(prefix="damka-pty-")
         self.port = os.path.join(self._dir, "ttyDAMKA")
@@ -265,11 +270,15 @@ class PtyBoard:
         """A fresh firmware (sequence numbers, press counters, clock from zero) on the transport."""
         from damka.firmware import encoder, scan
 
+        knob = encoder.Encoder(self.encoder.a, self.encoder.b)
+        knob.by_irq = True  # fed on every edge, as main.py's pin interrupts do
+        self.encoder.on_change = knob.poll
+        named = {"name": self.firmware_name} if self.firmware_name is not None else {}
         self.device = Device(self.matrix, self.transport, self.pixels,
                              lambda: time.monotonic_ns() // 1_000_000,
                              buttons=scan.ButtonBank(self.buttons.pins),
                              rows=self.rows, cols=self.cols,
-                             encoder=encoder.Encoder(self.encoder.a, self.encoder.b), buzzer=self.buzzer)
+                             encoder=knob, buzzer=self.buzzer, **named)
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="damka-fake-pico", daemon=True)
         self._thread.start()

@@ -25,6 +25,7 @@ from damka.hardware.gpio_matrix import make_press, monotonic_ms
 from damka.hardware.interfaces import BoardSensor, Buttons, ButtonPress, ClockPress, LedFrame, LedOutput, Snapshot
 from damka.hardware.layout import Layout
 from damka.hardware.leds import LedStyle
+from damka.hardware.pico_firmware import mismatch as firmware_mismatch
 from damka.hardware.rx_order import RxOrder
 
 log = logging.getLogger(__name__)
@@ -95,6 +96,7 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
         self.stats = LinkStats()
         self.device: tuple[int, int, int, int, str] | None = None  # the HELLO
         self.error: ProtocolError | None = None
+        self.firmware_problem: str | None = None  # the board's firmware is not this host's copy: why
         self.last_problem: str | None = None  # why the last connect or read failed (for the doctor)
         self._decoder = P.FrameDecoder()
         self._lock = threading.Lock()
@@ -139,6 +141,18 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
     @property
     def connected(self) -> bool:
         return self._ser is not None
+
+    @property
+    def synced(self) -> bool:
+        """A snapshot arrived since the last (re)connect: the board answers."""
+        return self._synced.is_set()
+
+    def where(self) -> str:
+        """The device as a person finds it: the port, or the USB ids looked for."""
+        if self.port:
+            return self.port
+        pid = "*" if self.pid is None else f"{self.pid:04x}"
+        return f"the first USB device {self.vid:04x}:{pid}"
 
     def wait_synced(self, timeout: float) -> bool:
         """Wait until a snapshot arrived since the last (re)connect."""
@@ -290,6 +304,10 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
 
     def _on_hello(self, hello: tuple[int, int, int, int, str]) -> None:
         self.device = hello
+        problem = firmware_mismatch(hello[4])
+        if problem and problem != self.firmware_problem:
+            log.warning("%s", problem)  # it still works: the protocol is the same
+        self.firmware_problem = problem
         if hello[0] != P.PROTOCOL_VERSION:
             self.error = ProtocolError(f"device speaks protocol {hello[0]}, we speak {P.PROTOCOL_VERSION}")
         elif (hello[1], hello[2]) != (self.layout.rows, self.layout.cols):

@@ -211,6 +211,17 @@ class VirtualBoard(BoardSensor, LedOutput, Buttons):
         self.now = target
         self._tick()
 
+    def step(self) -> None:
+        """One pass of the board's loop at the current time: tick the listener
+        and show its LED frame. The board's loop (`controller/board_loop.py`)
+        ticks on every pass, not only at a deadline, so what was worked out off
+        the loop meanwhile (the computer's move, a hint, a remote seat's move)
+        is lit at this pass; a driver that ticked the listener itself would
+        change its frame behind the LEDs' back."""
+        if self._listener is not None:
+            self._listener.tick(self.now)
+            self.show(self._listener.frame)
+
     def run_until_idle(self, limit_ms: int = 600_000) -> None:
         """Advance until neither noise nor the listener has anything pending."""
         end = self.now + limit_ms

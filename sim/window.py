@@ -29,9 +29,10 @@ layout share the window's geometry.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import pygame
 
@@ -44,6 +45,7 @@ from damka.controller.tracker import BoardMap
 from damka.controller.user_files import replace_file
 from damka.display.screen import SIZE as SCREEN_SIZE
 from damka.display.screen import Screen
+from damka.display.sdl_env import choose_drivers, has_desktop, no_sound
 from damka.display.touch import tap
 from damka.display.widgets import DIM, TEXT
 from damka.engine.errors import DamkaError
@@ -56,9 +58,12 @@ class WindowError(DamkaError):
     """The window cannot be opened (no display)."""
 
 
-SQUARE = 60
+SQUARE = 60   # px: a square of the drawn board, as big as the window's height allows (up to this)
 MARGIN = 28
 GAP = 24
+# The largest window that fits a 1366x768 laptop screen under a title bar (about 32 px)
+# and over a desktop panel (about 36 px): a 12x12 board gets smaller squares.
+FITS = (1366, 700)
 
 LIGHT = (226, 204, 160)
 DARK = (120, 82, 52)
@@ -153,7 +158,8 @@ class SimWindow:
     def _layout(self) -> None:
         """Where the board and the screen are drawn: follows the board's size."""
         self.files, self.ranks = self.board.files, self.board.ranks
-        self.board_px = (self.files * SQUARE, self.ranks * SQUARE)
+        self.square = min(SQUARE, (FITS[1] - 2 * MARGIN) // self.ranks)
+        self.board_px = (self.files * self.square, self.ranks * self.square)
         self.board_rect = pygame.Rect(MARGIN, MARGIN, *self.board_px)
         self.screen_rect = pygame.Rect(self.board_rect.right + GAP, MARGIN, *SCREEN_SIZE)
         self.size = (self.screen_rect.right + MARGIN,
@@ -185,9 +191,10 @@ class SimWindow:
 
     def update(self, elapsed_ms: int) -> None:
         """One frame of the interactive loop: virtual time follows the wall
-        clock, and the app's clock (on the screen) with it."""
+        clock, and the app's clock (on the screen) with it. The app is ticked
+        through the board, which shows its LED frame after every tick."""
         self.board.advance(elapsed_ms)
-        self.app.tick(self.board.now)
+        self.board.step()
         self.follow_app()
         self._synced()
 
@@ -196,14 +203,14 @@ class SimWindow:
     def square_rect(self, square: str) -> pygame.Rect:
         file = FILE_LETTERS.index(square[0])
         rank = int(square[1:]) - 1
-        return pygame.Rect(self.board_rect.x + file * SQUARE, self.board_rect.bottom - (rank + 1) * SQUARE,
-                           SQUARE, SQUARE)
+        return pygame.Rect(self.board_rect.x + file * self.square, self.board_rect.bottom - (rank + 1) * self.square,
+                           self.square, self.square)
 
     def square_at(self, pos: tuple[int, int]) -> str | None:
         if not self.board_rect.collidepoint(pos):
             return None
-        file = (pos[0] - self.board_rect.x) // SQUARE
-        rank = (self.board_rect.bottom - 1 - pos[1]) // SQUARE
+        file = (pos[0] - self.board_rect.x) // self.square
+        rank = (self.board_rect.bottom - 1 - pos[1]) // self.square
         return f"{FILE_LETTERS[file]}{rank + 1}"
 
     # -- hands ----------------------------------------------------------------
@@ -263,6 +270,8 @@ class SimWindow:
     def apply(self, event: LogEvent) -> None:
         """One sensor-log event as a hand on the board (headless scripts)."""
         if event.kind == "up":
+            centre = self.square_rect(event.arg).center  # no mouse: the hand holds it just above its square
+            self.mouse = (centre[0], centre[1] - self.square // 3)
             self.lift(event.arg)
         elif event.kind == "down":
             self.drop(event.arg)
@@ -383,7 +392,7 @@ class SimWindow:
             self._draw_piece(surface, self.square_rect(square).center, code)
         for square, role in frame.items():
             if square in self.board.pieces:
-                pygame.draw.circle(surface, self._role_colour(role), self.square_rect(square).center, SQUARE // 2 - 2,
+                pygame.draw.circle(surface, self._role_colour(role), self.square_rect(square).center, self.square // 2 - 2,
                                    width=4)
         self._draw_coordinates(surface)
         if self.pieces.in_hand:
@@ -414,13 +423,13 @@ class SimWindow:
         if role is not None:
             colour = self._role_colour(role)
             glow = pygame.Surface(rect.size, pygame.SRCALPHA)
-            pygame.draw.circle(glow, (*colour, 90), (SQUARE // 2, SQUARE // 2), SQUARE // 2 - 1)
+            pygame.draw.circle(glow, (*colour, 90), (self.square // 2, self.square // 2), self.square // 2 - 1)
             surface.blit(glow, rect)
-            pygame.draw.circle(surface, colour, rect.center, SQUARE // 5)
+            pygame.draw.circle(surface, colour, rect.center, self.square // 5)
 
     def _draw_piece(self, surface: pygame.Surface, centre: tuple[int, int], code: str, lifted: bool = False) -> None:
         colour = PIECE_COLOURS.get(code, UNKNOWN_PIECE)
-        radius = SQUARE // 2 - 8
+        radius = self.square // 2 - 8
         if lifted:
             pygame.draw.circle(surface, (0, 0, 0), (centre[0] + 4, centre[1] + 5), radius)
         pygame.draw.circle(surface, colour, centre, radius)
@@ -433,10 +442,10 @@ class SimWindow:
 
     def _draw_coordinates(self, surface: pygame.Surface) -> None:
         for file in range(self.files):
-            x = self.board_rect.x + file * SQUARE + SQUARE // 2
+            x = self.board_rect.x + file * self.square + self.square // 2
             draw_text(surface, FILE_LETTERS[file], (x, self.board_rect.bottom + 9), 20, DIM, "midtop")
         for rank in range(self.ranks):
-            y = self.board_rect.bottom - rank * SQUARE - SQUARE // 2
+            y = self.board_rect.bottom - rank * self.square - self.square // 2
             draw_text(surface, str(rank + 1), (self.board_rect.x - 10, y), 20, DIM, "midright")
 
     def _draw_legend(self, surface: pygame.Surface) -> None:
@@ -452,8 +461,6 @@ class SimWindow:
         for line in lines:
             draw_text(surface, line, (self.screen_rect.x, y), 20, TEXT if y == self.screen_rect.bottom + 14 else DIM)
             y += 20
-        if self.app.notice:
-            draw_text(surface, self.app.notice, (self.screen_rect.x, y + 6), 22, TEXT)
 
     def render(self) -> pygame.Surface:
         surface = pygame.Surface(self.size)
@@ -501,6 +508,8 @@ def save_screenshot(window: SimWindow, path: str | Path) -> Path:
 
 
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
+NO_DESKTOP = ("no display to open the simulator window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+              "run it on a desktop, or headless: damka sim --headless --script LOG --screenshot FILE.png")
 
 
 def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
@@ -510,18 +519,26 @@ def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
     from damka.sim.sound import MixerPlayer, WavRecorder
 
     sinks: list[ThreadedSink] = []
-    if speakers:
+    silent = no_sound() if speakers else None
+    if silent is not None:  # not opened at all: SDL would print eight lines of ALSA's failure
+        print(f"sound off: {silent}", file=sys.stderr)
+    elif speakers:
         try:
             sinks.append(ThreadedSink(MixerPlayer(), name="sim-sound"))
-        except pygame.error:
-            pass  # no sound device: the board stays silent, as one without a buzzer
+        except pygame.error as error:
+            print(f"sound off: {error}", file=sys.stderr)  # the board stays silent, as one without a buzzer
     if wav is not None:
         sinks.append(ThreadedSink(WavRecorder(wav), name="sim-wav"))
     return CueListener.attach(app, list(sinks), settings), sinks
 
 
-def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -> int:
-    """The interactive window (needs a display). Returns an exit code."""
+def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
+               should_stop: Callable[[], bool] = lambda: False) -> int:
+    """The interactive window (needs a display) until it is closed or `should_stop()`
+    (`--seconds`). Returns an exit code."""
+    if not has_desktop():  # said before SDL probes for one (and prints what it lacks)
+        raise WindowError(NO_DESKTOP)
+    choose_drivers()
     try:
         pygame.display.init()
         window = build(app)
@@ -534,14 +551,13 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None) -
         # With no desktop SDL falls back to drawing into memory: a window
         # nobody can see would run forever, so say what is wrong instead.
         pygame.display.quit()
-        raise WindowError("no display to open the simulator window on (DISPLAY and WAYLAND_DISPLAY are unset); "
-                          "run it on a desktop, or headless: damka sim --headless --script LOG --screenshot FILE.png")
+        raise WindowError(NO_DESKTOP)
     pygame.display.set_caption("Damka simulator")
     timer = pygame.time.Clock()
     last = pygame.time.get_ticks()
     shots = 0
     running = True
-    while running:
+    while running and not should_stop():
         size = window.size
         for event in pygame.event.get():
             if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:

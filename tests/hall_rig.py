@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from damka.hall.local_broker import Broker as _Broker, free_port, mosquitto_binary  # noqa: F401
+from waiting import DEADLINE_S, wait_until
 
 
 def need_mosquitto() -> str:
@@ -22,10 +21,6 @@ class Broker(_Broker):
         super().__init__(folder, boards)
 
 
-def wait_for(condition, timeout: float = 20.0, every: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(every)
-    return condition()
+def wait_for(condition, what: str = "", timeout: float = DEADLINE_S):
+    """The shared wait (tests/waiting.py), looking every 50 ms: a page or a broker answers slower than a thread."""
+    return wait_until(condition, what, timeout, every=0.05)

@@ -3,7 +3,6 @@ clock started, checkpointed and flagged, matches, and the hardware loop."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from damka.controller.app import App, AppState
@@ -18,6 +17,7 @@ from damka.engine import Result
 from damka.hardware.interfaces import Button, ButtonPress, Buttons, BoardSensor, ClockPress, LedOutput, Role, Snapshot
 from damka.sim.virtual_board import VirtualBoard, carry_out
 from app_rig import on_board
+from waiting import wait_on_board
 
 
 class CountingStore(Store):
@@ -29,13 +29,9 @@ class CountingStore(Store):
 
 
 
-def computer_answers(app: App, board: VirtualBoard, timeout: float = 20.0) -> None:
+def computer_answers(app: App, board: VirtualBoard) -> None:
     """Let the board's time pass (the loop stays live) until the computer's search answers."""
-    end = time.monotonic() + timeout
-    while app.session.thinking:
-        assert time.monotonic() < end, "the computer did not answer"
-        time.sleep(0.01)
-        board.advance(20)
+    wait_on_board(board, lambda: not app.session.thinking, "the computer's answer")
 
 
 def make(board: VirtualBoard, app: App, move) -> None:

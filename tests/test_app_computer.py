@@ -7,13 +7,13 @@ limit, and a move that hangs a piece is flagged before it is committed."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
 from damka.controller.app import App, AppState
 from damka.controller.chooser import GreedyChooser
+from damka.controller.opponent import ComputerOpponent
 from damka.controller.store import Store
 from damka.controller.setup import GameSetup
 from damka.display.screen import GameView, Screen
@@ -21,16 +21,13 @@ from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
 from app_rig import on_board
+from waiting import wait_on_board
 
 
 
-def idle(app: App, board: VirtualBoard, timeout: float = 30.0) -> None:
+def idle(app: App, board: VirtualBoard) -> None:
     """Let board time pass, as the loop would, until nothing runs off the loop."""
-    end = time.monotonic() + timeout
-    while app.session.busy:
-        assert time.monotonic() < end, "the search did not answer"
-        time.sleep(0.005)
-        board.advance(20)
+    wait_on_board(board, lambda: not app.session.busy, "the search's answer")
 
 
 def make(board: VirtualBoard, app: App, move, step_ms: int = 150) -> None:
@@ -53,6 +50,8 @@ def lit(board: VirtualBoard, role: Role) -> set[str]:
 def test_the_board_stays_live_while_the_computer_thinks_and_a_take_back_cancels_it() -> None:
     app = App(setup=GameSetup("classic", mode="computer", colours="first", level="master", move_time=3.0),
               start_game=True, seed=1)
+    # The real search on a frozen clock: it thinks until cancelled, however slow the machine.
+    app.session.opponent = ComputerOpponent(app.session.variant, "master", clock=lambda: 0.0, seed=1)
     board = on_board(app)
     session = app.session
     play(board, app, "c3-d4")
@@ -61,11 +60,10 @@ def test_the_board_stays_live_while_the_computer_thinks_and_a_take_back_cancels_
     view = app.view()
     assert isinstance(view, GameView) and view.thinking and view.status == "The computer is thinking..."
     assert not lit(board, Role.COMPUTER_FROM)
-    # The loop keeps answering the board at once while the search runs.
-    began = time.monotonic()
+    # The loop keeps answering the board while the search runs (it never waits for it: it would wait forever).
     board.lift("d4")
     board.advance(30)
-    assert session.occupancy == session.board.bits(board.pieces) and time.monotonic() - began < 2.0  # the search has 3 s: not waited for
+    assert session.occupancy == session.board.bits(board.pieces) and session.thinking
     board.drop("c3")                                   # the player takes the move back
     board.advance(2500)
     assert session.game.ply == 0 and not session.thinking

@@ -30,6 +30,7 @@ import pytest
 from damka.controller.clock import Clock
 from damka.controller.resume import resume_game
 from damka.controller.store import Store
+from waiting import DEADLINE_S
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKERS = 5
@@ -46,20 +47,25 @@ CHILD = textwrap.dedent('''
     rng = random.Random(seed)
     t0 = time.monotonic()
 
+    def say(kind, data):
+        """A line for the parent, stamped with this process's monotonic time (the
+        parent's is the same clock): its reading lags on a loaded machine."""
+        print(kind, json.dumps({**data, "at": time.monotonic()}), flush=True)
+
     def real_ms():
         return int((time.monotonic() - t0) * 1000)
 
     class PrintingStore(Store):
         def record_plies(self, game_id, game, plies, **kw):
             moves = [[m.start, list(m.path), sorted(m.captures)] for m in game.moves[plies[0] - 1:plies[-1]]]
-            print("begin", json.dumps({"ply": plies[-1], "moves": moves, "clock": kw.get("clock_ms")}), flush=True)
+            say("begin", {"ply": plies[-1], "moves": moves, "clock": kw.get("clock_ms")})
             super().record_plies(game_id, game, plies, **kw)
-            print("commit", json.dumps({"ply": plies[-1], "clock": kw.get("clock_ms")}), flush=True)
+            say("commit", {"ply": plies[-1], "clock": kw.get("clock_ms")})
 
         def save_clock(self, game_id, clock_ms, clock_state=None):
-            print("begin-clock", json.dumps({"clock": list(clock_ms)}), flush=True)
+            say("begin-clock", {"clock": list(clock_ms)})
             super().save_clock(game_id, clock_ms, clock_state)
-            print("clock", json.dumps({"clock": list(clock_ms), "active": clock_state["active"]}), flush=True)
+            say("clock", {"clock": list(clock_ms), "active": clock_state["active"]})
 
     store = PrintingStore(db)
     app = App(store=store, setup=GameSetup("classic", mode="tournament", time_control="5+3"),
@@ -81,7 +87,7 @@ CHILD = textwrap.dedent('''
     wait(400)  # the start position settles: the game starts
     board.press(1)  # black starts white's clock (a tournament clock waits for the first press or move)
     wait(5)
-    print("ready", json.dumps({"clock": app.clock_ms()}), flush=True)
+    say("ready", {"clock": app.clock_ms()})
     name = variant.geometry.name
     game = app.session.game
     while not game.is_over:
@@ -92,7 +98,7 @@ CHILD = textwrap.dedent('''
                   step_ms=1)
         board.press(game.turn)
         game = app.session.game
-    print("over", flush=True)
+    say("over", {})
 ''')
 
 
@@ -111,18 +117,20 @@ def run_and_kill(db: Path, seed: int, kill_after: float) -> tuple[list[tuple[flo
             if not raw.endswith("\n"):
                 break  # the kill cut this line off mid-write: the child never said it
             kind, _, payload = raw.strip().partition(" ")
-            lines.append((time.monotonic(), kind, json.loads(payload) if payload else {}))
+            data = json.loads(payload) if payload else {}
+            lines.append((data.pop("at", time.monotonic()), kind, data))
             if kind == "ready":
                 ready.set()
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
-    if not ready.wait(30):
+    if not ready.wait(DEADLINE_S):
         child.kill()
         raise AssertionError(f"child never got ready: {child.stderr.read() if child.stderr else ''}")
-    time.sleep(kill_after)
-    killed_at = time.monotonic()
+    time.sleep(kill_after)                  # the power cut comes at a random moment of the game
+    before = time.monotonic()
     child.send_signal(signal.SIGKILL)
+    killed_at = (before + time.monotonic()) / 2    # (the child died in between)
     child.wait(10)
     reader.join(10)
     assert child.returncode in (-signal.SIGKILL, 0), child.stderr.read() if child.stderr else ""

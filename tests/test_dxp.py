@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
-import time
+import queue
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,7 @@ from damka.sim.virtual_board import VirtualBoard, carry_out
 draughts = pytest.importorskip("draughts", reason="pydraughts (the dev extra) is the independent DXP peer")
 from draughts.engine import DXPEngine  # noqa: E402  (pydraughts imports its engines in this order)
 import draughts.PDN  # noqa: E402
+from waiting import DEADLINE_S, wait_on_board, wait_until
 
 
 # -- the messages ------------------------------------------------------------------
@@ -110,7 +111,7 @@ def listen() -> tuple[list[DxpLink], int, threading.Thread]:
     thread = threading.Thread(target=lambda: links.append(DxpLink.listen(0, timeout=20, ready=ready, bound=bound)),
                               daemon=True)
     thread.start()
-    assert ready.wait(10)
+    assert ready.wait(DEADLINE_S)
     return links, bound[0], thread
 
 
@@ -129,12 +130,8 @@ def make(board: VirtualBoard, app, move) -> None:
     board.advance(2500)
 
 
-def wait_for_peer(app, board: VirtualBoard, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while not app.session.planned and not app.session.game.is_over:
-        assert time.monotonic() < end, "no move from the DXP peer"
-        time.sleep(0.005)
-        board.advance(20)
+def wait_for_peer(app, board: VirtualBoard) -> None:
+    wait_on_board(board, lambda: app.session.planned or app.session.game.is_over, "a move from the DXP peer")
 
 
 class PydraughtsPeer(threading.Thread):
@@ -172,7 +169,7 @@ def test_a_whole_game_against_pydraughts_dxp_both_pdns_the_same(tmp_path: Path) 
     peer.start()
     listener.join(20)
     link = links[0]
-    request, peer_side = follow(link, timeout=20)
+    request, peer_side = follow(link, timeout=DEADLINE_S)
     assert peer_side == 1 and request.minutes == 10          # pydraughts plays black; 600 s a side
     store = Store(tmp_path / "games.db")
     app = make_app(link, request, peer_side, store=store)
@@ -226,28 +223,28 @@ def start_raw_game(tmp_path: Path, caplog):
     links, port, listener = listen()
     peer = raw_peer(port)
     peer.send(dxp.GameRequest("Fuzzer", "W", 0, 0))        # the board plays white, no clock
-    listener.join(10)
-    request, peer_side = follow(links[0], timeout=10)
-    assert isinstance(peer.incoming.get(timeout=5), dxp.GameAccept)
+    listener.join(DEADLINE_S)
+    request, peer_side = follow(links[0], timeout=DEADLINE_S)
+    assert isinstance(peer.incoming.get(timeout=DEADLINE_S), dxp.GameAccept)
     app = make_app(links[0], request, peer_side)
     return app, on_board(app), peer
 
 
-def settle(board: VirtualBoard, seconds: float = 0.3) -> None:
-    """Real time for the socket, board time for the loop (which pumps the link)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        board.advance(20)
-        time.sleep(0.01)
+def next_of(link: DxpLink, kind: type, board: VirtualBoard | None = None):
+    """The next `kind` message that came in on `link` (others are skipped). With
+    `board`, the board's loop runs meanwhile (it pumps its own link and answers)."""
+    def look() -> list:
+        while True:
+            try:
+                item = link.incoming.get_nowait()
+            except queue.Empty:
+                return []
+            if isinstance(item, kind):
+                return [item]
 
-
-def next_of(link: DxpLink, kind: type, timeout: float = 5.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        item = link.incoming.get(timeout=max(0.01, end - time.monotonic()))
-        if isinstance(item, kind):
-            return item
-    raise AssertionError(f"no {kind.__name__}")
+    what = f"a {kind.__name__}"
+    found = wait_until(look, what) if board is None else wait_on_board(board, look, what)
+    return found[0]
 
 
 def test_garbage_truncated_and_illegal_messages_are_refused_and_the_game_goes_on(tmp_path: Path, caplog) -> None:
@@ -265,10 +262,7 @@ def test_garbage_truncated_and_illegal_messages_are_refused_and_the_game_goes_on
     junk += [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))) + b"\x00" for _ in range(200)]
     for data in junk:
         peer.send_raw(data)
-    deadline = time.monotonic() + 10
-    while len(app.dxp.refused) < len(junk) - 5 and time.monotonic() < deadline:
-        board.advance(20)
-        time.sleep(0.002)
+    wait_on_board(board, lambda: len(app.dxp.refused) >= len(junk) - 5, "every bad message refused")
     assert session.game.ply == 1 and not session.planned and not session.game.is_over
     assert len(app.dxp.refused) >= len(junk) - 5                  # (random junk may merge into one message)
     assert any("not legal" in text for text in app.dxp.refused)   # 31-26 is not a black move here
@@ -297,10 +291,10 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     make(board, app, reply)
     assert session.game.ply == 2
     peer.send(dxp.BackRequest(1, "Z"))                           # back to black's first move
-    settle(board)
+    assert next_of(peer, dxp.BackAccept, board).accepted
     name = variant.geometry.name
-    assert next_of(peer, dxp.BackAccept).accepted
-    assert any("takes back 1 move: taking back" in text and f"back on {name(reply.start)}" in text for text in said)
+    wait_on_board(board, lambda: any("takes back 1 move: taking back" in text and f"back on {name(reply.start)}" in text
+                                     for text in said), "the take-back said")
     from damka.hardware.interfaces import Role
     # The LEDs guide to the position asked for (black's man back), not to an earlier turn start.
     assert board.lit(Role.TAKE_AWAY) == {name(reply.end)} and board.lit(Role.PUT_HERE) == {name(reply.start)}
@@ -313,17 +307,14 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     wait_for_peer(app, board)
     assert session.planned == (other,)
     peer.send(dxp.BackRequest(9, "W"))                           # a position the game never had
-    settle(board)
-    assert not next_of(peer, dxp.BackAccept).accepted and session.game.ply == 1
+    assert not next_of(peer, dxp.BackAccept, board).accepted and session.game.ply == 1
     peer.close()                                                 # the peer goes away
-    deadline = time.monotonic() + 5
-    while not app.dxp.dropped and time.monotonic() < deadline:
-        settle(board, 0.05)
-    assert app.dxp.dropped and any("lost" in text for text in said) and not session.game.is_over
+    wait_on_board(board, lambda: app.dxp.dropped, "the drop noticed")
+    assert any("lost" in text for text in said) and not session.game.is_over
     # The peer comes back with the game's position: resumed where it stopped.
     links, port, listener = listen()
     again = raw_peer(port)
-    listener.join(10)
+    listener.join(DEADLINE_S)
     colour, letters = board_letters(variant, session.game)
     assert not app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "Z"))
     assert next_of(again, dxp.GameAccept).code == 1                 # another position: refused
@@ -351,7 +342,7 @@ def connected_to_a_peer() -> tuple[DxpLink, DxpLink, int]:
     thread = threading.Thread(target=lambda: peers.append(DxpLink.listen(0, timeout=10, ready=ready, bound=bound)),
                               daemon=True)
     thread.start()
-    assert ready.wait(5)
+    assert ready.wait(DEADLINE_S)
     link = DxpLink.connect("127.0.0.1", bound[0])
     thread.join(5)
     return link, peers[0], bound[0]
@@ -367,7 +358,7 @@ def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
 
     helper = threading.Thread(target=accept, daemon=True)
     helper.start()
-    request, peer_side, name = initiate(link, person_colour="Z", minutes=5, timeout=5)
+    request, peer_side, name = initiate(link, person_colour="Z", minutes=5, timeout=DEADLINE_S)
     helper.join(5)
     assert peer_side == 0 and name == "Peer"
     app = make_app(link, request, peer_side, name)
@@ -378,8 +369,8 @@ def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
     wait_for_peer(app, board)
     make(board, app, first)
     peer.send(dxp.GameEnd(1, 1))                                 # the peer resigns
-    settle(board)
-    assert session.game.is_over and session.game.result.winner == 1
+    wait_on_board(board, lambda: session.game.is_over, "the peer's resignation acted on")
+    assert session.game.result.winner == 1
     assert next_of(peer, dxp.GameEnd).reason == 3                # the board confirms: it wins
     link.close()
     peer.close()
@@ -394,12 +385,9 @@ def screen(app) -> str:
     return " | ".join([view.status, *view.messages])
 
 
-def wait_screen(app, board: VirtualBoard, words: str, timeout: float = 20.0) -> str:
-    end = time.monotonic() + timeout
-    while words not in screen(app):
-        assert time.monotonic() < end, f"{words!r} not on the screen: {screen(app)!r}"
-        settle(board, 0.05)
-    return screen(app)
+def wait_screen(app, board: VirtualBoard, words: str) -> str:
+    """The screen, once it says `words` (the board's loop running meanwhile)."""
+    return wait_on_board(board, lambda: screen(app) if words in screen(app) else "", f"{words!r} on the screen")
 
 
 def test_the_board_s_screen_shows_the_peer_s_chat_refusals_and_a_dropped_connection(tmp_path: Path) -> None:
@@ -429,12 +417,12 @@ def test_the_board_s_screen_shows_the_peer_s_chat_refusals_and_a_dropped_connect
     shown = wait_screen(app, board, "waiting for it to come back")
     assert "connection to Fuzzer lost" in shown and app.view().alert
     assert "carry out" not in shown and "thinking" not in shown, shown    # no move is coming: none asked for
-    settle(board, 1.0)
+    board.advance(1000)                                                   # a second of the board loop: still nothing asked
     assert "carry out" not in screen(app) and not board.lit(Role.COMPUTER_TO) and not board.lit(Role.COMPUTER_FROM)
     # The peer comes back with the game's position: the screen says so and asks for its move again.
     links, port, listener = listen()
     again = raw_peer(port)
-    listener.join(10)
+    listener.join(DEADLINE_S)
     colour, letters = board_letters(variant, session.game)
     assert app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
     assert next_of(again, dxp.GameAccept).accepted

@@ -10,7 +10,6 @@ fits the game at its target."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,8 @@ from damka.controller.dxp_game import board_letters
 from damka.controller.dxp_resume import time_left
 from damka.controller.dxp_start import follow, initiate, make_app, resume_app
 from damka.controller.store import Store
-from tests.test_dxp import connected_to_a_peer, listen, make, next_of, on_board, raw_peer, settle, wait_for_peer
+from tests.test_dxp import connected_to_a_peer, listen, make, next_of, on_board, raw_peer, wait_for_peer
+from waiting import DEADLINE_S, wait_on_board, wait_until as waited
 
 
 def follower_game(minutes: int = 0):
@@ -34,18 +34,24 @@ def follower_game(minutes: int = 0):
     peer = raw_peer(port)
     peer.send(dxp.GameRequest("Peer", "W", minutes, 0))
     listener.join(10)
-    request, peer_side = follow(links[0], timeout=10)
+    request, peer_side = follow(links[0], timeout=DEADLINE_S)
     assert next_of(peer, dxp.GameAccept).accepted
     redial = Redialer.listening("127.0.0.1", port, give_up_s=20)
     app = make_app(links[0], request, peer_side, redial=redial)
     return app, on_board(app), peer, port, redial
 
 
-def wait_until(board, test, what: str, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < end, f"not in time: {what}"
-        settle(board, 0.05)
+def wait_until(board, test, what: str) -> None:
+    """Real time for the socket, board time for the loop (which pumps the link), until `test` holds."""
+    wait_on_board(board, test, what)
+
+
+def ticked(app, test):
+    """`test`, looked at after each tick of `app` (20 ms on, no board): for `wait_until`."""
+    def look():
+        app.tick(app.now + 20)
+        return test()
+    return look
 
 
 def play_two_plies(app, board, peer, think_ms: int = 0) -> None:
@@ -62,19 +68,18 @@ def play_two_plies(app, board, peer, think_ms: int = 0) -> None:
 
 def call_again(board, port: int) -> DxpLink:
     """The peer calls the board again (once the board listens again)."""
-    end = time.monotonic() + 10
-    while True:
+    def call() -> DxpLink | None:
         try:
             return raw_peer(port)
         except OSError:
-            assert time.monotonic() < end, "the board does not listen again"
-            settle(board, 0.05)
+            return None
+
+    return wait_on_board(board, call, "the board to listen again")
 
 
 def answer(board, link: DxpLink, kind: type):
     """The board's next `kind` message on `link` (the board's loop runs meanwhile)."""
-    wait_until(board, lambda: not link.incoming.empty(), f"a {kind.__name__} from the board")
-    return next_of(link, kind)
+    return next_of(link, kind, board)
 
 
 def come_back(app, board, port: int) -> DxpLink:
@@ -125,7 +130,7 @@ def listen_once(port: int) -> tuple[list[DxpLink], threading.Thread]:
     ready = threading.Event()
     thread = threading.Thread(target=lambda: links.append(DxpLink.listen(port, timeout=20, ready=ready)), daemon=True)
     thread.start()
-    assert ready.wait(5)
+    assert ready.wait(DEADLINE_S)
     return links, thread
 
 
@@ -134,7 +139,7 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     answer = threading.Thread(target=lambda: (next_of(peer, dxp.GameRequest), peer.send(dxp.GameAccept("Peer", 0))),
                               daemon=True)
     answer.start()
-    request, peer_side, name = initiate(link, person_colour="Z", minutes=5, moves=40, timeout=5)
+    request, peer_side, name = initiate(link, person_colour="Z", minutes=5, moves=40, timeout=DEADLINE_S)
     answer.join(5)
     store = Store(tmp_path / "games.db")
     app = make_app(link, request, peer_side, name, initiator=True, store=store,
@@ -167,19 +172,13 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     resumed = resume_app(store, game_id, initiator=True,
                          redial=Redialer.calling("127.0.0.1", port, give_up_s=20, delays=(0.2,)))
     listener.join(10)
-    end = time.monotonic() + 10
-    while back[0].incoming.empty() and time.monotonic() < end:
-        resumed.tick(resumed.now + 20)
-        time.sleep(0.01)
+    waited(ticked(resumed, lambda: not back[0].incoming.empty()), "the resumed board's GAMEREQ")
     request = next_of(back[0], dxp.GameRequest)
     assert (request.minutes, request.moves) == (2, 38)
     assert resumed.clock.state is State.PAUSED and resumed.restart_when_back
     back[0].send(dxp.GameAccept("Peer", 0))
-    end = time.monotonic() + 10
-    while resumed.dxp.dropped and time.monotonic() < end:
-        resumed.tick(resumed.now + 20)
-        time.sleep(0.01)
-    assert not resumed.dxp.dropped and resumed.clock.state is State.RUNNING   # the peer is back: its clock runs
+    waited(ticked(resumed, lambda: not resumed.dxp.dropped), "the peer taken back")
+    assert resumed.clock.state is State.RUNNING   # the peer is back: its clock runs
     resumed.dxp.close()
     back[0].close()
     store.close()
@@ -197,8 +196,7 @@ def test_a_take_back_of_the_peers_in_progress_at_a_drop_is_finished_and_the_resu
     target.pop()
     target.pop()                                                    # ply 1: black (the peer) to move
     peer.send(dxp.BackRequest(1, "Z"))
-    settle(board)
-    assert next_of(peer, dxp.BackAccept).accepted and app.dxp.back_target == 1
+    assert next_of(peer, dxp.BackAccept, board).accepted and app.dxp.back_target == 1
     white_move = session.game.moves[-1]
     board.lift(name(white_move.end))                                # the person puts white's man back ...
     board.drop(name(white_move.start))

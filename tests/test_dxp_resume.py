@@ -32,6 +32,7 @@ from damka.engine import pdn
 from damka.engine.game import Game
 from damka.engine.variants import find_variant
 from damka.hardware.interfaces import Button
+from waiting import DEADLINE_S, wait_on_board, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 RIG = ROOT / "tests" / "dxp_rig.py"
@@ -41,6 +42,14 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def listening(port: int) -> bool:
+    """A socket listens on `port` (read from the kernel's table: a probing
+    connection would be taken for the peer)."""
+    wanted = f":{port:04X}"
+    with open("/proc/net/tcp", encoding="ascii") as table:
+        return any(fields[1].endswith(wanted) and fields[3] == "0A" for fields in (line.split() for line in table))
 
 
 class Board:
@@ -100,7 +109,7 @@ def test_a_board_killed_mid_game_resumes_and_the_game_ends_the_same_on_both(tmp_
     port = free_port()
     follower = Board(tmp_path, "follower", 11, "--listen", str(port))
     follower.wait_for(lambda line: line.startswith("damka dxp: waiting"))
-    time.sleep(0.3)                                         # (it listens just after that line)
+    wait_until(lambda: listening(port), f"the follower to listen on {port}")  # (it says so just before)
     initiator = Board(tmp_path, "initiator", 12, "--connect", f"127.0.0.1:{port}", "--colour", "black")
     victim = initiator if killed == "initiator" else follower
     at = random.Random(port).randint(6, 20)
@@ -142,13 +151,13 @@ def test_which_positions_continue_a_game() -> None:
 
 
 def test_after_a_drop_the_menu_adjudicates_and_the_store_keeps_the_reason(tmp_path: Path) -> None:
-    from tests.test_dxp import listen, make, on_board, raw_peer, settle
+    from tests.test_dxp import listen, make, on_board, raw_peer
 
     links, port, listener = listen()
     peer = raw_peer(port)
     peer.send(dxp.GameRequest("Peer", "W", 0, 0))
     listener.join(10)
-    request, peer_side = follow(links[0], timeout=10)
+    request, peer_side = follow(links[0], timeout=DEADLINE_S)
     store = Store(tmp_path / "games.db")
     redial = Redialer.listening("127.0.0.1", port, give_up_s=1.0)
     app = make_app(links[0], request, peer_side, store=store, redial=redial)
@@ -157,9 +166,7 @@ def test_after_a_drop_the_menu_adjudicates_and_the_store_keeps_the_reason(tmp_pa
     board = on_board(app)
     make(board, app, app.session.game.legal_moves()[0])
     peer.close()                                               # the peer goes and never comes back
-    deadline = time.monotonic() + 10
-    while not any("did not come back" in text for text in said) and time.monotonic() < deadline:
-        settle(board, 0.05)
+    wait_on_board(board, lambda: any("did not come back" in text for text in said), "the give-up said")
     assert any("lost" in text for text in said) and any("listening again" in text for text in said)
     assert any("did not come back in 1 s" in text for text in said)
     board.button(Button.MENU)

@@ -27,6 +27,7 @@ HELLO is repaired by a REQUEST instead of waiting for a heartbeat.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import sys
@@ -55,10 +56,12 @@ from damka.hardware.layout import Layout  # noqa: E402
 from damka.hardware.leds import LedStyle  # noqa: E402
 from damka.hardware.pty_device import PtyBoard  # noqa: E402
 from damka.hardware.serial_link import SerialLink  # noqa: E402
+from waiting import DEADLINE_S, wait_until  # noqa: E402
 
 BUTTONS = {"clock0": 0, "clock1": 1, "hint": 2}
-WAIT_S = 10.0        # a condition not met in 10 s even on a loaded CI machine is a bug, not slowness
-RECOVERY_S = 1.0     # the link must re-sync within a second of the replug
+WAIT_S = DEADLINE_S  # a condition not met in 60 s even on a loaded CI machine is a bug, not slowness
+RECOVERY_S = 1.0     # the link must re-sync within a second of the replug: it retries every 0.5 s at most
+# (the time it took is measured and printed, not asserted: on a loaded machine it is the scheduler's)
 PROBLEM_KINDS = (Kind.COMPLETE, Kind.TAKEBACK, Kind.START, Kind.HALF_TURN)
 
 
@@ -68,15 +71,13 @@ class Failed(AssertionError):
 
 def wait_for(predicate: Callable[[], bool], timeout: float = WAIT_S, what: str = "",
              check: Callable[[], None] | None = None) -> None:
-    end = time.monotonic() + timeout
-    while True:
+    """The shared wait (tests/waiting.py); `check` raises first if the controller loop died."""
+    def look() -> bool:
         if check is not None:
             check()
-        if predicate():
-            return
-        if time.monotonic() > end:
-            raise Failed(f"timed out after {timeout} s waiting for {what or predicate}")
-        time.sleep(0.002)
+        return predicate()
+
+    wait_until(look, what, timeout)
 
 
 # -- the real game ----------------------------------------------------------------
@@ -198,6 +199,8 @@ class Host:
         self.frame: dict = {}
         self.pending: int | None = None             # the session's next deadline
         self.frames_shown = 0
+        self.steps = 0                              # passes of the loop, and the time of the last
+        self.now = 0
         self.presses: list[ClockPress | ButtonPress] = []
         self.error: BaseException | None = None
         self._stop = threading.Event()
@@ -250,6 +253,20 @@ class Host:
             self.phase = session.phase
             self.frame = frame
             self.pending = session.next_deadline()
+            self.steps += 1
+            self.now = now
+
+    def passed(self, ms: int) -> Callable[[], bool]:
+        """A condition for `wait_for`: the loop has run `ms` after now (by its own clock)."""
+        with self.lock:
+            then = self.now
+        return lambda: self.now >= then + ms
+
+    def stepped(self) -> Callable[[], bool]:
+        """A condition for `wait_for`: the loop has made one more whole pass."""
+        with self.lock:
+            then = self.steps
+        return lambda: self.steps > then + 1
 
     def clock_presses(self) -> int:
         with self.lock:
@@ -325,6 +342,18 @@ def chain_colours(board: PtyBoard, layout: Layout) -> dict[str, tuple[int, int, 
     return out
 
 
+class Retries(logging.Handler):
+    """The waits between the link's attempts to connect, as it logs them (seconds)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.waits: list[float] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage().startswith("connect failed"):
+            self.waits.append(float(record.args[1]))  # type: ignore[index]
+
+
 def play_over_pty(variant: Variant, turns: list[tuple[Move, ...]], *, seed: int, corrupt: float = 0.0,
                   unplug_turn: int | None = None, press_share: float = 0.7) -> dict:
     """Play `turns` by hand on a PtyBoard through the link into a casual session.
@@ -338,6 +367,11 @@ def play_over_pty(variant: Variant, turns: list[tuple[Move, ...]], *, seed: int,
     start = frozenset(variant.geometry.names_of(variant.occupancy(shadow.position)))
     stats: dict = {"turns": len(turns), "plies": sum(len(t) for t in turns), "presses": 0}
     t_begin = time.monotonic()
+    retries = Retries()
+    link_log = logging.getLogger("damka.hardware.serial_link")
+    level = link_log.level
+    link_log.addHandler(retries)
+    link_log.setLevel(logging.DEBUG)
     with PtyBoard(corrupt=corrupt, seed=seed) as board:
         board.matrix.set(layout.cell(sq) for sq in start)  # the pieces are set up before power-on
         link = SerialLink(board.port, layout=layout, style=style, buttons=BUTTONS)
@@ -401,14 +435,16 @@ def play_over_pty(variant: Variant, turns: list[tuple[Move, ...]], *, seed: int,
             # The board rests: nothing is pending in the session (no deadline, so nothing
             # can be committed without a new board), and a settle time later still nothing.
             wait_for(lambda: host.pending is None, what="the session to be idle", check=host.check)
-            time.sleep(session.settings.tracker.settle_ms / 1000 + 0.1)
-            host.check()
+            wait_for(host.passed(session.settings.tracker.settle_ms + 100), what="a settle time of the loop",
+                     check=host.check)
             _, committed, _, frame = host.view()
             assert [c.move for c in committed] == list(shadow.moves)
             # Every press reached the host exactly once (the device's press counters ride
             # on every snapshot: a lost frame loses no press, a repeated one adds none).
             wait_for(lambda: host.clock_presses() >= stats["presses"], what="the presses to arrive")
-            time.sleep(0.3)  # a heartbeat later: still no extra press
+            heartbeats = link.stats.snapshots
+            wait_for(lambda: link.stats.snapshots >= heartbeats + 2, what="two heartbeats")
+            wait_for(host.stepped(), what="the loop to read them")   # still no extra press
             assert host.clock_presses() == stats["presses"]
             # The LED frame of the last committed turn reached the device and its LEDs.
             last = turns[-1]
@@ -428,6 +464,9 @@ def play_over_pty(variant: Variant, turns: list[tuple[Move, ...]], *, seed: int,
             if host is not None:
                 host.stop()
             link.close()
+            link_log.removeHandler(retries)
+            link_log.setLevel(level)
+    stats["longest_retry_s"] = max(retries.waits, default=0.0)
     assert session.game.position == shadow.position
     stats["seconds"] = round(time.monotonic() - t_begin, 2)
     return stats
@@ -472,7 +511,7 @@ def test_a_real_game_with_noise_and_an_unplug(classic, record_property) -> None:
     variant, moves = classic
     stats = play_over_pty(variant, [(m,) for m in moves], seed=2, corrupt=0.01, unplug_turn=len(moves) // 2)
     assert stats["frames_bad"] > 0 and stats["device_bad"] > 0  # the noise was real
-    assert stats["recovery_ms"] < RECOVERY_S * 1000, stats
+    assert 0 < stats["longest_retry_s"] <= RECOVERY_S / 2, stats  # unplugged: tried again every 0.5 s at most
     assert stats["reconnects"] == 2  # the start and the replug: line noise alone never drops the link
     print(stats)
     record_property("e2e_noisy", stats)
@@ -483,7 +522,7 @@ def test_multiwarcaby_turns_over_a_noisy_pty(record_property) -> None:
     turns = real_turns(variant, seed=3, turns=6)
     assert any(m.is_capture for turn in turns for m in turn)
     stats = play_over_pty(variant, turns, seed=4, corrupt=0.01, unplug_turn=4)
-    assert stats["recovery_ms"] < RECOVERY_S * 1000, stats
+    assert 0 < stats["longest_retry_s"] <= RECOVERY_S / 2, stats  # unplugged: tried again every 0.5 s at most
     print(stats)
     record_property("e2e_multiwarcaby", stats)
 
@@ -496,7 +535,7 @@ def test_line_noise_alone_does_not_drop_the_link() -> None:
     with PtyBoard() as board:
         link = SerialLink(board.port, stale_ms=500).start()
         try:
-            assert link.wait_synced(5)
+            assert link.wait_synced(WAIT_S)
             board._stop.set()  # the firmware stops; garbage keeps arriving instead
             board._thread.join(2)
             stop = threading.Event()
@@ -515,7 +554,7 @@ def test_line_noise_alone_does_not_drop_the_link() -> None:
             t0 = time.monotonic()
             thread.start()
             try:
-                wait_for(lambda: link.stats.reconnects >= 2, 5.0, "the reconnect")
+                wait_for(lambda: link.stats.reconnects >= 2, what="the reconnect")
                 # Not after stale_ms (0.5 s) but 3 x stale_ms after the last good frame (a
                 # heartbeat, at most 0.25 s before t0).
                 assert time.monotonic() - t0 > 1.0
@@ -546,10 +585,10 @@ def test_a_lost_hello_is_repaired_by_a_request(monkeypatch) -> None:
         board.matrix.set({(4, 4)})
         # The device's start-up HELLO and SNAPSHOT are out before the host opens the
         # port (and flushes its input): only an answer can sync the host now.
-        wait_for(lambda: board.device.seq >= 2, 5.0, "the device's start-up frames")
+        wait_for(lambda: board.device.seq >= 2, what="the device's start-up frames")
         link = SerialLink(board.port, stale_ms=60_000).start()
         try:
-            assert link.wait_synced(5)
+            assert link.wait_synced(WAIT_S)
             assert dropped and dropped[0][0] == 0  # the host's 0x00 + HELLO was lost
             assert link.snapshot().occupied == {"e5"}
             assert link.stats.reconnects == 1

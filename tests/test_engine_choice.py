@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from damka.controller.tracker import BoardMap
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.sim.virtual_board import VirtualBoard
 from test_hub_opponent import idle, make
+from waiting import wait_on_board, wait_until
 
 HUB = f"{sys.executable} -m damka hub"
 ENGINES = (("classic", "DamkaHub", HUB), ("international", "Other", HUB))
@@ -68,13 +68,15 @@ def events_of(app: App) -> list:
 
 def computer_moves(app: App, board: VirtualBoard) -> str:
     """Wait for the computer's move, note the screen's status while it thinks, carry the move out."""
-    status = ""
-    end = time.monotonic() + 60
-    while app.session.busy:
-        assert time.monotonic() < end, "no answer from the computer"
-        status = status or (app.view().status if app.session.thinking else "")
-        time.sleep(0.005)
-        board.advance(20)
+    statuses: list[str] = []
+
+    def answered() -> bool:
+        if app.session.thinking:
+            statuses.append(app.view().status)
+        return not app.session.busy
+
+    wait_on_board(board, answered, "an answer from the computer")
+    status = next((text for text in statuses if text), "")
     ply = app.session.game.ply
     make(board, app, app.session.planned[0])
     assert app.session.game.ply == ply + 1
@@ -247,10 +249,7 @@ def test_the_web_setup_offers_the_configured_engines_and_plays_through_the_chose
     opponent = served.rig.do(lambda: served.app.session.opponent)
     assert isinstance(opponent, HubOpponent) and opponent.name == "DamkaHub" and opponent.command == HUB
     served.rig.set_up()
-    deadline = time.monotonic() + 30
-    while not served.rig.do(lambda: served.app.session.planned):
-        assert time.monotonic() < deadline, "no move from the engine"
-        time.sleep(0.02)
+    wait_until(lambda: served.rig.do(lambda: served.app.session.planned), "a move from the engine")
     assert opponent.engine_moves == 1
     status, state = request(served, "GET", "/api/state")
     assert state["view"]["title"].endswith("- computer - DamkaHub"), state["view"]

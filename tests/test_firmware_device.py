@@ -15,6 +15,8 @@ from damka.firmware import protocol as P
 from damka.firmware.device import Device
 from damka.firmware.scan import ButtonBank
 
+import micropython_stubs as micropython_stubs_mod
+
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 
 
@@ -46,14 +48,15 @@ class FakeTransport:
 
 
 class Pixels:
+    """The LED chain: what the last write put on each LED, as (r, g, b)."""
+
     def __init__(self, n):
         self.buf = [(0, 0, 0)] * n
         self.writes = 0
 
-    def __setitem__(self, i, v):
-        self.buf[i] = v
-
-    def write(self):
+    def write(self, words):
+        assert len(words) == len(self.buf)
+        self.buf = [(w >> 8 & 0xFF, w >> 16 & 0xFF, w & 0xFF) for w in words]
         self.writes += 1
 
 
@@ -148,6 +151,26 @@ def test_led_frame_is_acked_rendered_serpentine_and_blinks(dev):
     assert dev.pixels.writes == writes + 1  # nothing changed: the chain is not rewritten
 
 
+def test_the_chain_is_written_only_when_a_pixel_changes(dev):
+    dev.start()
+    cells = bytearray(81)
+    cells[4] = 1
+    # Entry 2 blinks but no cell uses it; entry 1 is steady: nothing on the chain ever changes.
+    body = P.pack_leds(255, [(0, 255, 0, P.STEADY), (255, 0, 0, P.BLINK_FAST)], bytes(cells))
+    dev.transport.inbox += P.encode_frame(P.LEDS, 1, body)
+    dev.clock.t += 1
+    dev.poll()
+    writes = dev.pixels.writes
+    for _ in range(600):  # 600 ms: four blink periods of the unused entry
+        dev.clock.t += 1
+        dev.poll()
+    dev.transport.inbox += P.encode_frame(P.LEDS, 2, body)  # the same picture again
+    dev.clock.t += 1
+    dev.poll()
+    assert dev.pixels.writes == writes and dev.pixels.buf[4] == (0, 255, 0)
+    assert P.ACK in types_of(dev.transport.frames())
+
+
 def send_leds(dev, seq, colour):
     """One LEDS frame from the host lighting cell 0; the ACKed seqs that came back."""
     cells = bytearray(81)
@@ -199,6 +222,21 @@ def test_bad_input_gets_errors_not_crashes(dev):
     assert P.HELLO in types_of(frames)
 
 
+def test_a_cell_naming_no_palette_entry_is_refused_and_changes_nothing(dev):
+    dev.start()
+    assert send_leds(dev, 1, (0, 255, 0)) == [1]
+    cells = bytearray(81)
+    cells[7] = 2  # the palette has one entry
+    dev.transport.inbox += P.encode_frame(P.LEDS, 2, P.pack_leds(255, [(255, 0, 0, P.STEADY)], bytes(cells)))
+    dev.clock.t += 1
+    dev.poll()
+    frames = dev.transport.frames()
+    assert [P.unpack_error(b)[0] for t, _, b in frames if t == P.ERROR] == [P.E_BAD_LENGTH]
+    assert P.ACK not in types_of(frames) and dev.frame_id == 1
+    assert dev.pixels.buf[0] == (0, 255, 0) and dev.pixels.buf[7] == (0, 0, 0)
+    assert send_leds(dev, 3, (0, 0, 255)) == [3] and dev.pixels.buf[0] == (0, 0, 255)
+
+
 def test_request_and_hello_resync(dev):
     dev.start()
     dev.transport.frames()
@@ -233,117 +271,115 @@ def test_ticks_wrap_is_handled():
 
 # -- main.py on stub MicroPython modules ----------------------------------------
 
-class _StubPin:
-    OUT, IN, PULL_UP = 1, 0, 2
-    IRQ_RISING, IRQ_FALLING = 1, 2
-    made: list = []
-
-    def __init__(self, n, mode=None, pull=None, value=None):
-        self.n, self.mode, self.pull, self.level = n, mode, pull, 1 if value is None else value
-        _StubPin.made.append(self)
-
-    def value(self, v=None):
-        if v is None:
-            return self.level
-        self.level = v
-
-    def irq(self, handler, trigger):
-        self.handler = handler
-
-
-class _StubPwm:
-    def __init__(self, pin):
-        self.pin, self.hz, self.duty = pin, 0, 0
-
-    def freq(self, hz):
-        self.hz = hz
-
-    def duty_u16(self, duty):
-        self.duty = duty
-
-
-FLAT_MODULES = ("main", "device", "scan", "lights", "protocol", "encoder")
+FLAT_MODULES = ("main", "device", "scan", "lights", "protocol", "encoder", "chain", "fw_version")
 
 
 @pytest.fixture
 def micropython_stubs(monkeypatch):
-    machine = types.ModuleType("machine")
-    machine.Pin = _StubPin
-    machine.PWM = _StubPwm
-    _StubPin.made = []
-    micropython = types.ModuleType("micropython")
-    micropython.interrupt = None
-    micropython.kbd_intr = lambda c: setattr(micropython, "interrupt", c)
-    utime = types.ModuleType("utime")
-    ticks = [0]
-    utime.ticks_ms = lambda: ticks[0]
-    utime.ticks_diff = lambda a, b: a - b
-    utime.sleep_ms = lambda ms: ticks.__setitem__(0, ticks[0] + ms)
-    utime.sleep_us = lambda us: None
-    neopixel = types.ModuleType("neopixel")
+    with micropython_stubs_mod.installed(str(FIRMWARE), FLAT_MODULES) as (modules, usb, chip_time):
+        def plug():
+            # USB serial is stdin/stdout on the Pico (patched by the test itself:
+            # pytest's capture resets sys.stdout between setup and the test).
+            monkeypatch.setattr(sys, "stdout", usb.stdout)
+            monkeypatch.setattr(sys, "stdin", usb.stdin)
 
-    class NeoPixel(Pixels):
-        def __init__(self, pin, n):
-            super().__init__(n)
-            self.pin = pin
-
-    neopixel.NeoPixel = NeoPixel
-    select = types.ModuleType("select")
-    select.POLLIN = 1
-
-    class Poll:
-        def register(self, stream, mask):
-            pass
-
-        def poll(self, timeout):
-            return []
-
-    select.poll = Poll
-    for name, module in (("machine", machine), ("micropython", micropython), ("utime", utime),
-                         ("neopixel", neopixel), ("select", select)):
-        monkeypatch.setitem(sys.modules, name, module)
-    monkeypatch.syspath_prepend(str(FIRMWARE))
-    for name in FLAT_MODULES:
-        monkeypatch.delitem(sys.modules, name, raising=False)
-    yield types.SimpleNamespace(micropython=micropython)
-    for name in FLAT_MODULES:
-        sys.modules.pop(name, None)
+        yield types.SimpleNamespace(micropython=modules["micropython"], usb=usb,
+                                    gpio=modules["machine"].Pin.gpio, time=chip_time, plug=plug)
 
 
-def test_main_builds_the_board_on_stub_modules(micropython_stubs, monkeypatch):
-    # USB serial is stdin/stdout on the Pico (patched here, not in the fixture:
-    # pytest's capture resets sys.stdout between setup and the test).
-    sent = bytearray()
-    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(buffer=types.SimpleNamespace(write=sent.extend)))
-    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=None))
+def test_main_builds_the_board_on_stub_modules(micropython_stubs):
+    micropython_stubs.plug()
     main = importlib.import_module("main")
     board = main.build()
-    assert micropython_stubs.micropython.interrupt == -1  # Ctrl-C bytes may be inside frames
+    assert micropython_stubs.micropython.interrupt_char == -1  # Ctrl-C bytes may be inside frames
     assert [p.n for p in board.matrix.row_pins] == list(main.ROW_PINS)
-    assert all(p.pull == _StubPin.PULL_UP for p in board.matrix.col_pins)
-    assert len(board.pixels.buf) == 81
+    assert all(p.pull == micropython_stubs_mod.Pin.PULL_UP for p in board.matrix.col_pins)
+    assert board.pixels.count == 81 and board.pixels.sm.sideset_base.n == main.LED_PIN
     assert len(board.buttons.pins) == len(main.BUTTONS) == 8  # four clocks, hint, take back, menu, ok
     assert board.buttons.source.row_pin.n == main.KEY_ROW_PIN
     assert (board.encoder.pin_a.n, board.encoder.pin_b.n) == main.ENCODER_PINS
-    assert board.encoder.pin_a.handler == board.encoder.poll  # fed from pin interrupts
+    assert board.encoder.pin_a.handler == board.encoder.poll and board.encoder.pin_a.hard  # hard IRQs
     assert board.tones.pwm.pin.n == main.BUZZER_PIN
+    gpio = micropython_stubs.gpio
+    gpio.close(main.ROW_PINS[2], main.COL_PINS[3])            # a piece on cell (2, 3)
+    gpio.close(main.KEY_ROW_PIN, main.COL_PINS[4])            # hint held down
     board.start()
-    board.poll()
-    frames = P.FrameDecoder().feed(bytes(sent))
+    for _ in range(3):
+        board.poll()
+    frames = P.FrameDecoder().feed(bytes(micropython_stubs.usb.sent))
     assert [t for t, _, _ in frames][:2] == [P.HELLO, P.SNAPSHOT]
-    assert P.unpack_hello(frames[0][2])[3] == 10  # 8 keys and the encoder's two steps
+    assert P.unpack_hello(frames[0][2])[3] == 10  # 8 keys and the encoder's two
+    snap = P.unpack_snapshot([b for t, _, b in frames if t == P.SNAPSHOT][-1])
+    assert snap[1][2] == 1 << 3 and snap[3] == 1 << 4  # read a whole register at a time, right
+    assert [P.unpack_button(b)[:2] for t, _, b in frames if t == P.BUTTON] == [(4, 1)]
     # The flat imports (import protocol) found the same code the host uses.
     assert sys.modules["protocol"].crc16(b"123456789") == 0x29B1
 
 
 def test_holding_menu_at_power_up_keeps_the_repl(micropython_stubs, monkeypatch):
     main = importlib.import_module("main")
-    monkeypatch.setattr(_StubPin, "value", lambda self, v=None: 0 if self.n == main.BUTTON_PINS[main.MENU_BUTTON] else 1)
+    micropython_stubs.gpio.close(main.KEY_ROW_PIN, main.BUTTON_PINS[main.MENU_BUTTON])
     built = []
     monkeypatch.setattr(main, "build", lambda: built.append(1))
     main.main()
     assert built == []  # returned to the REPL without starting the protocol
-    assert micropython_stubs.micropython.interrupt is None  # Ctrl-C still works
+    assert micropython_stubs.micropython.interrupt_char == 3  # Ctrl-C works again
+
+
+def test_an_encoder_turning_while_the_leds_blink_loses_no_step(micropython_stubs):
+    """40 detents at 1 ms an edge while every LED blinks fast: the chain is
+    rewritten at each blink edge during the turn, and no step may be lost."""
+    micropython_stubs.plug()
+    main = importlib.import_module("main")
+    board = main.build()
+    body = P.pack_leds(255, [(0, 0, 255, P.BLINK_FAST)], bytes([1] * 81))
+    micropython_stubs.usb.host_sends(P.encode_frame(P.LEDS, 1, body))
+    time, (pin_a, pin_b) = micropython_stubs.time, main.ENCODER_PINS
+    edge = 100_000
+    for _ in range(40):
+        for a, b in [(0, 1), (0, 0), (1, 0), (1, 1)]:  # A leads: the "down" button
+            time.schedule(edge, pin_a, a)
+            time.schedule(edge, pin_b, b)
+            edge += 1000
+    board.run(sleep_ms=lambda: time.advance(1000), until=lambda: time.us > edge + 50_000)
+    frames = P.FrameDecoder().feed(bytes(micropython_stubs.usb.sent))
+    rewrites = board.pixels.sm.writes if hasattr(board.pixels, "sm") else board.pixels.writes
+    assert rewrites >= 3  # the blinking did rewrite the chain while the knob turned
+    steps = [P.unpack_button(b)[:2] for t, _, b in frames if t == P.BUTTON]
+    assert steps == [(8, n) for n in range(1, 41)]
+
+
+class HostTalksDuringBoot:
+    """An import hook: before each firmware module loads, the host sends a
+    HELLO and a LEDS frame holding 0x03 (the board's imports take about 0.7 s
+    on the chip, and a host sends as soon as the port appears)."""
+
+    def __init__(self, usb):
+        self.usb, self.sent = usb, 0
+
+    def find_spec(self, name, path=None, target=None):
+        if name in FLAT_MODULES and name != "main":  # main.py is running: its imports take the time
+            body = P.pack_leds(255, [(3, 3, 3, P.STEADY)], bytes([1] * 81))
+            self.usb.host_sends(P.encode_frame(P.HELLO, 0, P.pack_hello(9, 9, 0, "host"))
+                                + P.encode_frame(P.LEDS, 3, body))
+            self.sent += 1
+        return None  # the ordinary finders load it
+
+
+def test_a_ctrl_c_byte_while_the_firmware_boots_does_not_stop_it(micropython_stubs, monkeypatch):
+    micropython_stubs.plug()
+    hook = HostTalksDuringBoot(micropython_stubs.usb)
+    monkeypatch.setattr(sys, "meta_path", [hook, *sys.meta_path])
+    try:
+        main = importlib.import_module("main")
+    except KeyboardInterrupt:
+        pytest.fail("a 0x03 byte from the host stopped the firmware while it booted")
+    assert hook.sent >= 5  # the host talked before and between the firmware's imports
+    polls = []
+    main.main(until=lambda: polls.append(1) or len(polls) > 5)
+    frames = P.FrameDecoder().feed(bytes(micropython_stubs.usb.sent))
+    assert P.ACK in [t for t, _, _ in frames]  # the frames the host sent during the boot were read
+    assert micropython_stubs.micropython.interrupt_char == 3  # given back when the loop ends
 
 
 # -- every firmware file must compile for MicroPython -----------------------------

@@ -106,7 +106,7 @@ def test_a_key_row_reads_its_buttons_through_the_columns() -> None:
     keys = KeyRow(row, cols, 8)
     bank = ButtonBank(keys.pins, scans=2, source=keys)
     cols[3].down = True
-    assert bank.update() == [] and bank.update() == [3]
+    assert not bank.update() and bank.update() == [3]
     assert row.level == 1  # released again after reading: the matrix rows scan undisturbed
     cols[7].down = True
     bank.update()
@@ -187,3 +187,48 @@ def test_a_bad_tone_frame_is_an_error_not_a_crash() -> None:
     d.poll()
     (frame,) = [f for f in d.transport.frames() if f[0] == P.ERROR]
     assert P.unpack_error(frame[2])[0] == P.E_BAD_LENGTH
+
+
+def released_after(d: Device, pin: Level) -> int:
+    """Device ms from letting go of a held button to the first SNAPSHOT showing it up."""
+    pin.level = 0
+    for _ in range(5):
+        d.clock.t += 1
+        d.poll()
+    d.transport.frames()
+    pin.level = 1
+    let_go = d.clock.t
+    for _ in range(1000):
+        d.clock.t += 1
+        d.poll()
+        for t, _, body in d.transport.frames():
+            if t == P.SNAPSHOT and not P.unpack_snapshot(body)[3]:
+                return d.clock.t - let_go
+    raise AssertionError("the release never showed")
+
+
+def test_a_release_goes_out_as_soon_as_it_is_debounced() -> None:
+    d = make_device()
+    d.pixels = None  # no LED chain: the inputs alone
+    d.start()
+    bank = d.buttons
+    # Polled every ms: three scans of debounce, not the 250 ms heartbeat.
+    assert released_after(d, bank.pins[2]) <= bank.scans
+    assert released_after(d, bank.pins[7]) <= bank.scans
+
+
+def test_steps_in_one_poll_each_carry_their_own_counter() -> None:
+    d = make_device()
+    d.pixels = None
+    d.start()
+    d.transport.frames()
+    for _ in range(3):  # three detents between two polls (the pin interrupt saw every edge)
+        for a, b in [(0, 1), (0, 0), (1, 0), (1, 1)]:
+            d.a.level, d.b.level = a, b
+            d.encoder.poll()
+    d.encoder.by_irq = True
+    d.clock.t += 1
+    d.poll()
+    frames = d.transport.frames()
+    assert [P.unpack_button(b)[:2] for t, _, b in frames if t == P.BUTTON] == [(8, 1), (8, 2), (8, 3)]
+    assert P.unpack_snapshot([b for t, _, b in frames if t == P.SNAPSHOT][-1])[4][8:] == [3, 0]

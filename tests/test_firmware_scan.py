@@ -99,7 +99,7 @@ def test_button_bank_counts_debounced_presses():
     pin = StubPin()
     bank = ButtonBank([pin, StubPin()], scans=2)
     pin.level = 0
-    assert bank.update() == []
+    assert not bank.update()
     assert bank.update() == [0]
     assert bank.state == 1 and bank.counts == [1, 0]
     pin.level = 1
@@ -144,3 +144,44 @@ def test_frame_colours_blink_brightness_and_off():
     cells = bytes([1, 2, 0])
     assert lights.frame_colours(palette, cells, 255, 100) == [(255, 0, 0), (0, 255, 0), (0, 0, 0)]
     assert lights.frame_colours(palette, cells, 128, 600) == [(0, 0, 0), (0, 128, 0), (0, 0, 0)]
+
+
+def test_a_prepared_picture_shows_what_frame_colours_computes() -> None:
+    """lights.Picture (the firmware's precomputed frame) against the plain
+    per-cell computation, for random frames, times and power budgets."""
+    import random
+
+    rng = random.Random(21)
+    order = lights.chain_cells(9, 9)
+    checked = dimmed = 0
+    for _ in range(300):
+        size = rng.randrange(1, 8)
+        palette = [(0, 0, 0, lights.STEADY)] + [
+            (rng.randrange(256), rng.randrange(256), rng.randrange(256), rng.randrange(7)) for _ in range(size)]
+        cells = bytes(rng.randrange(size + 1) for _ in range(81))
+        brightness, budget = rng.randrange(256), rng.choice([100, 500, 1500, 5000])
+        picture = lights.Picture(lights.Palette(palette, brightness), cells, budget, order)
+        for now in [rng.randrange(5000) for _ in range(6)]:
+            want = lights.chain_order(lights.frame_colours(palette, cells, brightness, now, budget), 9, 9)
+            assert [lights.grb(c) for c in want] == list(picture.words(now)[0])
+            checked += 1
+            dimmed += lights.current_ma(want) < lights.current_ma(
+                lights.frame_colours(palette, cells, brightness, now, 10**9))
+    assert checked == 1800 and dimmed > 100  # the power cap was exercised too
+
+
+def test_the_picture_says_when_it_next_may_change() -> None:
+    order = lights.chain_cells(9, 9)
+
+    def until(pattern: int, times) -> list:
+        palette = lights.Palette([(0, 0, 0, 0), (9, 9, 9, pattern)], 255)
+        return [lights.Picture(palette, bytes(81), 1500, order).words(t)[1] for t in times]
+
+    assert until(lights.BLINK_FAST, (0, 124, 125, 990)) == [125, 125, 250, 1000]
+    assert until(lights.DOUBLE, (0, 250, 300, 1999, 2000)) == [100, 300, 1000, 2000, 2100]
+    assert until(lights.STEADY, (123,)) == [None]
+    # Between two edges the pattern really is steady, asked in any order.
+    palette = lights.Palette([(0, 0, 0, 0), (9, 9, 9, lights.DOUBLE)], 255)
+    for t in list(range(0, 2000, 7)) + [1999, 5, 1000]:
+        nxt = palette.phase(t)[1]
+        assert all(lights.lit(lights.DOUBLE, u) == lights.lit(lights.DOUBLE, t) for u in range(t, nxt))

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[hall]'")
 
-from hall_rig import Broker, wait_for  # noqa: E402
+from hall_rig import DEADLINE_S, Broker, wait_for  # noqa: E402
 
 from damka.controller.store import Store  # noqa: E402
 from damka.controller.store_pdn import export_pdn  # noqa: E402
@@ -71,7 +71,7 @@ def test_round_reaches_the_hall_once_in_order(tmp_path: Path, broker: Broker) ->
         for thread in threads:
             thread.join(60)
         total = outbox_rows(boards)
-        assert wait_for(lambda: hall.record.counts["applied"] >= total, 30), hall.record.counts
+        assert wait_for(lambda: hall.record.counts["applied"] >= total), hall.record.counts
         with hall.lock:
             assert views.round_pdn(hall.record) == expected_pdn(boards)
             data = views.hall_data(hall.record)
@@ -107,7 +107,7 @@ def test_socket_closed_again_and_again_loses_nothing(tmp_path: Path, broker: Bro
         stop.set()
         cutter.join()
         total = outbox_rows([board])
-        assert wait_for(lambda: hall.record.counts["applied"] >= total, 40), hall.record.counts
+        assert wait_for(lambda: hall.record.counts["applied"] >= total), hall.record.counts
         with hall.lock:
             assert views.round_pdn(hall.record) == expected_pdn([board])
         assert hall.record.counts["applied"] == total
@@ -131,7 +131,7 @@ def test_outbox_is_written_with_the_move_and_kept_while_offline(tmp_path: Path, 
     board = Board(tmp_path, broker, "b1")  # restarted: what it had not sent goes now
     board.ids = [s.id for s in board.store.list_games()]
     try:
-        assert wait_for(lambda: hall.record.counts["applied"] >= pending, 20), hall.record.counts
+        assert wait_for(lambda: hall.record.counts["applied"] >= pending), hall.record.counts
         with hall.lock:
             assert views.round_pdn(hall.record) == expected_pdn([board])
     finally:
@@ -167,11 +167,11 @@ def test_the_app_on_a_virtual_board_publishes_through_its_recorder(tmp_path: Pat
                 board.advance(500)
             assert app.session.game.ply == 6
             total = 7  # the game opened, six moves
-            assert wait_for(lambda: hall.record.counts["applied"] >= total, 20), hall.record.counts
+            assert wait_for(lambda: hall.record.counts["applied"] >= total), hall.record.counts
             with hall.lock:
                 assert views.round_pdn(hall.record) == export_pdn(store.load_game(app.game_id))
                 assert "%clock" in views.round_pdn(hall.record)
-            assert wait_for(lambda: len(clocks) >= 6, 10) and b'"event":"pressed"' in clocks[-1]
+            assert wait_for(lambda: len(clocks) >= 6) and b'"event":"pressed"' in clocks[-1]
         finally:
             publisher.close()
             watcher.disconnect()
@@ -190,5 +190,5 @@ def mqtt_watch(broker: Broker, pattern: str, into: list[bytes]):
     client.on_message = lambda c, u, m: into.append(m.payload)
     client.connect_async("127.0.0.1", broker.port)
     client.loop_start()
-    assert ready.wait(5)
+    assert ready.wait(DEADLINE_S)
     return client

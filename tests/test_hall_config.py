@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,38 @@ def test_hall_toml_is_read_and_its_mistakes_stop_damka_hall_with_one_line(tmp_pa
                             text=True, timeout=30)
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "[broker]: unknown setting: prot" in result.stderr
+
+
+def test_configs_that_never_end_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    """/dev/zero or a FIFO as a config or a password file: one line, exit 2, at once (no hang, no MemoryError)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    env = {**os.environ, "DAMKA_HOME": str(tmp_path), "HOME": str(tmp_path)}
+    env.pop("DISPLAY", None)
+    files = {}
+    for name, password_file in (("zero", "/dev/zero"), ("fifo", str(fifo))):
+        files[f"hall-{name}"] = tmp_path / f"hall-{name}.toml"
+        files[f"hall-{name}"].write_text(f'[hall]\nname = "h"\n[broker]\npassword_file = "{password_file}"\n')
+        files[f"board-{name}"] = tmp_path / f"board-{name}.toml"
+        files[f"board-{name}"].write_text(f'[hall]\nname = "h"\nboard = "b1"\npassword_file = "{password_file}"\n')
+    cases = {  # argv -> what the line names
+        ("hall", "--config", "/dev/zero"): "/dev/zero: a character device, not a regular file",
+        ("hall", "--config", str(fifo)): f"{fifo}: a FIFO (named pipe), not a regular file",
+        ("run", "--config", str(fifo)): f"{fifo}: a FIFO (named pipe), not a regular file",
+        ("hall", "--config", str(files["hall-zero"])): "[broker] password_file: cannot read /dev/zero",
+        ("hall", "--config", str(files["hall-fifo"])): f"[broker] password_file: cannot read {fifo}",
+        ("run", "--config", str(files["board-zero"])): "[hall] password_file: cannot read /dev/zero",
+        ("run", "--config", str(files["board-fifo"])): f"[hall] password_file: cannot read {fifo}",
+    }
+    running = {argv: subprocess.Popen([sys.executable, "-m", "damka", *argv], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path) for argv in cases}
+    try:
+        for argv, expected in cases.items():
+            out, err = running[argv].communicate(timeout=60)   # a hang fails here
+            assert running[argv].returncode == 2 and out == "", (argv, running[argv].returncode, err)
+            assert err.count("\n") == 1 and "Traceback" not in err and expected in err, (argv, err)
+    finally:
+        for proc in running.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()

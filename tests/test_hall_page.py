@@ -80,7 +80,7 @@ class Served:
         self.server = uvicorn.Server(uvicorn.Config(hall_app(service), log_level="warning", lifespan="off"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
-        assert wait_for(lambda: self.server.started, 20), "the hall page did not start"
+        assert wait_for(lambda: self.server.started), "the hall page did not start"
 
     def close(self) -> None:
         self.server.should_exit = True
@@ -124,7 +124,7 @@ def wait_drawn(page, boards: list[SimBoard], timeout: float = 30.0) -> None:
     """Each board's card shows exactly the pieces of its store (generous: the machine may be loaded)."""
     for board in boards:
         want = board.pieces()
-        assert wait_for(lambda: drawn_pieces(page, board.name) == want, timeout), (
+        assert wait_for(lambda: drawn_pieces(page, board.name) == want, f"{board.name} drawn", timeout), (
             board.name, board.spec, drawn_pieces(page, board.name), want)
 
 
@@ -146,7 +146,7 @@ def test_six_live_boards_drawn_on_the_phone_updated_without_reload_and_on_the_bi
     service, boards, served = hall
     for board in boards:
         board.play(PLIES, finish=board.name == "b6")   # b6's game is over (adjudicated): its result shows
-    assert wait_for(lambda: service.record.counts["applied"] >= outbox_rows(boards), 30), service.record.counts
+    assert wait_for(lambda: service.record.counts["applied"] >= outbox_rows(boards)), service.record.counts
     assert service.record.counts["bad"] == 0
 
     phone = open_page(browser, served.url + "/", 360, 740)
@@ -219,11 +219,11 @@ def test_names_and_problems_from_a_board_are_text_on_the_page_and_cut_to_size(br
         board.store.new_game(variant, players=[HOSTILE, "L" * 5000], mode="tournament", time_control="5+0",
                              clock_ms=[300_000, 300_000], tags={"SimGame": "0", "Round": "1"})
         board.play(4)                                       # simboard goes on with the game it finds
-        assert wait_for(lambda: service.record.counts["applied"] >= outbox_rows([board]), 30)
+        assert wait_for(lambda: service.record.counts["applied"] >= outbox_rows([board]))
         seq = board.publisher.reader.conn.execute("SELECT max(seq) FROM outbox").fetchone()[0] + 1
         board.publisher.client.publish("damka/h/b1/move", json.dumps({"game": 1, "seq": seq, "kind": HOSTILE}),
                                        qos=1)
-        assert wait_for(lambda: service.record.counts["bad"] == 1, 20), service.record.counts
+        assert wait_for(lambda: service.record.counts["bad"] == 1), service.record.counts
         for url in ("/", "/board/b1", "/screen"):
             page = open_page(browser, served.url + url, 360, 740)
             wait_drawn(page, [board])

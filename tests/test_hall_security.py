@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 import threading
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[hall]'")
 
-from hall_rig import Broker, wait_for  # noqa: E402
+from hall_rig import DEADLINE_S, Broker, free_port, wait_for  # noqa: E402
 
 from damka.controller.store import Store  # noqa: E402
 from damka.controller.store_pdn import export_pdn  # noqa: E402
@@ -26,15 +29,18 @@ from damka.hall.simboard import parse_specs, play  # noqa: E402
 class Client:
     """A plain MQTT client: connects (or is refused), collects what it receives."""
 
-    def __init__(self, broker: Broker, user: str | None, password: str | None = None, name: str = "t") -> None:
+    def __init__(self, broker: Broker, user: str | None, password: str | None = None, name: str = "t", *,
+                 client_id: str = "", clean: bool = True) -> None:
         settings = BrokerSettings("127.0.0.1", broker.port, username=user or "",
                                   password=password if password is not None else broker.passwords.get(user or "", ""))
-        self.client = mqtt_client(f"test-{name}", settings)
+        self.client = mqtt_client(client_id or f"test-{name}", settings, clean=clean)
         self.client.reconnect_delay_set(5, 5)
         self.got: list[tuple[str, bytes]] = []
         self.result: list = []
+        self.dropped = 0   # times the broker closed the connection
         self.ready = threading.Event()
         self.client.on_connect = lambda c, u, f, reason, p: (self.result.append(reason), self.ready.set())
+        self.client.on_disconnect = lambda *args: setattr(self, "dropped", self.dropped + 1)
         self.client.on_message = lambda c, u, m: self.got.append((m.topic, m.payload))
         self.client.on_subscribe = lambda *args: self.ready.set()
         self.client.connect_async("127.0.0.1", broker.port)
@@ -46,7 +52,7 @@ class Client:
     def subscribe(self, pattern: str) -> None:
         self.ready.clear()
         self.client.subscribe(pattern, qos=1)
-        assert self.ready.wait(5)
+        assert self.ready.wait(DEADLINE_S)
 
     def publish(self, topic: str, payload: str | bytes) -> None:
         self.client.publish(topic, payload, qos=1).wait_for_publish(5)
@@ -67,21 +73,21 @@ def test_a_board_writes_only_its_own_topics(broker: Broker) -> None:
     spectator = Client(broker, "spectator", name="spectator")
     b1 = Client(broker, "b1", name="b1")
     try:
-        assert spectator.ready.wait(5) and not spectator.refused()
+        assert spectator.ready.wait(DEADLINE_S) and not spectator.refused()
         spectator.subscribe("damka/#")
-        assert wait_for(lambda: bool(b1.result), 5) and not b1.refused()
+        assert wait_for(lambda: bool(b1.result)) and not b1.refused()
         b1.publish("damka/h/b2/move", '{"game":1,"seq":1}')       # another board's moves
         b1.publish("damka/h/b2/state", '{"online":true}')
         b1.publish("damka/h/b1/cmd", '{"cmd":"pause"}')            # commands: the arbiter's only
         b1.publish("damka/h/b2/cmd", '{"cmd":"pause"}')
         b1.publish("damka/h/b1/state", '{"control":true}')        # its own: goes through
-        assert wait_for(lambda: any(t == "damka/h/b1/state" for t, _ in spectator.got), 5)
+        assert wait_for(lambda: any(t == "damka/h/b1/state" for t, _ in spectator.got))
         assert [t for t, _ in spectator.got] == ["damka/h/b1/state"]
         spectator.publish("damka/h/b1/cmd", '{"cmd":"pause"}')     # spectators read only
         arbiter = Client(broker, "arbiter", name="arbiter")
-        assert arbiter.ready.wait(5) and not arbiter.refused()
+        assert arbiter.ready.wait(DEADLINE_S) and not arbiter.refused()
         arbiter.publish("damka/h/b1/cmd", '{"cmd":"pause"}')
-        assert wait_for(lambda: len(spectator.got) == 2, 5)
+        assert wait_for(lambda: len(spectator.got) == 2)
         assert spectator.got[1] == ("damka/h/b1/cmd", b'{"cmd":"pause"}')  # the arbiter's, once; not the spectator's
         arbiter.close()
     finally:
@@ -93,8 +99,8 @@ def test_anonymous_and_wrong_password_are_refused(broker: Broker) -> None:
     anonymous = Client(broker, None, name="anon")
     wrong = Client(broker, "b1", "not-the-password", name="wrong")
     try:
-        assert anonymous.ready.wait(5) and anonymous.refused()
-        assert wrong.ready.wait(5) and wrong.refused()
+        assert anonymous.ready.wait(DEADLINE_S) and anonymous.refused()
+        assert wrong.ready.wait(DEADLINE_S) and wrong.refused()
     finally:
         anonymous.close()
         wrong.close()
@@ -108,7 +114,7 @@ def test_malformed_and_out_of_turn_data_is_counted_and_ignored(tmp_path: Path, b
     good.start()
     bad = Client(broker, "b1", name="b1")
     try:
-        assert hall.connected.wait(5) and wait_for(lambda: bool(bad.result), 5)
+        assert hall.connected.wait(DEADLINE_S) and wait_for(lambda: bool(bad.result))
         ids = play(store, parse_specs("classic:3", 12))
         opened = json.loads(good.reader.conn.execute("SELECT payload FROM outbox WHERE seq = 1").fetchone()[0])
         first = json.loads(good.reader.conn.execute("SELECT payload FROM outbox WHERE seq = 2").fetchone()[0])
@@ -121,7 +127,7 @@ def test_malformed_and_out_of_turn_data_is_counted_and_ignored(tmp_path: Path, b
         bad.publish("damka/h/b1/move", json.dumps({**first, "game": 5, "seq": 2}))
         bad.publish("damka/h/b1/move", json.dumps({**first, "game": 5, "seq": 3, "ply": 2}))
         total = good.reader.conn.execute("SELECT count(*) FROM outbox").fetchone()[0]
-        assert wait_for(lambda: hall.record.counts["bad"] >= 6 and hall.record.counts["applied"] >= total + 2, 20), \
+        assert wait_for(lambda: hall.record.counts["bad"] >= 6 and hall.record.counts["applied"] >= total + 2), \
             hall.record.counts
         with hall.lock:
             data = views.hall_data(hall.record)
@@ -144,9 +150,196 @@ def test_passwords_are_never_logged(tmp_path: Path, broker: Broker, caplog: pyte
     store = Store(tmp_path / "b1.sqlite")
     publisher = BoardPublisher("h", "b1", wrong, store.path)
     publisher.start()
-    wait_for(lambda: "refused" in caplog.text, 5)
+    wait_for(lambda: "refused" in caplog.text)
     publisher.close()
     store.close()
     assert "refused" in caplog.text
     assert settings.password not in repr(settings) + str(settings)
     assert "s3cret-wrong-pw" not in caplog.text and "s3cret-wrong-pw" not in repr(wrong)
+
+
+def hall_session(tmp_path: Path, broker: Broker, board: "Board") -> None:
+    """The hall runs once (its persistent session subscribes) and stops: the broker queues for it from now on."""
+    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    try:
+        assert wait_for(lambda: board.publisher.connected.is_set() and hall.received > 0)  # the retained status
+    finally:
+        hall.close()
+
+
+class Board:
+    """A board of the hall in this process: its store and its publisher."""
+
+    def __init__(self, tmp_path: Path, broker: Broker, name: str) -> None:
+        self.store = Store(tmp_path / f"{name}.sqlite")
+        self.publisher = BoardPublisher("h", name, broker.settings(name), self.store.path)
+        self.publisher.attach(self.store)
+        self.publisher.start()
+        self.ids: list[int] = []
+
+    def count(self, where: str) -> int:
+        return self.publisher.reader.conn.execute(f"SELECT count(*) FROM outbox WHERE {where}").fetchone()[0]
+
+    def close(self) -> None:
+        self.publisher.close()
+        self.store.close()
+
+
+def complete_in_hall(tmp_path: Path, broker: Broker, board: Board) -> None:
+    """The hall started again gets every game of the board, each PDN as `damka export` writes it, nothing lost,
+    and confirms every message (the board may then rest its outbox)."""
+    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    expected = [export_pdn(board.store.load_game(gid)) for gid in board.ids]
+    total = board.count("1")
+
+    def pdns() -> list[str]:
+        with hall.lock:
+            return [hall.record.game_pdn(g, gid) for _, g, gid in hall.record.game_keys()]
+    try:
+        assert wait_for(lambda: pdns() == expected), (hall.record.counts, len(pdns()))
+        assert hall.record.counts["applied"] == total and hall.record.counts["bad"] == 0   # 0 messages lost
+        assert wait_for(lambda: board.count("sent < 2") == 0), board.count("sent < 2")
+    finally:
+        hall.close()
+
+
+def test_a_board_account_cannot_take_the_halls_session(tmp_path: Path, broker: Broker) -> None:
+    """b2's account connects with the hall's client id and a persistent session while the hall is down,
+    then b1 plays two games: after the hall restarts it has both, complete."""
+    board = Board(tmp_path, broker, "b1")
+    thief = None
+    try:
+        hall_session(tmp_path, broker, board)
+        thief = Client(broker, "b2", client_id="damka-hall-h", clean=False)
+        assert thief.ready.wait(DEADLINE_S) and not thief.refused()
+        board.ids = play(board.store, parse_specs("classic:1,russian:2", 30))
+        assert wait_for(lambda: board.count("sent = 0") == 0)   # every message acknowledged by the broker
+        thief.close()
+        complete_in_hall(tmp_path, broker, board)
+        assert thief.got == []
+    finally:
+        if thief is not None:
+            thief.close()
+        board.close()
+
+
+def test_the_halls_queue_wiped_loses_nothing(tmp_path: Path, broker: Broker) -> None:
+    """The broker acknowledged the board's messages but the hall's queue is gone (a clean login with the
+    hall's own account while it was down): the board's retained state names every game the hall has not
+    confirmed, and the hall asks for them again."""
+    board = Board(tmp_path, broker, "b1")
+    try:
+        hall_session(tmp_path, broker, board)
+        board.ids = play(board.store, parse_specs("classic:1,russian:2,classic:3", 20))
+        assert wait_for(lambda: board.count("sent = 0") == 0)
+        wiper = Client(broker, "arbiter", client_id="damka-hall-h", clean=True)
+        assert wiper.ready.wait(DEADLINE_S) and not wiper.refused()
+        wiper.close()
+        complete_in_hall(tmp_path, broker, board)
+    finally:
+        board.close()
+
+
+def test_a_board_cannot_kick_another_board_off(broker: Broker) -> None:
+    """b2's account logs in with b1's client id: b1 stays connected (the broker uses the account as the id)."""
+    b1 = Client(broker, "b1", client_id="damka-h-b1")
+    b2 = None
+    try:
+        assert b1.ready.wait(DEADLINE_S) and not b1.refused()
+        b2 = Client(broker, "b2", client_id="damka-h-b1")
+        assert b2.ready.wait(DEADLINE_S) and not b2.refused()
+        acked = threading.Event()
+        b1.client.on_publish = lambda *args: acked.set()
+        b1.client.publish("damka/h/b1/status", b'{"online":true}', qos=1)
+        assert wait_for(lambda: acked.is_set() or b1.dropped > 0)
+        assert acked.is_set() and b1.dropped == 0
+    finally:
+        if b2 is not None:
+            b2.close()
+        b1.close()
+
+
+def test_a_huge_game_id_is_one_clear_line(tmp_path: Path, broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
+    """Game ids and numbers beyond what the store holds are refused as the board's bad data, in one line."""
+    caplog.set_level(logging.INFO)
+    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    b1 = Client(broker, "b1", name="b1")
+    try:
+        assert hall.connected.wait(DEADLINE_S) and b1.ready.wait(DEADLINE_S) and not b1.refused()
+        b1.publish("damka/h/b1/move", json.dumps({"kind": "move", "game": 2 ** 70, "seq": 1}))
+        b1.publish("damka/h/b1/game", json.dumps({"kind": "takeback", "game": 1, "seq": 2 ** 70, "ply": 1}))
+        b1.publish("damka/h/b1/state", json.dumps({"game": 2 ** 70, "seq": 2 ** 70, "games": {str(2 ** 70): 1}}))
+        b1.publish("damka/h/b1/status", b'{"online":true}')   # after the others: the hall has dealt with them
+
+        def online() -> bool:
+            with hall.lock:
+                return any(b["online"] for b in hall.record.boards())
+        assert wait_for(online), hall.record.counts
+        lines = [r for r in caplog.records if r.name == "damka.hall" and r.levelno >= logging.WARNING]
+        assert len(lines) == 2 and not any(r.exc_info for r in lines), caplog.text
+        assert "OverflowError" not in caplog.text and "Traceback" not in caplog.text
+        assert all("out of range" in r.getMessage() for r in lines), caplog.text
+    finally:
+        b1.close()
+        hall.close()
+
+
+def test_a_big_retained_message_never_reaches_the_hall(broker: Broker) -> None:
+    """The broker refuses a packet over its limit: the retained state stays the board's last small one."""
+    b1 = Client(broker, "b1", name="b1")
+    spectator = None
+    try:
+        assert b1.ready.wait(DEADLINE_S) and not b1.refused()
+        b1.client.publish("damka/h/b1/state", b'{"ply":1}', qos=1, retain=True).wait_for_publish(5)
+        b1.client.publish("damka/h/b1/state", b'{"ply":2,"x":"' + b"x" * 1_000_000 + b'"}', qos=1, retain=True)
+        spectator = Client(broker, "spectator", name="spectator")
+        assert spectator.ready.wait(DEADLINE_S) and not spectator.refused()
+        spectator.subscribe("damka/h/b1/state")
+        assert wait_for(lambda: bool(spectator.got))
+        assert [payload for _, payload in spectator.got] == [b'{"ply":1}']
+    finally:
+        if spectator is not None:
+            spectator.close()
+        b1.close()
+
+
+def rss_kb(pid: int) -> int:
+    """The process's resident memory."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
+
+
+def test_one_board_cannot_fill_the_halls_memory(tmp_path: Path, broker: Broker) -> None:
+    """A board sends 1,000 games' worth of 60 KB messages ahead of a gap: `damka hall` holds a bounded share."""
+    web = free_port()
+    (tmp_path / "arbiter.pw").write_text(broker.passwords["arbiter"] + "\n")
+    (tmp_path / "hall.toml").write_text(
+        f'[hall]\nname = "h"\n[broker]\nport = {broker.port}\npassword_file = "arbiter.pw"\n'
+        f'[web]\nbind = "127.0.0.1"\nport = {web}\n')
+    hall = subprocess.Popen([sys.executable, "-m", "damka", "hall", "--config", str(tmp_path / "hall.toml")],
+                            stdout=subprocess.DEVNULL, stderr=open(tmp_path / "hall.log", "w"))
+    b1 = Client(broker, "b1", name="b1")
+
+    def counts() -> dict:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{web}/api/hall", timeout=5) as response:
+                return json.loads(response.read())["counts"]
+        except OSError:
+            return {}
+    try:
+        assert wait_for(lambda: bool(counts())) and b1.ready.wait(DEADLINE_S) and not b1.refused()
+        before = rss_kb(hall.pid)
+        padding = "x" * 60_000
+        sent = [b1.client.publish("damka/h/b1/move", json.dumps({"kind": "move", "game": game, "seq": 2,
+                                                                  "text": padding}), qos=1)
+                for game in range(1, 1001)]
+        for info in sent:
+            info.wait_for_publish(60)
+        assert wait_for(lambda: counts().get("held", 0) >= 1000), counts()
+        grown_mb = (rss_kb(hall.pid) - before) / 1024
+        assert grown_mb < 25, f"the hall grew by {grown_mb:.0f} MB"   # the 60 MB sent is not kept
+        assert hall.poll() is None
+    finally:
+        b1.close()
+        hall.kill()
+        hall.wait()

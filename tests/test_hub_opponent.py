@@ -11,7 +11,6 @@ import random
 import signal
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -29,6 +28,7 @@ from damka.engine.notation import parse_move
 from damka.hardware.config import parse_config
 from damka.hardware.errors import ConfigError
 from damka.sim.virtual_board import VirtualBoard, carry_out
+from waiting import DEADLINE_S, wait_on_board, wait_until
 
 HUB = f"{sys.executable} -m damka hub"
 
@@ -42,12 +42,8 @@ def on_board(app: App) -> VirtualBoard:
     return board
 
 
-def idle(app: App, board: VirtualBoard, timeout: float = 60.0) -> None:
-    end = time.monotonic() + timeout
-    while app.session.busy:
-        assert time.monotonic() < end, "no answer from the computer"
-        time.sleep(0.005)
-        board.advance(20)
+def idle(app: App, board: VirtualBoard) -> None:
+    wait_on_board(board, lambda: not app.session.busy, "an answer from the computer")
 
 
 def make(board: VirtualBoard, app: App, move) -> None:
@@ -179,13 +175,13 @@ def test_a_broken_engine_is_given_up_and_the_move_still_comes(fake_engine, mode:
     game.push(parse_move(variant, game.position, "c3-d4"))
     try:
         opponent.start(game)
-        move = opponent.wait(20)
+        move = opponent.wait(DEADLINE_S)
         assert move in variant.legal_moves(game.position)
         notices = opponent.take_notices()
         assert len(notices) == 1 and words in notices[0], notices
         assert opponent.take_notices() == []               # said once
         opponent.start(game)                               # the rest of the game: Damka's own, at once
-        assert opponent.wait(20) in variant.legal_moves(game.position)
+        assert opponent.wait(DEADLINE_S) in variant.legal_moves(game.position)
     finally:
         opponent.close()
 
@@ -197,14 +193,14 @@ def test_an_engine_that_died_between_moves_is_reported_not_restarted() -> None:
     game = Game(variant)
     try:
         opponent.start(game)
-        assert opponent.wait(30) in variant.legal_moves(game.position) and opponent.engine_moves == 1
-        pid = opponent._client.pid  # noqa: SLF001
-        os.kill(pid, signal.SIGKILL)
-        time.sleep(0.3)
+        assert opponent.wait(DEADLINE_S) in variant.legal_moves(game.position) and opponent.engine_moves == 1
+        client = opponent._client  # noqa: SLF001
+        os.kill(client.pid, signal.SIGKILL)
+        wait_until(lambda: not client.alive, "the engine process gone")
         game.push(game.legal_moves()[0])
         game.push(game.legal_moves()[0])
         opponent.start(game)
-        assert opponent.wait(30) in variant.legal_moves(game.position) and opponent.engine_moves == 1
+        assert opponent.wait(DEADLINE_S) in variant.legal_moves(game.position) and opponent.engine_moves == 1
         assert "died between moves" in opponent.take_notices()[0]
     finally:
         opponent.close()

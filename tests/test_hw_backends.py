@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
-
 import pytest
 
 from damka.cli import main
@@ -14,6 +12,8 @@ from damka.hardware.config import BoardConfig, parse_config
 from damka.hardware.errors import BackendUnavailableError, ConfigError
 from damka.hardware.interfaces import ClockPress, Role
 from damka.hardware.leds import RecordingLeds
+from serial_rig import press
+from waiting import wait_until
 
 
 def test_default_config_opens_the_sim_board():
@@ -21,10 +21,7 @@ def test_default_config_opens_the_sim_board():
     with open_board(BoardConfig()) as board:
         assert board.backend == "sim" and isinstance(board.leds, RecordingLeds)
         board.sim.set_closed({(0, 0), (8, 8)})
-        deadline = time.monotonic() + 1
-        while board.sensor.snapshot().occupied != {"a1", "i9"} and time.monotonic() < deadline:
-            time.sleep(0.005)
-        assert board.sensor.snapshot().occupied == {"a1", "i9"}
+        wait_until(lambda: board.sensor.snapshot().occupied == {"a1", "i9"}, "a1 and i9 seen")
         board.leds.show({"a1": Role.LIFTED})
         assert board.leds.last == {"a1": Role.LIFTED}
 
@@ -38,11 +35,13 @@ def test_mock_gpio_with_pin_map_and_buttons():
     with open_board(config, mock=True) as board:
         assert board.backend == "gpio"
         pin = board.sim.factory.pin(2)
+        matrix = board.buttons
         pin.drive_low()
-        time.sleep(0.05)
+        presses = wait_until(matrix.presses, "the press seen")
         pin.drive_high()
-        time.sleep(0.05)
-        presses = board.buttons.presses()
+        scans = matrix.scans
+        wait_until(lambda: matrix.scans >= scans + 10, "ten scans after the release")
+        presses += matrix.presses()           # a bounce or a release counted as a press would show here
         assert [(type(p), p.side) for p in presses] == [(ClockPress, 1)]
     # every pin released: the same pins open again
     with open_board(config, mock=True):
@@ -55,14 +54,8 @@ def test_mock_serial_board_is_synced_on_open():
     config = parse_config({"board": {"backend": "serial"}})
     with open_board(config, mock=True) as board:
         assert board.sensor.wait_synced(0)
-        board.sim.buttons.pins[1].down = True
-        time.sleep(0.05)
-        board.sim.buttons.pins[1].down = False
-        deadline = time.monotonic() + 1
-        presses = []
-        while not presses and time.monotonic() < deadline:
-            presses = board.buttons.presses()
-            time.sleep(0.01)
+        press(board.sim, 1)
+        presses = wait_until(board.buttons.presses, "the press reported")
         assert [type(p) for p in presses] == [ClockPress] and presses[0].side == 1
 
 

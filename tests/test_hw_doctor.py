@@ -34,7 +34,9 @@ def test_doctor_mock_serial(capsys):
     pytest.importorskip("serial")
     assert main(["doctor", "--mock", "--backend", "serial", "--seconds", "1"]) == 0
     out = capsys.readouterr().out
-    assert "device: damka-fw 1.0; link synced" in out
+    from damka.hardware.pico_firmware import package_name
+
+    assert f"device: {package_name()}; link synced" in out  # the firmware's version and content hash
     assert "input: clock0 (ClockPress(side=0" in out
     assert "0 bad" in out
     # A clean link: nothing lost, nothing late or repeated, no restart, no impossible press count.

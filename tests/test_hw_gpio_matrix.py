@@ -15,6 +15,7 @@ from damka.hardware.gpio_matrix import GpioMatrix  # noqa: E402
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress  # noqa: E402
 from damka.hardware.layout import Layout  # noqa: E402
 from damka.hardware.mock_matrix import SwitchMatrix  # noqa: E402
+from waiting import wait_until  # noqa: E402
 
 ROWS = (4, 5, 6, 7, 8, 9, 10, 11, 12)
 COLS = (13, 14, 15, 16, 17, 18, 19, 20, 21)
@@ -212,14 +213,9 @@ def test_background_scanner_keeps_scanning_and_delivers_changes(factory):
     switches, m = build(factory, rate_hz=200, clock=lambda: time.monotonic_ns() // 1_000_000)
     m.start()
     try:
-        deadline = time.monotonic() + 5
-        while m.scans < 20 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert m.scans >= 20
+        wait_until(lambda: m.scans >= 20, "20 scans")
         switches.set_closed({(7, 7)})
-        deadline = time.monotonic() + 5
-        while "h8" not in m.snapshot().occupied and time.monotonic() < deadline:
-            time.sleep(0.005)
+        wait_until(lambda: "h8" in m.snapshot().occupied, "h8 seen")
         assert m.snapshot().occupied == {"h8"}
     finally:
         m.close()

@@ -25,10 +25,12 @@ from pathlib import Path
 
 import pytest
 
+from waiting import DEADLINE_S
+
 ROOT = Path(__file__).resolve().parent.parent
 LAYERS = ("damka", "engine", "controller", "display", "firmware", "hardware", "sim")
 NOT_PROGRAM = {"tests", "benchmarks", "docs", "deploy", "build", "dist"}
-WAIT_S = 30.0  # a condition not met in 30 s even on a loaded CI machine is a bug
+WAIT_S = DEADLINE_S  # a condition not met in 60 s even on a loaded CI machine is a bug
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX venv layout and ptys")
 

@@ -5,7 +5,6 @@ the firmware on a pty), and night mode from the menu dims the Pico's LEDs."""
 from __future__ import annotations
 
 import sys
-import time
 
 import pytest
 
@@ -16,15 +15,13 @@ from damka.controller.setup import GameSetup
 from damka.hardware.backends import open_board
 from damka.hardware.config import parse_config
 from test_app import on_board
+from waiting import wait_until as waited
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="ptys are POSIX only")
 
 
-def wait_until(check, what: str, seconds: float = 5.0) -> None:
-    end = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < end, f"waited in vain for {what}"
-        time.sleep(0.02)
+def wait_until(check, what: str) -> None:
+    waited(check, what)
 
 
 def test_a_refused_press_sounds_on_the_pico_and_night_mode_dims_its_leds() -> None:

@@ -5,7 +5,6 @@ the page's and the computer's moves alike. The App on the virtual board."""
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -20,16 +19,12 @@ from damka.hardware.interfaces import Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
 from damka.web.remote import RemoteOpponent
 from app_rig import on_board
+from waiting import wait_on_board
 
 
-def wait_planned(app: App, board: VirtualBoard, timeout: float = 20.0) -> tuple:
+def wait_planned(app: App, board: VirtualBoard) -> tuple:
     """Board time passes, as the loop lets it, until the session has the seat's turn to light."""
-    end = time.monotonic() + timeout
-    while not app.session.planned:
-        assert time.monotonic() < end, "no answer for the seat"
-        time.sleep(0.005)
-        board.advance(20)
-    return app.session.planned
+    return wait_on_board(board, lambda: app.session.planned, "an answer for the seat")
 
 
 def carry(app: App, board: VirtualBoard, move) -> None:

@@ -21,29 +21,8 @@ from damka.hardware.interfaces import ClockPress  # noqa: E402
 from damka.hardware.pty_device import FrameFaults, PtyBoard  # noqa: E402
 from damka.hardware.serial_link import SerialLink  # noqa: E402
 
-from serial_rig import BUTTONS, LAYOUT, board, link, wait_for  # noqa: E402,F401 (fixtures)
+from serial_rig import BUTTONS, DEADLINE_S, LAYOUT, board, collect_presses, heartbeats, link, press, wait_for  # noqa: E402,F401 (fixtures)
 CELLS = [(r, c) for r in range(9) for c in range(9)]
-
-
-def press(board: PtyBoard, index: int) -> None:
-    """Hold the button until the firmware has counted the press, release it until
-    the firmware has seen it up: a loaded test machine never loses a press."""
-    bank = board.device.buttons
-    count = bank.counts[index]
-    board.buttons.pins[index].down = True
-    assert wait_for(lambda: bank.counts[index] != count, timeout=10.0)
-    board.buttons.pins[index].down = False
-    assert wait_for(lambda: not bank.state >> index & 1, timeout=10.0)
-
-
-def collect_presses(link: SerialLink, want: int, timeout: float = 15.0) -> list:
-    got = []
-    end = time.monotonic() + timeout
-    while time.monotonic() < end and len(got) < want:
-        got += link.presses()
-        time.sleep(0.01)
-    time.sleep(0.3)  # a heartbeat or two more: nothing extra may come
-    return got + link.presses()
 
 
 def test_firmware_restart_on_the_open_port_gives_no_phantom_presses(board, link):
@@ -94,7 +73,7 @@ def test_late_repeated_and_dropped_frames_change_nothing_a_user_sees():
         received = []
         link = SerialLink(board.port, buttons=BUTTONS, on_snapshot=received.append).start()
         try:
-            assert link.wait_synced(2.0)
+            assert link.wait_synced(DEADLINE_S)
             faults = FrameFaults(random.Random(11), drop=0.08, repeat=0.08, delay=0.08)
             board.transport.faults = faults
             occupied: set[tuple[int, int]] = set()
@@ -108,7 +87,7 @@ def test_late_repeated_and_dropped_frames_change_nothing_a_user_sees():
             real = sum(board.device.buttons.counts)
             presses = collect_presses(link, real)
             assert wait_for(lambda: link.snapshot().occupied == LAYOUT.occupied(board.truth[-1]))
-            time.sleep(0.6)  # heartbeats after the last fault: a trailing lost frame is counted
+            heartbeats(link, 3)  # after the last fault: a trailing lost frame is counted
         finally:
             link.close()
     assert faults.dropped >= 2 and faults.late >= 5  # the faults were real (about 12 and 24)

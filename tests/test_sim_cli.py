@@ -43,4 +43,4 @@ def test_headless_game_against_a_beginner(tmp_path: Path) -> None:
                              "--colours", "first", "--level", "beginner", "--no-store"],
                             capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert "moves committed" in result.stderr and shot.exists()
+    assert "1 move committed" in result.stderr and shot.exists()

@@ -5,7 +5,6 @@ espeak-ng speaking into WAV files, and the [sound]/[voice]/[light] config."""
 from __future__ import annotations
 
 import sys
-import time
 import wave
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from damka.hardware.backends import open_board
 from damka.hardware.config import CUE_NAMES, ConfigError, parse_config
 from damka.hardware.voice import Espeak, espeak_path
 from test_hw_doctor import wiring_gpio
+from waiting import wait_until
 
 import tomllib
 
@@ -46,9 +46,7 @@ def test_the_pico_plays_tone_frames_from_the_link() -> None:
     config = parse_config({"board": {"backend": "serial"}})
     with open_board(config, mock=True) as board:
         board.buzzer(TUNES[Cue.GAME_OVER])  # returns at once: the Pico plays on its own clock
-        deadline = time.monotonic() + 5
-        while len(board.sim.buzzer.played) < 4 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: len(board.sim.buzzer.played) >= 4, "the tune played")
         assert [hz for _, hz in board.sim.buzzer.played] == [523, 659, 784, 0]
 
 

@@ -258,7 +258,7 @@ def test_import_reads_other_softwares_variant_names_with_a_warning(tmp_path: Pat
                    '[GameType "25"]\n[Variant "Russian draughts"]\n\n1. c3-d4 *\n')
     db = tmp_path / "games.db"
     code, out, err = run_cli(capsys, "import", str(pdn), "--db", str(db))
-    assert code == 0 and "game 1: classic, white - black, 2 moves, 0-2" in out and "2 game(s) stored" in out
+    assert code == 0 and "game 1: classic, white - black, 2 moves, 0-2" in out and "2 games stored" in out
     assert err.splitlines() == [
         f"damka import: warning: {pdn}, game 1: 3:1: Variant 'Brazilian draughts' is not a game Damka knows by "
         f"that name; GameType 26 (classic) is used",

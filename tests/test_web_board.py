@@ -7,7 +7,6 @@ import http.client
 import json
 import socket
 import threading
-import time
 
 import pytest
 
@@ -17,6 +16,7 @@ from damka.controller.board_settings import BoardSettings, settings_menu  # noqa
 from damka.controller.setup import GameSetup  # noqa: E402
 from test_board_play import FULL, go_to_row, set_row  # noqa: E402
 from web_support import PIN, request, served  # noqa: E402,F401  (fixture)
+from waiting import wait_until  # noqa: E402
 
 
 class Watcher:
@@ -43,13 +43,10 @@ class Watcher:
             pass
 
     def wait_for(self, **values: str) -> dict:
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            for seen in list(self.settings):
-                if all(seen.get(k) == v for k, v in values.items()):
-                    return seen
-            time.sleep(0.02)
-        raise AssertionError(f"no picture with {values}; seen {self.settings[-3:]}")
+        def seen() -> dict | None:
+            return next((s for s in list(self.settings) if all(s.get(k) == v for k, v in values.items())), None)
+
+        return wait_until(seen, f"a picture with {values} (seen {self.settings[-3:]})")
 
     def close(self) -> None:
         self.conn.sock.shutdown(socket.SHUT_RDWR)   # the reader's blocked read ends at once
@@ -117,6 +114,12 @@ def clock_ms(served) -> list[int]:
     return served.rig.do(lambda: served.app.clock_ms())
 
 
+def board_time_passes(served, ms: int) -> None:
+    """Wait until the board's own time (the app's) has moved on `ms`."""
+    then = served.rig.do(lambda: served.app.now)
+    wait_until(lambda: served.rig.do(lambda: served.app.now) >= then + ms, f"{ms} ms of the board's time")
+
+
 def test_a_player_pauses_and_starts_the_clock_from_the_page_with_the_pairing_code(served) -> None:
     status, answer = request(served, "POST", "/api/board/clock", {"action": "pause"}, code=served.code)
     assert status == 409 and "no game" in answer["error"]
@@ -124,20 +127,18 @@ def test_a_player_pauses_and_starts_the_clock_from_the_page_with_the_pairing_cod
     served.rig.set_up()
     served.rig.play(served.rig.do(lambda: served.app.session.game.legal_moves()[0]))
     first = clock_ms(served)
-    time.sleep(0.2)
-    assert clock_ms(served) != first                   # it runs
+    wait_until(lambda: clock_ms(served) != first, "the clock to run")
     status, answer = request(served, "POST", "/api/board/clock", {"action": "pause"}, code=served.code)
     assert status == 200 and answer["clock"] == "paused", answer
     paused = clock_ms(served)
-    time.sleep(0.3)
+    board_time_passes(served, 300)
     assert clock_ms(served) == paused                  # its times stop moving
     assert "clock paused from web player@127.0.0.1" in served.rig.do(lambda: " ".join(served.app.view().messages))
     status, answer = request(served, "POST", "/api/board/clock", {"action": "pause"}, code=served.code)
     assert status == 409 and "cannot pause the clock: it is paused" in answer["error"]
     status, answer = request(served, "POST", "/api/board/clock", {"action": "start"}, code=served.code)
     assert status == 200 and answer["clock"] == "running"
-    time.sleep(0.2)
-    assert clock_ms(served) != paused                  # and move again
+    wait_until(lambda: clock_ms(served) != paused, "the clock to move again")
 
 
 def test_a_game_without_a_clock_has_none_to_pause(served) -> None:

@@ -3,8 +3,6 @@ the board's settings and the clock's pause/start from the page, and the board's 
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
@@ -14,14 +12,11 @@ from damka.controller.board_settings import BoardSettings  # noqa: E402
 from damka.controller.setup import GameSetup  # noqa: E402
 from test_board_play import FULL, go_to_row, set_row  # noqa: E402
 from test_web_browser import board, browser, open_page, pytestmark, screenshot, unlock  # noqa: E402,F401
+from waiting import wait_until as waited  # noqa: E402
 
 
-def wait_until(read, wanted, timeout: float = 5.0):
-    deadline = time.monotonic() + timeout
-    while (seen := read()) != wanted:
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still {seen!r}, not {wanted!r}")
-        time.sleep(0.02)
+def wait_until(read, wanted):
+    waited(lambda: read() == wanted, repr(wanted))
 
 
 def test_brightness_and_palette_changed_on_the_page_change_the_board_and_its_screen_says_so(browser, board) -> None:

@@ -17,6 +17,7 @@ playwright = pytest.importorskip("playwright.sync_api", reason="playwright is no
 from damka.controller.setup import GameSetup  # noqa: E402
 from damka.hardware.interfaces import Role  # noqa: E402
 from web_support import PIN, Served  # noqa: E402
+from waiting import wait_until  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images" / "web"
@@ -163,11 +164,8 @@ def test_a_remote_seat_plays_the_person_at_the_board(browser, board) -> None:
             page.click(f"#board [data-square={choice['to']}]")
         else:                                                  # a drag
             page.drag_and_drop(f"#board [data-square={choice['from']}]", f"#board [data-square={choice['to']}]")
-        lit = board.rig.do(lambda: dict(board.rig.board.leds))
-        deadline = time.monotonic() + 3
-        while Role.COMPUTER_FROM not in lit.values() and time.monotonic() < deadline:
-            time.sleep(0.02)
-            lit = board.rig.do(lambda: dict(board.rig.board.leds))
+        lit = wait_until(lambda: (leds := board.rig.do(lambda: dict(board.rig.board.leds)))
+                         and Role.COMPUTER_FROM in leds.values() and leds, "the page's move lit")
         assert lit.get(choice["from"]) is Role.COMPUTER_FROM   # the board lights the page's move
         assert lit.get(choice["to"]) is Role.COMPUTER_TO
         planned = board.rig.do(lambda: board.app.session.planned)

@@ -4,7 +4,6 @@ board asks for a take-back and the page accepts it (tests/test_web_browser.py's 
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -14,6 +13,7 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed (
 from damka.hardware.interfaces import Button, Role  # noqa: E402
 from test_web_browser import browser, open_page, pytestmark, screenshot, unlock, wait_moves  # noqa: E402,F401
 from web_support import Served  # noqa: E402
+from waiting import wait_until  # noqa: E402
 
 
 @pytest.fixture
@@ -73,9 +73,7 @@ def test_the_board_asks_for_a_take_back_and_the_page_accepts_it(browser, board) 
     choice = page.evaluate("damka.state.remote.legal[0]")
     page.click(f"#board [data-square={choice['from']}]")
     page.click(f"#board [data-square={choice['to']}]")                       # the page's move, lit on the board
-    deadline = time.monotonic() + 3
-    while not board.rig.do(lambda: board.app.session.planned) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: board.rig.do(lambda: board.app.session.planned), "the page's move lit")
     board.rig.play(board.rig.do(lambda: board.app.session.planned[0]))       # carried out at the table
     wait_moves(page, 2)
     board_menu(board, "takeback")                                            # white asks for its last move back
@@ -123,8 +121,6 @@ def test_the_remote_seat_stays_with_its_page_after_a_reload_and_another_page_wat
     assert other.evaluate("damka.selected") is None                         # nothing to choose on the watching page
     page.click(f"#board [data-square={choice['from']}]")
     page.click(f"#board [data-square={choice['to']}]")
-    deadline = time.monotonic() + 3
-    while not board.rig.do(lambda: board.app.session.planned) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: board.rig.do(lambda: board.app.session.planned), "the page's move lit")
     assert board.rig.do(lambda: board.app.session.planned[0]) is not None  # the reloaded page's move is lit
     assert page.errors == [] and other.errors == []

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -12,13 +11,11 @@ pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is n
 
 from damka.hardware.interfaces import Role  # noqa: E402
 from web_support import request, served  # noqa: E402,F401  (fixture)
+from waiting import wait_until  # noqa: E402
 
 
-def wait_for(served, check, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not served.rig.do(check):
-        assert time.monotonic() < deadline, "the board did not get there in time"
-        time.sleep(0.02)
+def wait_for(served, check) -> None:
+    wait_until(lambda: served.rig.do(check), "the board to get there")
 
 
 def test_the_remote_seat_may_be_the_first_seat_of_a_classic_game(served) -> None:

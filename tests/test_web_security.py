@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
 from web_support import PIN, request, served  # noqa: E402,F401  (fixture)
+from waiting import wait_until  # noqa: E402
 
 ENDPOINTS = [
     ("/api/game/new", {"game": {"variant": "classic"}}),
@@ -142,9 +143,7 @@ def test_an_illegal_remote_move_is_refused_with_the_reason_and_changes_nothing(s
     assert 400 <= status < 500 and "not the remote seat's turn" in answer["error"]
     move = served.rig.do(lambda: served.app.session.game.legal_moves()[0])
     served.rig.play(move)
-    deadline = time.monotonic() + 5
-    while not served.rig.do(lambda: served.web.driver.current_remote().waiting) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: served.rig.do(lambda: served.web.driver.current_remote().waiting), "the remote seat's turn")
     status, answer = request(served, "POST", "/api/game/move", {"move": "a1-h8"}, code=served.code, seat=seat)
     assert status == 400 and "not a legal move" in answer["error"] and "legal:" in answer["error"]
     assert served.rig.do(lambda: served.app.session.planned) in (None, ())

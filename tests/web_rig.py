@@ -17,6 +17,7 @@ from typing import Any, Callable
 from damka.controller.app import App
 from damka.controller.tracker import BoardMap
 from damka.sim.virtual_board import VirtualBoard, carry_out
+from waiting import DEADLINE_S, wait_until
 
 
 class BoardRig:
@@ -48,7 +49,7 @@ class BoardRig:
             self.board.show(self.app.frame)
             time.sleep(self.step_ms / 1000)
 
-    def do(self, fn: Callable[[], Any], timeout: float = 20.0) -> Any:
+    def do(self, fn: Callable[[], Any], timeout: float = DEADLINE_S) -> Any:
         """Run `fn` on the board's thread and return what it returns."""
         future: Future = Future()
         with self._lock:
@@ -72,11 +73,8 @@ class BoardRig:
             for square in sorted(wanted - self.board.pieces):
                 self.board.put(square)
         self.do(run)
-        deadline = time.monotonic() + 10
-        while self.do(lambda: self.app.session.phase.value) != "playing":
-            if time.monotonic() > deadline:
-                raise AssertionError("the game did not start after the pieces were set up")
-            time.sleep(0.02)
+        wait_until(lambda: self.do(lambda: self.app.session.phase.value) == "playing",
+                   "the game to start after the pieces were set up")
 
     def play(self, move: Any, press: bool = True, settle_ms: int = 0) -> None:
         """Carry out `move` (an engine Move of the game now) and press the clock."""

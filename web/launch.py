@@ -6,9 +6,13 @@ import sys
 from typing import Any
 
 
-def start_web(app: Any, port: int | None, settings: Any = None) -> Any:
+LOCAL = "127.0.0.1"  # the simulator's page: this computer only, unless --bind says otherwise
+
+
+def start_web(app: Any, port: int | None, settings: Any = None, *, bind: str | None = None) -> Any:
     """The running `WebServer`, or None when off (no --web and [web] enabled = false, or no config
-    asking for it). A missing `web` extra is one clear line, not a crash of the board."""
+    asking for it). A missing `web` extra is one clear line, not a crash of the board. The
+    address: `bind` (--bind), else the config's [web] bind, else this computer only."""
     enabled = settings.enabled if settings is not None else port is not None
     if port is None and settings is None or not enabled and port is None:
         return None
@@ -18,7 +22,7 @@ def start_web(app: Any, port: int | None, settings: Any = None) -> Any:
         print(f"web page off: {error.name} is missing; pip install 'damka[web]'", file=sys.stderr)
         return None
     config = WebConfig(port=port if port is not None else settings.port,
-                       bind=settings.bind if settings is not None else "0.0.0.0",
+                       bind=bind or (settings.bind if settings is not None else LOCAL),
                        pin=settings.arbiter_pin if settings is not None else "")
     server = WebServer(app, config)
     server.start()

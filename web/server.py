@@ -103,7 +103,7 @@ class WebServer:
         self._thread.start()
         if not self._started.wait(timeout):
             raise RuntimeError(f"the web server did not start on {self.config.bind}:{self.port}")
-        log.warning("web page on http://%s:%d/ (pairing code %s, arbiter PIN %s)",
+        log.info("web page on http://%s:%d/ (pairing code %s, arbiter PIN %s)",  # the command says it
                     self.config.bind, self.port, self.access.code, self.access.pin)
 
     def stop(self) -> None:

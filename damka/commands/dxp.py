@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 
 from damka.bridges.dxp import DEFAULT_PORT
+from damka.commands.deadline import StopAfter
+from damka.commands.net import port_number
 from damka.bridges.dxp_redial import GIVE_UP_S
 
 
@@ -29,7 +31,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="The board against a DXP peer: its moves are lit for the person to carry out, "
         "the person's moves are sent when committed. International draughts.")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--listen", type=int, nargs="?", const=DEFAULT_PORT, metavar="PORT",
+    where.add_argument("--listen", type=port_number, nargs="?", const=DEFAULT_PORT, metavar="PORT",
                        help=f"wait for the peer's game request on PORT (default {DEFAULT_PORT})")
     where.add_argument("--connect", metavar="HOST:PORT", help="ask the peer at HOST:PORT for a game")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -46,7 +48,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help=f"after a drop, look for the peer this long (default {GIVE_UP_S:.0f}), "
                         "then the menu adjudicates or a later --resume goes on")
     parser.add_argument("--config", type=Path, default=None, help="board configuration (TOML)")
-    parser.add_argument("--seconds", type=float, default=None, help="stop after S seconds (tests)")
+    parser.add_argument("--seconds", type=float, default=None, metavar="S",
+                        help="stop after S seconds, waiting for the peer included (tests)")
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
@@ -61,21 +64,27 @@ def parse_address(text: str) -> tuple[str, int]:
 def run(args: argparse.Namespace) -> int:
     from damka.controller.store import Store
 
+    stop = StopAfter(args.seconds)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     store = Store(args.db)
     try:
-        app = open_app(args, store)
         try:
-            return _play(app, args)
+            app = open_app(args, store, stop)
+        except TimeoutError:
+            print(f"damka dxp: no DXP peer came in {args.seconds:g} s (--seconds); stopped", flush=True)
+            return 0
+        try:
+            return _play(app, args, stop)
         finally:
             app.dxp.close()
     finally:
         store.close()
 
 
-def open_app(args: argparse.Namespace, store):
+def open_app(args: argparse.Namespace, store, stop: StopAfter | None = None):
     """The board's DxpApp as the arguments say: a new game after the handshake,
-    or (`--resume`) the stored game waiting for the peer. ValueError says why not."""
+    or (`--resume`) the stored game waiting for the peer. ValueError says why not;
+    TimeoutError: `stop`'s deadline came while waiting for the peer."""
     from damka.bridges.dxp_link import DxpLink
     from damka.bridges.dxp_redial import Redialer
     from damka.controller.dxp_app import DxpResumeError
@@ -102,10 +111,15 @@ def open_app(args: argparse.Namespace, store):
                                                 minutes=args.minutes, moves=args.moves)
         else:
             print(f"damka dxp: waiting for a DXP peer on {args.host}:{port}", flush=True)
-            link = DxpLink.listen(port, args.host)
+            link = DxpLink.listen(port, args.host, timeout=stop.left() if stop is not None else None)
             request, peer_side = follow(link)
             name = request.name
         return make_app(link, request, peer_side, name, initiator=bool(args.connect), redial=redial, store=store)
+    except TimeoutError as error:
+        redial.close()
+        if stop is not None and stop():
+            raise  # the --seconds deadline, waiting for the peer
+        raise ValueError(f"no DXP game: {error}") from None
     except (OSError, DxpStartError) as error:
         redial.close()
         raise ValueError(f"no DXP game: {error}") from None
@@ -114,9 +128,8 @@ def open_app(args: argparse.Namespace, store):
         raise ValueError(str(error)) from None
 
 
-def _play(app, args: argparse.Namespace) -> int:
-    from damka.commands.run import _screen, find_config
-    from damka.controller.board_loop import BoardLoop
+def _play(app, args: argparse.Namespace, stop: StopAfter) -> int:
+    from damka.commands.run import _screen, board_loop, find_config
     from damka.hardware.config import BoardConfig, load_config
 
     path = find_config(args.config)
@@ -124,12 +137,11 @@ def _play(app, args: argparse.Namespace) -> int:
     if config.backend == "sim":
         from damka.sim.window import run_window
 
-        return run_window(app)
+        return run_window(app, should_stop=stop)
     from damka.hardware.backends import open_board
 
     with open_board(config) as board:
-        loop = BoardLoop(app, board.sensor, board.leds, board.buttons,
-                         now_ms=lambda: time.monotonic_ns() // 1_000_000, draw=_screen())
-        stop_at = None if args.seconds is None else time.monotonic() + args.seconds
-        loop.run(time.sleep, should_stop=lambda: stop_at is not None and time.monotonic() >= stop_at)
+        now_ms = lambda: time.monotonic_ns() // 1_000_000  # noqa: E731
+        loop = board_loop(app, board, config, now_ms=now_ms, draw=_screen(app, now_ms))
+        loop.run(time.sleep, should_stop=stop)
     return 0

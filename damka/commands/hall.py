@@ -11,6 +11,8 @@ import logging
 import sys
 from pathlib import Path
 
+from damka.commands.net import port_number
+
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -18,7 +20,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Subscribe to a hall on an MQTT broker (Mosquitto), record every board's games and serve the "
                     "hall page, the live PDN of the round and the results as CSV (docs/hall.md).")
     parser.add_argument("--config", type=Path, required=True, help="the hall's settings (hall.toml)")
-    parser.add_argument("--port", type=int, default=None, help="the page's port (overrides [web] port)")
+    parser.add_argument("--port", type=port_number, default=None, help="the page's port (overrides [web] port)")
     parser.set_defaults(func=run)
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, TextIO
 
 from damka.commands.games import add_db_argument
+from damka.controller.plurals import english
 from damka.controller.store import Store, default_path
 from damka.controller.store_pdn import iter_records
 from damka.controller.store_schema import Footprint
@@ -65,14 +66,14 @@ def run(args: argparse.Namespace) -> int:
         raise
     for line in lines:
         print(line)
-    print(f"{len(ids)} game(s) stored in {path}")
+    print(f"{english(len(ids), 'game')} stored in {path}")
     return 0
 
 
 def summary_line(game_id: int, game: Game, details: Mapping[str, Any]) -> str:
     players = " - ".join(details["players"])
     state = result_text(game.variant, details["result"]) if details["finished"] else "unfinished"
-    return f"game {game_id}: {game.variant.name}, {players}, {game.ply} moves, {state}"
+    return f"game {game_id}: {game.variant.name}, {players}, {english(game.ply, 'move')}, {state}"
 
 
 class Progress:
@@ -95,11 +96,11 @@ class Progress:
         if self.terminal:
             now = self.clock()
             if (self.always or now - self.started >= 1.0) and now - self.shown_at >= 0.2:
-                self.stream.write(f"\r{count} games stored")
+                self.stream.write(f"\r{english(count, 'game')} stored")
                 self.stream.flush()
                 self.shown_at, self.shown = now, True
         elif self.always and count % self.every == 0:
-            self.stream.write(f"{count} games stored\n")
+            self.stream.write(f"{english(count, 'game')} stored\n")
             self.stream.flush()
 
     def done(self) -> None:

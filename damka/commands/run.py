@@ -9,12 +9,20 @@ import contextlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from damka.commands.deadline import StopAfter
 from damka.commands.games import add_db_argument
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from damka.commands.sim import add_game_arguments, players_from, setup_from
+
+if TYPE_CHECKING:
+    from damka.controller.board_loop import BoardLoop
+    from damka.hardware.backends import HardwareBoard
+    from damka.hardware.config import BoardConfig
 
 DEFAULT_CONFIGS = (Path("/etc/damka/board.toml"), Path("~/.config/damka/board.toml"))
 
@@ -51,13 +59,11 @@ def find_config(path: Path | None) -> Path | None:
 def run(args: argparse.Namespace) -> int:
     from damka.hardware.config import BoardConfig, load_config
 
-    if args.seconds is not None and not args.seconds > 0:
-        raise ValueError(f"--seconds must be a positive number of seconds, not {args.seconds:g}")
+    stop = StopAfter(args.seconds)
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
     setup = with_engines(setup_from(args), config.engine_table(), args.engine, path)
     from damka.controller.app import App
-    from damka.controller.board_loop import BoardLoop
     from damka.controller.store import Store
 
     store = Store(args.db)
@@ -67,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                   players=players_from(args))
         from damka.web.launch import start_web
 
-        web = start_web(app, args.web, config.web if path is not None else None)
+        web = start_web(app, args.web, config.web if path is not None else None, bind=args.bind)
         if web is not None:
             stack.callback(web.close)
         if config.hall is not None:  # [hall]: the games go to the tournament hall too (docs/hall.md)
@@ -80,21 +86,48 @@ def run(args: argparse.Namespace) -> int:
         if config.backend == "sim":
             from damka.sim.window import run_window
 
-            return run_window(app)
+            return run_window(app, should_stop=stop)
         from damka.hardware.backends import open_board
 
         with open_board(config) as board:
-            sinks = attach_cues(app, board, config)
-            board.closers.extend(sink.close for sink in sinks)
             now_ms = lambda: time.monotonic_ns() // 1_000_000  # noqa: E731
-            draw = None if args.no_screen else _screen(app, now_ms)
-            loop = BoardLoop(app, board.sensor, board.leds, board.buttons, now_ms=now_ms, draw=draw)
-            stop_at = None if args.seconds is None else time.monotonic() + args.seconds
-            loop.run(time.sleep, should_stop=lambda: stop_at is not None and time.monotonic() >= stop_at)
+            loop = board_loop(app, board, config, now_ms=now_ms,
+                              draw=None if args.no_screen else _screen(app, now_ms))
+            loop.run(time.sleep, should_stop=stop)
     finally:
         stack.close()
         store.close()
     return 0
+
+
+def board_loop(app: Any, board: "HardwareBoard", config: "BoardConfig", *, now_ms: Callable[[], int],
+               draw: Callable[[Any], None] | None = None) -> "BoardLoop":
+    """The board loop on the opened devices, with the config's cues; while the
+    board does not answer its screen says so (and one line on stderr, for a
+    board run without a screen), and it carries on when the board is back."""
+    from damka.controller.board_loop import BoardLoop
+
+    sinks = attach_cues(app, board, config)
+    board.closers.extend(sink.close for sink in sinks)
+    return BoardLoop(app, board.sensor, board.leds, board.buttons, now_ms=now_ms, draw=draw,
+                     missing=_told(board.missing))
+
+
+def _told(missing: Callable[[], str | None]) -> Callable[[], str | None]:
+    """`missing`, with a line on stderr each time the board goes away or comes back."""
+    said: list[str | None] = [None]
+
+    def check() -> str | None:
+        device = missing()
+        if device != said[0]:
+            from damka.controller.wording import board_missing_text
+
+            print(board_missing_text(device) + " (waiting for it)" if device else "board connected",
+                  file=sys.stderr, flush=True)
+            said[0] = device
+        return device
+
+    return check
 
 
 def with_engines(setup, engines, engine: str | None, path: Path | None):
@@ -154,7 +187,10 @@ def _screen(app, now_ms):
     from damka.display.screen import SIZE, Screen
     from damka.display.touch import tap, tap_point
 
+    from damka.display.sdl_env import choose_drivers
+
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    choose_drivers()  # the panel's own driver: no probe for a desktop the board has not got
     try:
         pygame.display.init()
         # Fullscreen on the panel: (0, 0) asks for the panel's own size (480x320, 800x480, upright...).

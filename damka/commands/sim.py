@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from damka.commands.games import add_db_argument
+from damka.commands.net import port_number
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -27,8 +28,12 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                              "computer: which side you play")
     parser.add_argument("--players", default="", metavar="A,B,...",
                         help="player names for the match standings (one per side)")
-    parser.add_argument("--web", type=int, default=None, metavar="PORT",
+    parser.add_argument("--web", type=port_number, default=None, metavar="PORT",
                         help="serve the board's web page on PORT (docs/web.md); 0: any free port")
+    parser.add_argument("--bind", default=None, metavar="ADDRESS",
+                        help="the web page's address: 127.0.0.1 (default without a board config: this "
+                             "computer only), 0.0.0.0 (phones on the same network too); with a board "
+                             "config, its [web] bind")
     parser.add_argument("--level", default=None, metavar="LEVEL",
                         help="the computer's strength with --mode computer: beginner, novice, casual "
                              "(default), club, strong or master")
@@ -129,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
                   players=players_from(args))
         from damka.web.launch import start_web
 
-        web = start_web(app, args.web)
+        web = start_web(app, args.web, bind=args.bind)
         try:
             return run_window(app)
         finally:
@@ -166,5 +171,8 @@ def run_headless(args: argparse.Namespace, setup) -> int:
             store.close()
     session = app.session
     moves = len(session.committed) if session is not None else 0
-    print(f"{len(events)} events played, {moves} moves committed; screenshot saved to {path}", file=sys.stderr)
+    from damka.controller.plurals import english
+
+    print(f"{english(len(events), 'event')} played, {english(moves, 'move')} committed; screenshot saved to {path}",
+          file=sys.stderr)
     return 0

@@ -15,7 +15,7 @@
       const li = document.createElement("li");
       li.dataset.id = g.id;
       li.tabIndex = 0;
-      li.textContent = `#${g.id} ${g.created.slice(0, 16).replace("T", " ")} ${g.variant}: ${g.players.join(" - ")} (${g.moves} moves) ${g.result}`;
+      li.textContent = `#${g.id} ${g.created.slice(0, 16).replace("T", " ")} ${g.variant}: ${g.players.join(" - ")} (${g.moves} move${g.moves === 1 ? "" : "s"}) ${g.result}`;
       li.onclick = () => open(g.id);
       li.onkeydown = (e) => { if (e.key === "Enter") open(g.id); };
       list.appendChild(li);

@@ -1,0 +1,181 @@
+"""Reed-matrix scanning logic, shared by the firmware and the host's GPIO backend.
+
+Plain Python that MicroPython also runs. A scan is a list of row masks: bit c
+of ``rows[r]`` is set when the switch at matrix cell (r, c) is closed. The
+host imports this module as `damka.firmware.scan`.
+"""
+
+
+class Debouncer:
+    """Per-square debounce: a square takes a new value only after `scans`
+    consecutive scans agree on it, or after it has read that value without a
+    break for `stable_ms` (whichever comes first; the second covers slow polling).
+    A chattering switch keeps restarting its count and so never changes.
+    """
+
+    def __init__(self, rows, cols, scans=3, stable_ms=20):
+        if scans < 1:
+            raise ValueError("scans must be at least 1")
+        self.rows = rows
+        self.cols = cols
+        self.scans = scans
+        self.stable_ms = stable_ms
+        self.stable = [0] * rows     # debounced row masks
+        self.pending = [0] * rows    # squares whose raw value differs from stable
+        self.count = bytearray(rows * cols)
+        self.since = [0] * (rows * cols)
+        self.primed = False
+
+    def update(self, raw, now_ms):
+        """Feed one raw scan; returns True when the debounced state changed."""
+        if not self.primed:
+            # The first scan after power-up is taken as it is: there is no
+            # earlier state to bounce from.
+            self.stable = list(raw)
+            self.primed = True
+            return True
+        changed = False
+        cols = self.cols
+        for r in range(self.rows):
+            diff = raw[r] ^ self.stable[r]
+            if not diff and not self.pending[r]:
+                continue  # the common case: a quiet row costs one XOR
+            base = r * cols
+            for c in range(cols):
+                bit = 1 << c
+                i = base + c
+                if diff & bit:
+                    if self.pending[r] & bit:
+                        self.count[i] = min(self.count[i] + 1, 255)
+                    else:
+                        self.pending[r] |= bit
+                        self.count[i] = 1
+                        self.since[i] = now_ms
+                    if self.count[i] >= self.scans or now_ms - self.since[i] >= self.stable_ms:
+                        self.stable[r] ^= bit
+                        self.pending[r] &= ~bit
+                        self.count[i] = 0
+                        changed = True
+                elif self.pending[r] & bit:
+                    # It bounced back before settling: forget the change.
+                    self.pending[r] &= ~bit
+                    self.count[i] = 0
+        return changed
+
+
+def find_ghosts(rows):
+    """Cells that are corners of a closed rectangle (two rows sharing two or
+    more closed columns). Without a diode per switch, three closed corners
+    make the fourth read closed, so such cells cannot be trusted; with diodes
+    the pattern is real. Returns a list of (row, col)."""
+    found = set()
+    n = len(rows)
+    for r1 in range(n):
+        for r2 in range(r1 + 1, n):
+            common = rows[r1] & rows[r2]
+            if common & (common - 1):  # two or more shared columns
+                c = 0
+                while common >> c:
+                    if (common >> c) & 1:
+                        found.add((r1, c))
+                        found.add((r2, c))
+                    c += 1
+    out = list(found)
+    out.sort()
+    return out
+
+
+
+def read_row(row_pin, col_pins, settle=None):
+    """Pull one row low and read the columns: bit c set where column c reads a
+    closed switch (or a pressed key on a key row)."""
+    row_pin.value(0)
+    if settle is not None:
+        settle()
+    mask = 0
+    bit = 1
+    for col in col_pins:
+        if not col.value():
+            mask |= bit
+        bit <<= 1
+    row_pin.value(1)
+    return mask
+
+class PinMatrix:
+    """Scans a matrix through pin objects with ``value()`` (MicroPython's
+    machine.Pin): rows are outputs, idle high, pulled low one at a time;
+    columns are inputs with pull-ups that read low through a closed switch
+    and its diode (cathode toward the row)."""
+
+    def __init__(self, row_pins, col_pins, settle=None):
+        self.row_pins = row_pins
+        self.col_pins = col_pins
+        self.settle = settle  # callable waiting a few microseconds, or None
+        for p in row_pins:
+            p.value(1)
+
+    def scan(self):
+        return [read_row(row, self.col_pins, self.settle) for row in self.row_pins]
+
+
+class ButtonBank:
+    """Debounced push buttons (pins read low when pressed). Each button keeps a
+    wrapping press counter, which every SNAPSHOT carries: the host counts
+    presses from the counters, so a lost frame never loses or repeats a press."""
+
+    def __init__(self, pins, scans=3, source=None):
+        self.pins = pins
+        self.source = source  # a KeyRow to read before the pins, or None
+        self.scans = scans
+        self.state = 0
+        self.counts = [0] * len(pins)
+        self.run = bytearray(len(pins))
+
+    def update(self):
+        """Read the pins once; returns the indices of buttons newly pressed."""
+        pressed = []
+        if self.source is not None:
+            self.source.read()
+        for i, pin in enumerate(self.pins):
+            down = not pin.value()
+            bit = 1 << i
+            if down == bool(self.state & bit):
+                self.run[i] = 0
+                continue
+            self.run[i] += 1
+            if self.run[i] >= self.scans:
+                self.run[i] = 0
+                self.state ^= bit
+                if down:
+                    self.counts[i] = (self.counts[i] + 1) & 0xFF
+                    pressed.append(i)
+        return pressed
+
+
+class KeyRow:
+    """Push buttons wired as one more matrix row: one output pin, read through
+    the matrix's own column inputs (a diode in series with each button, like
+    the squares). Nine buttons cost one pin. `pins` are pin-like objects for
+    a ButtonBank (value() 0 while pressed); `read()` selects the row once."""
+
+    def __init__(self, row_pin, col_pins, count, settle=None):
+        if count > len(col_pins):
+            raise ValueError("a key row has at most " + str(len(col_pins)) + " buttons, not " + str(count))
+        self.row_pin = row_pin
+        self.col_pins = col_pins
+        self.settle = settle
+        self.mask = 0
+        self.pins = [_RowKey(self, i) for i in range(count)]
+
+    def read(self):
+        self.mask = read_row(self.row_pin, self.col_pins, self.settle)
+        return self.mask
+
+
+class _RowKey:
+    def __init__(self, row, index):
+        self.row = row
+        self.index = index
+
+    def value(self):
+        return 0 if self.row.mask >> self.index & 1 else 1
