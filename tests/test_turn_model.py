@@ -62,7 +62,6 @@ def test_after_a_take_back_by_the_pieces_the_clock_of_the_side_to_move_runs() ->
         [('computer', 255), ('takeback_pieces',)], seed=5, avoid=NOTHING)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20 item 2, fix on branch i20-computer")
 def test_the_computers_move_picked_up_at_a_press_is_lit_at_once() -> None:
     """A new game, the computer to move; its search ends and the next thing
     the board hears is a clock press: the session picks the move up then, says

@@ -48,7 +48,6 @@ ENGINE_WAIT_S = 60.0   # the computer's search, waited for in real time (a loade
 # random profiles stay green; take it out once its fix is merged.
 AVOID = frozenset({
     "take-back after the end",         # the game reopens behind the result screen
-    "move picked up by an input",      # issue 20 item 2 (branch i20-computer): ticked at once instead
 })
 
 
@@ -258,15 +257,12 @@ class World:
         board), and the coach's check is picked up as `App.inline_thinking` does."""
         deadline = time.monotonic() + ENGINE_WAIT_S
         player = self.engine_player()
-        searched = player is not None and self.session.thinking   # its move not picked up yet
         while getattr(player, "thinking", False) or self._coach_busy():
             if time.monotonic() > deadline:
                 raise Violation("engine", f"the computer or the coach did not answer in {ENGINE_WAIT_S:.0f} s")
             time.sleep(0.001)
             if self._coach_busy():
                 self.app.tick(self.board.now)
-        if searched and "move picked up by an input" in self.avoid:
-            self.app.tick(self.board.now)   # the move is picked up by a tick, never by the next press
 
     def _coach_busy(self) -> bool:
         session = self.session
