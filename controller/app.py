@@ -231,7 +231,7 @@ class App(AppMenus, AppOffers, AppCommands):
             if button is Button.MENU:
                 self.overlay = self._game_actions()  # (app_offers.py: Accept/Decline while an offer waits)
             elif button is Button.OK and self.clock is not None and self.clock.state is State.PAUSED:
-                self.resume_clock("the board's ok button")  # logged like every other restart
+                self._from_board(lambda: self.resume_clock("the board's ok button"))  # logged like every restart
             elif button is Button.OK and self.session is not None and self.session.game.turn >= self.side_buttons:
                 self.session.handle(ClockPress(self.session.game.turn, press.time_ms))  # no button of its own
             elif self.session is not None:
@@ -387,12 +387,13 @@ class App(AppMenus, AppOffers, AppCommands):
         session.declare(result, at_ms=self.now)  # the session stops the clock; GameOver ends it here
 
     def _drop(self, side: int, reason: str) -> None:
-        """A player out of a 3-4 player game: through the clock when it runs
-        (the same path as a flag: the clock passes the turn on, the session
-        takes the side out and guides the board back), else straight to the session."""
+        """A player out of a 3-4 player game: through the clock when there is
+        one, even before it started (the same path as a flag: the clock passes
+        the turn on and skips the side from then on, the session takes the side
+        out and guides the board back), else straight to the session."""
         session = self.session
         assert session is not None
-        if self.clock is not None and self.clock.state in (State.RUNNING, State.PAUSED):
+        if self.clock is not None and self.clock.state is not State.FINISHED:
             try:
                 self.clock.drop(side, self.now, reason)
             except ClockError:

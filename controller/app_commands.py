@@ -25,6 +25,7 @@ from damka.controller import events as ev
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.menus import MenuAction
+from damka.controller.session_types import Phase
 from damka.controller.view_builder import active_sides
 from damka.engine.variant import Result
 
@@ -90,6 +91,9 @@ class AppCommands:
         clock = self._game_clock()
         if clock.state is not State.PAUSED:
             raise CommandRefused(f"the clock is {clock.state}: only a paused clock can be restarted")
+        if self.session.phase is Phase.SETUP:
+            # A resumed game: nobody's time runs while the pieces are put back as lit.
+            raise CommandRefused("the pieces are not set up yet: the clock runs again when play goes on")
         try:
             clock.resume(self.now)
         except ClockError as error:

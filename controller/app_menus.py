@@ -144,4 +144,4 @@ class AppMenus:
     def _unpause(self) -> None:
         self.overlay = None
         if self.clock is not None and self.clock.state is State.PAUSED and self.session.result is None:
-            self.resume_clock("the board's menu")
+            self._from_board(lambda: self.resume_clock("the board's menu"))

@@ -70,7 +70,16 @@ class SessionJudge:
         if kind is Kind.COMPLETE:
             self._commit(self._pick(reading.turns), pressed=side)
         elif kind is Kind.HALF_TURN:
-            self._say("one move made: make the second move of your turn")
+            # One move gives this board, but so may two (a2-a1 then b1-a2 leaves
+            # what b1-a1 leaves): a whole turn whose first move the board showed
+            # complete this turn is what was played (a single move never is one).
+            pairs = [pair for pair in self.tracker.complete_pairs(self.game, self.occupancy, self._computer_moves(),
+                                                                  tuple(self._first_moves))
+                     if pair[0] in self._first_moves]
+            if pairs:
+                self._commit(self._pick(pairs), pressed=side)
+            else:
+                self._say("one move made: make the second move of your turn")
         elif kind is Kind.UNCHANGED:
             self._say("make your move before pressing the clock")
         elif kind is Kind.IN_PROGRESS:

@@ -211,7 +211,8 @@ class PositionIndex:
         self._path: list[int] | None = None
         self._by_touch: dict[int, list[int]] | None = None
         self._extendable: dict[int, bool] = {}
-        self._children: dict[int, "PositionIndex"] = {}
+        # Second-move indices by (first move, the second moves allowed: None for all legal ones).
+        self._children: dict[tuple[int, tuple | None], "PositionIndex"] = {}
         self._keys: dict[tuple, int] | None = None
         self._goes_on: dict[int, bool] = {}
 
@@ -341,7 +342,10 @@ class Tracker:
         return goes_on
 
     def _child(self, parent: PositionIndex, i: int, allowed: Sequence[Move] | None) -> PositionIndex:
-        child = parent._children.get(i)
+        # Keyed by the second moves allowed too: a new plan with the same first
+        # move (the computer's after a take-back) must not read the old one's second.
+        key = (i, None if allowed is None else tuple(m.key for m in allowed))
+        child = parent._children.get(key)
         if child is None:
             position = self.variant.play(parent.position, parent.moves[i])
             if not self._turn_goes_on(parent, i):
@@ -349,7 +353,7 @@ class Tracker:
             else:
                 moves = self.variant.legal_moves(position) if allowed is None else list(allowed)
             child = PositionIndex(position, parent.after[i], moves)
-            parent._children[i] = child
+            parent._children[key] = child
             if allowed is None:  # also found by position (the record's notation asks)
                 self._indices.put((self._key(position), None), child)
         return child
@@ -395,6 +399,13 @@ class Tracker:
             kind = Kind.HALF_TURN if half else Kind.COMPLETE
             return Reading(kind, occ, turns, extendable, missing=missing, extra=extra)
         second_allowed = None if allowed is None else allowed[1:2]
+        if self.two_moves and allowed is not None and len(allowed) == 2:
+            # The computer's whole turn is known: the board it leaves is that turn, even
+            # when its first move part-way leaves the same board (c5xe5, then e5-d5 onto
+            # the square of the piece it took: only c5 looks empty).
+            pairs = self._pairs_from(index, range(len(index.moves)), occ, second_allowed, True)
+            if pairs:
+                return Reading(Kind.COMPLETE, occ, tuple(p[:2] for p in pairs), missing=missing, extra=extra)
         # A part-way first move is read before a complete pair (a pair is
         # searched for on demand when the side presses: `complete_pairs`).
         singles = index.progressing(occ)

@@ -1,0 +1,109 @@
+"""The turn machine checked by random play (issue 20): seeded sequences of
+what people and programs do at the board, over every mode, 2-4 players and
+teams, with and without a clock, the invariants checked after every action
+(`turn_model_checks.py`). The model: `turn_model.py`; running and shrinking:
+`turn_model_run.py`.
+
+A failure prints the seed, the invariant and the shrunk list of actions as a
+`run(...)` line: paste it here as a named test. The named tests below are
+what the model found; each replays its sequence exactly, with no action left
+out (`avoid=NOTHING`).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from turn_model import Config
+from turn_model_run import explore, run
+
+FAST_SEQUENCES = 2000   # in CI (about a minute on one idle core)
+FAST_LENGTH = 6
+SLOW_SEQUENCES = 50_000  # with --slow
+SLOW_LENGTH = 10
+NOTHING: frozenset[str] = frozenset()   # replay as found: no action left out
+
+
+def play(seeds: range, length: int) -> None:
+    started = time.process_time()
+    stats: dict[str, int] = {}
+    reports = explore(seeds, length, stats=stats)
+    print(f"\n{len(seeds)} sequences of {length} actions: {stats['moves']} moves committed, "
+          f"{stats['actions']} actions, {len(reports)} invariants broken; {time.process_time() - started:.1f} s CPU")
+    assert not reports, "\n\n".join(reports)
+
+
+def test_random_sequences_keep_every_invariant() -> None:
+    play(range(FAST_SEQUENCES), FAST_LENGTH)
+
+
+@pytest.mark.slow
+def test_many_long_random_sequences_keep_every_invariant() -> None:
+    play(range(10**6, 10**6 + SLOW_SEQUENCES), SLOW_LENGTH)
+
+
+# -- what the model found -----------------------------------------------------------------
+
+
+def test_a_player_who_resigns_before_the_clock_starts_gets_no_more_turns_on_it() -> None:
+    """Three players, nobody has moved (the clock waits for the first move):
+    the first resigns from the menu. The clock was not told, so after a round
+    it ran for the player who was out while the next one was to move."""
+    run(Config(variant='multiwarcaby', sides=3, mode='computer', time_control='5+3', colours='lot', remote_seat=2),
+        [('resign',), ('move', 72), ('remote', 75), ('computer', 424)], seed=19, avoid=NOTHING)
+
+
+def test_after_a_take_back_by_the_pieces_the_clock_of_the_side_to_move_runs() -> None:
+    """The computer's lit move carried out, then the pieces put back: the
+    computer's clock ran on while the player to move thought."""
+    run(Config(variant='multiwarcaby', sides=3, mode='computer', time_control='0.5+1', colours='lot', computers=2),
+        [('computer', 255), ('takeback_pieces',)], seed=5, avoid=NOTHING)
+
+
+def test_the_computers_move_picked_up_at_a_press_is_lit_at_once() -> None:
+    """A new game, the computer to move; its search ends and the next thing
+    the board hears is a clock press: the session picks the move up then, says
+    the clock started, and lights nothing until some later input or tick."""
+    run(Config(variant='classic', mode='computer', time_control='0.5+1', colours='lot'),
+        [('new_game',), ('press_right',)], seed=319, avoid=NOTHING)
+
+
+@pytest.mark.xfail(strict=True, reason="the game reopens behind the result screen: not fixed here (see the report)")
+def test_a_take_back_after_a_resignation_keeps_the_record_and_the_screen_in_step() -> None:
+    """Resigned, then the pieces put back: the session took the move back and
+    played on while the screen kept the result and the store the resignation."""
+    run(Config(variant='classic', mode='computer', colours='second'),
+        [('move', 639), ('resign',), ('takeback_pieces',)], seed=183, avoid=NOTHING)
+
+
+def test_a_multiwarcaby_turn_that_refills_the_square_it_left_is_committed_at_the_press() -> None:
+    """a2-a1, then b1-a2, and the press: the board is two legal moves from the
+    turn start (also one move, b1-a1), and the board asked for a second move."""
+    run(Config(variant='multiwarcaby', sides=4, time_control='0.5+1'), [('move', 4)], seed=78, avoid=NOTHING)
+
+
+def test_a_resumed_clock_waits_for_the_pieces() -> None:
+    """Power cut mid-move, the game resumed: while the pieces are put back as
+    lit, the arbiter (or the ok button) restarts the paused clock, and the
+    side to move's time runs before play goes on."""
+    run(Config(variant='multiwarcaby', mode='casual', time_control='5+3', colours='second'),
+        [('move', 698), ('partial', 448), ('power_cut',), ('unpause',)], seed=20230, avoid=NOTHING)
+
+
+def test_the_computers_multiwarcaby_turn_that_lands_on_the_square_it_captured_is_committed() -> None:
+    """The computer plans c5xe5 then e5-d5 (onto the square of the piece it
+    took): carried out, the board differs from the turn start by c5 alone,
+    which also reads as its first move part-way (the piece in the hand), and
+    the turn was never committed ("carry out the computer's move")."""
+    run(Config(variant='multiwarcaby', mode='computer', colours='lot'), [('move', 468)], seed=1148, avoid=NOTHING)
+
+
+def test_the_computers_new_plan_after_a_take_back_is_read_with_its_own_second_move() -> None:
+    """The computer plays g7xe5 g8-g7; the pieces are put back; it plans
+    g7xe5 i3xi1 this time. Carried out, the board read as unknown: the
+    tracker kept the second moves allowed after g7xe5 from the first plan
+    (its index of second moves was keyed by the first move alone)."""
+    run(Config(variant='multiwarcaby', mode='computer', colours='second'),
+        [('move', 634), ('takeback_pieces',), ('move', 32)], seed=1006162, avoid=NOTHING)
