@@ -580,11 +580,17 @@ def test_a_lost_hello_is_repaired_by_a_request(monkeypatch) -> None:
             return b""
         return data
 
+    write = pty_device._PtyTransport.write
+
+    def lost_until_heard(self, data):
+        if dropped:                   # the device's start-up frames are lost on the wire: only
+            write(self, data)         # an answer to the host can sync it (a pty may still hand
+                                      # the host frames written before it opened the port)
+
     monkeypatch.setattr(pty_device._PtyTransport, "read", deaf_at_first)
+    monkeypatch.setattr(pty_device._PtyTransport, "write", lost_until_heard)
     with PtyBoard() as board:
         board.matrix.set({(4, 4)})
-        # The device's start-up HELLO and SNAPSHOT are out before the host opens the
-        # port (and flushes its input): only an answer can sync the host now.
         wait_for(lambda: board.device.seq >= 2, what="the device's start-up frames")
         link = SerialLink(board.port, stale_ms=60_000).start()
         try:
