@@ -4,6 +4,7 @@
     python3 bootstrap.py            # install, then start Damka (the simulator)
     python3 bootstrap.py run ARGS   # install, then `damka ARGS`
     python3 bootstrap.py test ARGS  # install with the test tools, then pytest ARGS
+                                    # (no ARGS: the whole suite, one worker a core, up to 4)
 
 Works on a fresh Debian or Raspberry Pi OS with only Python 3.11+. Where
 Debian leaves out `ensurepip` (the python3.X-venv package is not installed),
@@ -32,6 +33,13 @@ DEFAULT_RUN = ["sim"]
 # pytest exits 5 when it collected no test: for us that is a broken suite,
 # never a pass, and it must not look like an ordinary test failure (1) either.
 NO_TESTS_EXIT = 5
+
+
+def whole_suite_args() -> list[str]:
+    """The whole suite in pytest-xdist workers, one a core (at most 4: the browser
+    and broker tests each start their own programs). Two cores finish in about
+    two thirds of the time, and a loaded machine gives the tests a fairer share."""
+    return ["-n", str(min(4, os.cpu_count() or 1))]
 
 
 def say(message: str) -> None:
@@ -142,7 +150,7 @@ def main(argv: list[str]) -> int:
         return subprocess.call([str(BIN / "damka"), *(args or DEFAULT_RUN)])
     ensure_installed("dev")
     ensure_test_programs()
-    code = subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
+    code = subprocess.call([str(PYTHON), "-m", "pytest", *(args or whole_suite_args())], cwd=ROOT)
     if code == NO_TESTS_EXIT:
         say("pytest collected no tests: the suite is broken, not green")
         return 3

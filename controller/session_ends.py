@@ -81,7 +81,8 @@ class SessionEnds:
         if self.game.result is not None:
             return
         self.game.declare(result)
-        self._restore_board = False
+        self.record.hold(f"the {result.reason}" if result.reason else "the end of the game")  # a resignation,
+        self._restore_board = False                          # an agreement or the arbiter's word stands
         self.assistants.cancel_search()
         self._finish(at_ms)
         self._stop_clock()
