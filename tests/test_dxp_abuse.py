@@ -10,18 +10,15 @@ from __future__ import annotations
 import queue
 import random
 import socket
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 from damka.bridges import dxp
 from damka.bridges.dxp_link import DxpLink
+from dxp_process import BoardProcess
 from waiting import wait_on_board
 
-ROOT = Path(__file__).resolve().parent.parent
-RIG = ROOT / "tests" / "dxp_rig.py"
 
 
 def free_port() -> int:
@@ -30,48 +27,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-class Rig:
-    """`damka dxp --listen PORT` in its own process (the rig), the lines it prints read by a thread."""
-
-    def __init__(self, tmp: Path, port: int) -> None:
-        self.log = tmp / "board.log"
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        self.proc = subprocess.Popen([sys.executable, str(RIG), "--seed", "1", "--pdn", str(tmp / "board.pdn"),
-                                      "--db", str(tmp / "board.db"), "--listen", str(port), "--limit", "300"],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log.open("w"), text=True)
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-
-    def wait_for(self, test, timeout: float = 60.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            try:
-                line = self.lines.get(timeout=0.1)
-            except queue.Empty:
-                assert self.proc.poll() is None, f"damka dxp exited ({self.proc.returncode}): {self.tail()}"
-                continue
-            self.seen.append(line)
-            if test(line):
-                return line
-        raise AssertionError(f"not seen in time; last lines: {self.seen[-5:]}; log: {self.tail()}")
-
-    def tail(self) -> str:
-        return self.log.read_text()[-1500:]
-
-    def log_lines(self, words: str) -> list[str]:
-        return [line for line in self.log.read_text().splitlines() if words in line]
-
-    def rss_kb(self) -> int:
-        status = Path(f"/proc/{self.proc.pid}/status").read_text()
-        return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
-
-    def stop(self) -> None:
-        self.proc.kill()
-        self.proc.wait(10)
+def rig_listening(tmp: Path, port: int) -> BoardProcess:
+    """`damka dxp --listen PORT` in its own process, 300 plies at most."""
+    return BoardProcess(tmp, "board", 1, "--listen", str(port), "--limit", "300")
 
 
 def knock(port: int, timeout: float = 30.0) -> None:
@@ -98,7 +56,7 @@ def next_of(link: DxpLink, kind: type, timeout: float = 30.0):
     raise AssertionError(f"no {kind.__name__} from the board")
 
 
-def start_game(rig: Rig, port: int) -> DxpLink:
+def start_game(rig: BoardProcess, port: int) -> DxpLink:
     """The real peer asks for a game (the board plays white) and gets GAMEACC 0."""
     rig.wait_for(lambda line: "waiting for a DXP peer" in line)
     end = time.monotonic() + 30
@@ -117,7 +75,7 @@ def start_game(rig: Rig, port: int) -> DxpLink:
 
 def test_stray_and_silent_connections_leave_the_listener_listening(tmp_path: Path) -> None:
     port = free_port()
-    rig = Rig(tmp_path, port)
+    rig = rig_listening(tmp_path, port)
     silent: list[socket.socket] = []
     try:
         knock(port)                                           # a port scan...
@@ -138,7 +96,7 @@ def test_stray_and_silent_connections_leave_the_listener_listening(tmp_path: Pat
     finally:
         for sock in silent:
             sock.close()
-        rig.stop()
+        rig.kill()
 
 
 def test_a_connection_that_never_sends_a_game_request_is_closed_and_the_door_stays_open() -> None:
@@ -188,7 +146,7 @@ def flood(total: int, seed: int = 5) -> bytes:
 
 def test_a_flood_of_malformed_messages_keeps_memory_logs_and_screen_bounded(tmp_path: Path) -> None:
     port = free_port()
-    rig = Rig(tmp_path, port)
+    rig = rig_listening(tmp_path, port)
     try:
         peer = start_game(rig, port)
         board_move = next_of(peer, dxp.MoveMessage)           # the board played: now it waits for the peer
@@ -232,7 +190,7 @@ def test_a_flood_of_malformed_messages_keeps_memory_logs_and_screen_bounded(tmp_
         print(f"flood: memory {before / 1024:.1f} -> {highest / 1024:.1f} MB, {len(refused_lines)} log lines, "
               f"{len(said)} screen messages, {max(counts):,} counted")
     finally:
-        rig.stop()
+        rig.kill()
 
 
 def connect_when_open(port: int, timeout: float = 20.0) -> socket.socket:

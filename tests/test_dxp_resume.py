@@ -8,21 +8,13 @@ positions continue a game, the adjudication from the menu after a drop
 
 from __future__ import annotations
 
-import os
-import queue
 import random
-import signal
 import socket
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from damka.bridges import dxp
-from damka.bridges.dxp_link import DxpLink
 from damka.bridges.dxp_redial import Redialer
 from damka.controller import events as ev
 from damka.controller.dxp_resume import Fit, position_letters, resume_fit
@@ -32,10 +24,9 @@ from damka.engine import pdn
 from damka.engine.game import Game
 from damka.engine.variants import find_variant
 from damka.hardware.interfaces import Button
+from dxp_process import BoardProcess
 from waiting import DEADLINE_S, wait_on_board, wait_until
 
-ROOT = Path(__file__).resolve().parent.parent
-RIG = ROOT / "tests" / "dxp_rig.py"
 
 
 def free_port() -> int:
@@ -52,39 +43,8 @@ def listening(port: int) -> bool:
         return any(fields[1].endswith(wanted) and fields[3] == "0A" for fields in (line.split() for line in table))
 
 
-class Board:
-    """One board process and the lines it prints (read by a thread)."""
-
-    def __init__(self, tmp: Path, name: str, seed: int, *args: str) -> None:
-        self.pdn = tmp / f"{name}.pdn"
-        self.log = tmp / f"{name}-{seed}.log"
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        self.proc = subprocess.Popen([sys.executable, str(RIG), "--seed", str(seed), "--pdn", str(self.pdn),
-                                      "--db", str(tmp / f"{name}.db"), *args],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log.open("w"), text=True)
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-
-    def wait_for(self, test, timeout: float = 60.0) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            try:
-                line = self.lines.get(timeout=0.1)
-            except queue.Empty:
-                assert self.proc.poll() is None or not self.lines.empty(), f"board exited: {self.seen[-5:]}"
-                continue
-            self.seen.append(line)
-            if test(line):
-                return line
-        raise AssertionError(f"not seen in time; last lines: {self.seen[-8:]}; log: {self.log.read_text()[-1500:]}")
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+class Board(BoardProcess):
+    """One board process playing a game to its end."""
 
     def finish(self) -> None:
         self.wait_for(lambda line: line in ("over", "timeout"), timeout=120)
