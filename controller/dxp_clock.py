@@ -10,7 +10,9 @@ log:
 - a move made on the board while the peer is gone commits with the clock
   (a paused clock restarts at a committed move, `game_factory.ResumableClock`):
   a held clock is paused again at the same instant, so no time runs;
-- the peer back (the resume handshake done) restarts a held clock;
+- the peer back (the resume handshake done) restarts a held clock, once
+  the pieces stand (a resumed game's are put back as lit first: nobody's
+  time runs meanwhile, `App.resume_clock`);
 - a clock the arbiter paused by hand before the drop stays paused when the
   peer is back (held during the drop all the same: a move does not restart
   it); an arbiter's own restart, pause or undo during the drop ends the
@@ -26,6 +28,7 @@ from typing import Any
 from damka.controller import events as ev
 from damka.controller.app_commands import CommandRefused
 from damka.controller.clock import State
+from damka.controller.session_types import Phase
 
 DROP_BY = "DXP: connection lost"
 KEEP_BY = "DXP: connection lost (paused by hand before)"
@@ -73,16 +76,27 @@ class DxpClockHold:
                 self._clock_command(self.pause_clock, DROP_BY)
             self.hold_clock(restart=running)
         else:
-            restart = self.restart_when_back
-            self.clock_held = self.restart_when_back = False
-            if restart and self.clock.state is State.PAUSED:
-                self._clock_command(self.resume_clock, BACK_BY)
+            self.clock_held = False
+            self._restart_when_set_up()
+
+    def _restart_when_set_up(self) -> None:
+        """The peer is back: the clock the drop stopped runs again, once the
+        pieces stand (a resumed game's are put back as lit first)."""
+        if not self.restart_when_back or self.dxp.link is None:
+            return
+        if not self._in_play() or self.clock.state is not State.PAUSED:
+            self.restart_when_back = False              # over, or running already (a committed move)
+        elif self.session.phase is not Phase.SETUP:
+            self.restart_when_back = False
+            self._clock_command(self.resume_clock, BACK_BY)
 
     def _keep_held(self) -> None:
-        """After every input: a held clock that a committed move restarted is paused again."""
+        """After every input: a held clock that a committed move restarted is
+        paused again; a clock waiting for the pieces runs once they stand."""
         if (self.clock_held and self.dxp.link is None and self._in_play()
                 and self.clock.state is State.RUNNING):
             self._clock_command(self.pause_clock, DROP_BY if self.restart_when_back else KEEP_BY)
+        self._restart_when_set_up()
 
     def _clock_command(self, command: Any, where: str) -> None:
         try:

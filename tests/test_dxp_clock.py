@@ -24,6 +24,8 @@ from damka.controller.dxp_game import board_letters
 from damka.controller.dxp_resume import time_left
 from damka.controller.dxp_start import follow, initiate, make_app, resume_app
 from damka.controller.store import Store
+from damka.controller.tracker import BoardMap
+from damka.sim.virtual_board import VirtualBoard
 from tests.test_dxp import connected_to_a_peer, listen, make, next_of, on_board, raw_peer, wait_for_peer
 from waiting import DEADLINE_S, wait_on_board, wait_until as waited
 
@@ -178,7 +180,14 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     assert resumed.clock.state is State.PAUSED and resumed.restart_when_back
     back[0].send(dxp.GameAccept("Peer", 0))
     waited(ticked(resumed, lambda: not resumed.dxp.dropped), "the peer taken back")
-    assert resumed.clock.state is State.RUNNING   # the peer is back: its clock runs
+    assert resumed.clock.state is State.PAUSED    # the pieces are not put back yet: nobody's time runs
+    acted: list[tuple[str, str]] = []
+    resumed.bus.subscribe(lambda event: acted.append((event.who, event.action)), ev.ArbiterActed)
+    variant = resumed.session.variant
+    board = VirtualBoard(BoardMap(variant).names(variant.occupancy(resumed.session.game.position)), files=10, ranks=10)
+    board.connect(resumed)                                          # the pieces stand as stored
+    wait_on_board(board, lambda: resumed.clock.state is State.RUNNING, "the peer's clock running again")
+    assert (BACK_BY, "resume") in acted                             # restarted for the peer's return, logged
     resumed.dxp.close()
     back[0].close()
     store.close()

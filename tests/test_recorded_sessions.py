@@ -330,13 +330,15 @@ def test_multiwarcaby_four_players(capsys) -> None:
     assert lines[-1]["scores"] == [1, 1, 2, 2]
 
 
-def test_multiwarcaby_two_steps_read_as_one_and_a_step_out_and_back(capsys) -> None:
+def test_multiwarcaby_two_steps_that_look_like_one_are_the_turn_made(capsys) -> None:
     lines = replay(capsys, "multiwarcaby", "mw2_steps")
-    # e4-e5 + d4-e4 leaves the board of d4-e5: one move (the press at 800 asks for a second);
-    # a2-a1-a2 changes nothing (the press at 1900 asks for a move); i2-i1 is the second move.
+    # e4-e5 + d4-e4 leaves the board of d4-e5 alone, but the board showed e4-e5 complete first:
+    # the press at 800 commits the two moves made (it used to ask for a second move, and the
+    # next move was recorded as the second of a turn that never happened). Then it is player 2's
+    # turn: player 1's presses at 1900 and 3000 commit nothing.
     assert events(lines) == [
-        mv(1, "1", "d4-e5", [], 3000, scores=[0, 0]),
-        mv(2, "1", "i2-i1", [], 3000, scores=[0, 0]),
+        mv(1, "1", "e4-e5", [], 800, scores=[0, 0]),
+        mv(2, "1", "d4-e4", [], 800, scores=[0, 0]),
     ]
 
 
