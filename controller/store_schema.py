@@ -278,6 +278,9 @@ def _prepare(conn: sqlite3.Connection, path: Path, existed: bool) -> None:
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
+        # Another program may have made or migrated it between the look above and
+        # this lock (two imports into a new database at once): look again, locked.
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:
             # executescript would commit on its own; statement by statement
             # keeps the schema and user_version in one transaction.

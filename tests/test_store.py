@@ -308,3 +308,26 @@ def test_an_unwritable_place_is_one_clear_error(tmp_path: Path) -> None:
             Store(folder / "games.db")
     finally:
         folder.chmod(0o700)
+
+
+def test_two_programs_making_the_same_new_database_at_once_both_use_it(tmp_path, monkeypatch):
+    """Two `damka import` into a new database at once: the second found no
+    schema, then waited for the first's write lock and made the tables again
+    ("table games already exists"). The other program now wins the race
+    exactly between the look and the lock."""
+    path = tmp_path / "games.db"
+    look = store_schema._check_ours
+    raced: list[bool] = []
+
+    def other_program_first(conn, where):
+        version = look(conn, where)
+        if not raced:
+            raced.append(True)
+            Store(path).close()          # the other program makes the schema meanwhile
+        return version
+
+    monkeypatch.setattr(store_schema, "_check_ours", other_program_first)
+    with Store(path) as store:
+        store.new_game(find_variant("classic"), players=["Ala", "Ola"])
+        assert len(store.list_games()) == 1
+    assert raced
