@@ -3,8 +3,9 @@ the app tests. It holds no tests itself."""
 
 from __future__ import annotations
 
-from damka.controller.app import App
+from damka.controller.app import App, AppState
 from damka.controller.tracker import BoardMap
+from damka.hardware.interfaces import Button
 from damka.sim.virtual_board import VirtualBoard
 
 
@@ -18,3 +19,15 @@ def on_board(app: App, settle_ms: int = 1000) -> VirtualBoard:
     board.connect(app)
     board.advance(settle_ms)
     return board
+
+
+def resumed_at_board(store, pieces: set[str]) -> tuple[App, VirtualBoard]:
+    """After a power cut: a new App on `store` offers the resume, the board
+    holds `pieces` as they stood, OK resumes, and the board settles."""
+    app = App(store=store)
+    assert app.state is AppState.RESUME
+    board = VirtualBoard(pieces)
+    board.connect(app)
+    board.button(Button.OK)
+    board.advance(1500)
+    return app, board

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from damka.controller.app import App, AppState
+from damka.controller.app import App
 from damka.controller.chooser import GreedyChooser
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.store import Store
@@ -20,7 +20,7 @@ from damka.display.screen import GameView, Screen
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
-from app_rig import on_board
+from app_rig import on_board, resumed_at_board
 from waiting import wait_on_board
 
 
@@ -163,12 +163,7 @@ def test_the_computers_level_is_stored_and_kept_on_resume(tmp_path: Path) -> Non
     pieces = set(board.pieces)
     store.close()
     with Store(db) as store:
-        again = App(store=store)
-        assert again.state is AppState.RESUME
-        board = VirtualBoard(pieces)
-        board.connect(again)
-        board.button(Button.OK)
-        board.advance(1500)
+        again, board = resumed_at_board(store, pieces)
         assert again.setup.level == "novice" and again.session.opponent.level.name == "novice"
         assert again.session.settings.computer_sides == frozenset({1})
         idle(again, board)

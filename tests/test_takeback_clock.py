@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from damka.cli import main
-from damka.controller.app import App, AppState
+from damka.controller.app import App
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store
 from damka.controller.store_pdn import export_pdn
@@ -24,7 +24,7 @@ from damka.controller.timed_game import make_clock
 from damka.engine.notation import format_move
 from damka.hardware.interfaces import Button
 from damka.sim.virtual_board import VirtualBoard, carry_out
-from app_rig import on_board
+from app_rig import on_board, resumed_at_board
 from test_session_rig import Rig, events_of
 
 # Issue 20's log: c3-d4 and press, the take-back button, the piece put back,
@@ -172,12 +172,7 @@ def test_resume_after_a_takeback_runs_the_clock_of_the_side_to_move(tmp_path: Pa
     store.close()                                   # the power goes before anyone moves again
 
     with Store(db) as store:
-        again = App(store=store)
-        assert again.state is AppState.RESUME
-        board = VirtualBoard(pieces)
-        board.connect(again)
-        board.button(Button.OK)
-        board.advance(1500)
+        again, board = resumed_at_board(store, pieces)
         session, clock = again.session, again.clock
         assert session.phase.value == "playing" and session.game.ply == 0 and session.game.turn == 0
         assert clock.active == 0
