@@ -38,7 +38,7 @@ class HallService:
         self.clocks: dict[str, dict[str, Any]] = {}   # board -> its last clock event (not stored)
         self.received = 0
         self.version = 0   # +1 under the lock once a message is applied: the page builds its picture again
-        self.connected = threading.Event()
+        self.connected = threading.Event()   # connected and subscribed: what boards send now reaches the hall
         self._stop = threading.Event()
         self._ticker = threading.Thread(target=self._tick, name=f"damka-hall-{hall}-tick", daemon=True)
         self.client = mqtt_client(f"damka-hall-{hall}", settings, clean=False)
@@ -46,6 +46,7 @@ class HallService:
         self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         self._said = ""  # the broker's state last said: "", "down", "up" (paho's thread alone writes it)
 
     def start(self) -> "HallService":
@@ -82,6 +83,12 @@ class HallService:
             log.warning("hall %s: the broker refused the connection: %s", self.hall, reason)
             return
         client.subscribe(f"{topics.ROOT}/{self.hall}/+/+", qos=1)
+
+    def _on_subscribe(self, client: Any, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
+        """Up only once the broker has the subscription: a message sent before it would never reach the hall."""
+        if any(reason.is_failure for reason in reasons):
+            log.warning("hall %s: the broker refused the subscription: %s", self.hall, reasons)
+            return
         self.connected.set()
         self._say("up", f"connected to {self._where()}", logging.INFO)
 
