@@ -40,7 +40,7 @@ from damka.controller.menus import Menu, Row, game_menu, resume_menu
 from damka.controller.recorder import CHECKPOINT_MS, Recorder, WriteQueue
 from damka.controller.session import Session
 from damka.controller.seat_opponents import engine_seats, seat_remote
-from damka.controller.session_types import Opponent
+from damka.controller.session.types import Opponent
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store, StoredGame
 from damka.controller.view_builder import active_sides, game_view, player_colours, result_view, with_notice

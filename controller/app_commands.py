@@ -25,7 +25,7 @@ from damka.controller import events as ev
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.menus import MenuAction
-from damka.controller.session_types import Phase
+from damka.controller.session.types import Phase
 from damka.controller.view_builder import active_sides
 from damka.engine.variant import Result
 

@@ -31,7 +31,7 @@ from damka.controller.clock import State
 from damka.controller.menus import Menu, game_actions_menu
 from damka.controller.offers import Offer, OfferError, Offers, last_turn_moves, offer_text
 from damka.controller.seat_opponents import far_seats, remote_players
-from damka.controller.session_types import Phase
+from damka.controller.session.types import Phase
 from damka.hardware.interfaces import Button, ButtonPress
 
 # What ends a pending offer unanswered: the position it was made in is gone.

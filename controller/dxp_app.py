@@ -23,7 +23,7 @@ from damka.controller.clock import State
 from damka.controller.menus import Row, game_actions_menu
 from damka.controller.recorder import Recorder
 from damka.controller.resume import COMPUTER_TAG, stored_computer_sides
-from damka.controller.session_types import POLL_MS
+from damka.controller.session.types import POLL_MS
 from damka.controller.store import StoredGame
 from damka.controller.view_builder import with_notice
 from damka.controller.views import GameView, View

@@ -28,7 +28,7 @@ from typing import Any
 from damka.controller import events as ev
 from damka.controller.app_commands import CommandRefused
 from damka.controller.clock import State
-from damka.controller.session_types import Phase
+from damka.controller.session.types import Phase
 
 DROP_BY = "DXP: connection lost"
 KEEP_BY = "DXP: connection lost (paused by hand before)"

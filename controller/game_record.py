@@ -9,9 +9,8 @@ which no take-back goes (a player went out there). The session decides
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from damka.controller.session_types import CommittedMove
 from damka.controller.tracker import Tracker
 from damka.engine.errors import IllegalMoveError
 from damka.engine.game import Game
@@ -20,6 +19,21 @@ from damka.engine.notation import format_move, square_name
 from damka.engine.variant import Position, Variant
 
 GOING_OUT = "a player going out"
+
+
+@dataclass(frozen=True)
+class CommittedMove:
+    ply: int                 # 1-based ply of this move in the game
+    turn: int                # 1-based turn number (a multiwarcaby turn has two plies)
+    side: int
+    side_name: str
+    move: Move
+    text: str                # PDN text
+    captures: tuple[str, ...]
+    time_ms: int
+    clock_ms: tuple[int, ...] | None = None
+    """Main time left per side just after the press that ended the turn (the
+    turn's last move only; None without a countdown clock)."""
 
 # One committed move as the events tell it: the record, the position after it and the scores after it.
 Entry = tuple[CommittedMove, str, tuple[int, ...]]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping, Sequence
 
-from damka.controller.session_types import Opponent
+from damka.controller.session.types import Opponent
 from damka.engine.game import Game
 
 

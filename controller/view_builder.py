@@ -13,7 +13,7 @@ from damka.controller import wording
 from damka.controller.clock import Clock, State
 from damka.controller.match import Match
 from damka.controller.session import CommittedMove, Phase, Session
-from damka.controller.session_types import seat_away, seat_label
+from damka.controller.session.types import seat_away, seat_label
 from damka.controller.views import Colour, GameView, MenuView, ResultView, SideLine, View, side_colour
 from damka.engine.variant import Result
 from damka.hardware.interfaces import Role

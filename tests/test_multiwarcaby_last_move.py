@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from damka.controller.assistants import Assistants
+from damka.controller.session.assistants import Assistants
 from damka.controller.chooser import GreedyChooser
 from damka.controller.clock import State
 from damka.controller.session import Phase

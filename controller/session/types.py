@@ -1,5 +1,6 @@
-"""The session's vocabulary: modes, phases, settings, the committed-move
-record, and what the session needs of a clock and of a computer opponent."""
+"""The session's vocabulary: modes, phases, settings, and what the session
+needs of a clock and of a computer opponent (the committed-move record,
+`CommittedMove`, is `controller/game_record.py`'s, re-exported here)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from damka.controller.game_record import CommittedMove
 from damka.controller.tracker import TrackerSettings
 from damka.engine.game import Game
-from damka.engine.move import Move
+
+__all__ = ["CommittedMove", "Mode", "Opponent", "POLL_MS", "Phase", "PolledClock", "SessionSettings", "TurnClock",
+           "seat_away", "seat_label"]
 
 
 class Mode(enum.Enum):
@@ -38,21 +42,6 @@ class SessionSettings:
     flag_ms: int = 2000            # how long a refused press shows FLAG
     hints: bool | None = None      # LEDs for beginners; default: on in learning mode only
     warn_ms: int = 8000            # learning: a move the coach warned about is committed after this quiet
-
-
-@dataclass(frozen=True)
-class CommittedMove:
-    ply: int                 # 1-based ply of this move in the game
-    turn: int                # 1-based turn number (a multiwarcaby turn has two plies)
-    side: int
-    side_name: str
-    move: Move
-    text: str                # PDN text
-    captures: tuple[str, ...]
-    time_ms: int
-    clock_ms: tuple[int, ...] | None = None
-    """Main time left per side just after the press that ended the turn (the
-    turn's last move only; None without a countdown clock)."""
 
 
 class Opponent(Protocol):

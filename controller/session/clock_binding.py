@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from damka.controller.session_types import PolledClock, TurnClock
+from damka.controller.session.types import PolledClock, TurnClock
 
 
 class ClockBinding:

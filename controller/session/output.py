@@ -14,7 +14,7 @@ from dataclasses import replace
 from damka.controller import events as ev
 from damka.controller import wording
 from damka.controller.frame import FrameFacts, compose_frame, remaining
-from damka.controller.session_types import Mode, Phase, seat_away, seat_label
+from damka.controller.session.types import Mode, Phase, seat_away, seat_label
 from damka.controller.tracker import Kind
 from damka.engine.variant import Result
 

@@ -16,7 +16,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable
 
 from damka.controller.chooser import Chooser, GreedyChooser
-from damka.controller.session_types import Opponent
+from damka.controller.session.types import Opponent
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.notation import format_move

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from damka.controller import events as ev
-from damka.controller.session_types import CommittedMove, Phase
+from damka.controller.session.types import CommittedMove, Phase
 from damka.engine.errors import IllegalMoveError
 from damka.engine.game import Game
 from damka.engine.move import Move

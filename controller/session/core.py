@@ -50,17 +50,17 @@ from typing import Any, Callable
 
 from damka.controller import events as ev
 from damka.controller import hints, wording
-from damka.controller.assistants import Assistants
+from damka.controller.session.assistants import Assistants
 from damka.controller.chooser import Chooser
 from damka.controller.eventlog import LogEvent, occupancy_events, side_token
 from damka.controller.game_record import GameRecord, rebuild_record
-from damka.controller.session_assist import SessionAssist
-from damka.controller.session_commits import SessionCommits
-from damka.controller.session_clock import ClockBinding
-from damka.controller.session_ends import SessionEnds
-from damka.controller.session_judge import SessionJudge
-from damka.controller.session_output import SessionOutput
-from damka.controller.session_types import (POLL_MS, CommittedMove, Mode, Opponent, Phase, SessionSettings,
+from damka.controller.session.assist import SessionAssist
+from damka.controller.session.commits import SessionCommits
+from damka.controller.session.clock_binding import ClockBinding
+from damka.controller.session.ends import SessionEnds
+from damka.controller.session.judge import SessionJudge
+from damka.controller.session.output import SessionOutput
+from damka.controller.session.types import (POLL_MS, CommittedMove, Mode, Opponent, Phase, SessionSettings,
                                             TurnClock)
 from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerState
 from damka.engine.game import Game

@@ -14,7 +14,7 @@ from typing import Any
 from damka.controller import events as ev
 from damka.controller import wording
 from damka.controller.clock import Flag, GameOver, SideOut
-from damka.controller.session_types import Phase
+from damka.controller.session.types import Phase
 from damka.engine.variant import Result
 
 

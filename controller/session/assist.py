@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from damka.controller import events as ev
 from damka.controller import wording
-from damka.controller.assistants import moves_text
-from damka.controller.session_types import Mode, Phase
+from damka.controller.session.assistants import moves_text
+from damka.controller.session.types import Mode, Phase
 from damka.controller.takeback_guide import TakebackGuide, takeback_guide
 from damka.controller.tracker import Reading
 from damka.engine.move import Move
