@@ -119,10 +119,6 @@ class Assistants:
     def hints_left(self) -> int | None:
         return None if self.coach is None else self.coach.hints_left
 
-    @property
-    def hint_pending(self) -> bool:
-        return self._hint_job is not None
-
     def ask_hint(self, game: Game) -> str:
         """Start a hint (or give the chooser's at once); the words for the screen."""
         if self.coach is None:

@@ -2,12 +2,13 @@
 each one publishes: a committed turn (with the clock pressed and its times
 stamped), taken-back moves restored, a take-back, the game's end, a new game.
 
-A mixin of `Session`; the record itself is `controller/game_record.py`.
+A part of `Session` (`core.py`) with no state of its own; the record itself
+is `controller/game_record.py`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from damka.controller import events as ev
 from damka.controller.session.types import CommittedMove, Phase
@@ -15,19 +16,27 @@ from damka.engine.errors import IllegalMoveError
 from damka.engine.game import Game
 from damka.engine.move import Move
 
+if TYPE_CHECKING:
+    from damka.controller.session.core import Session
 
-class SessionCommits:
-    def _commit(self, moves: tuple[Move, ...], pressed: int | None) -> None:
-        side = self.game.turn
+
+class Commits:
+    def __init__(self, session: Session) -> None:
+        self.s = session
+
+    def commit(self, moves: tuple[Move, ...], pressed: int | None) -> None:
+        """A turn counts: `pressed` is the side whose press committed it (None: the board settled)."""
+        s = self.s
+        side = s.game.turn
         try:
-            records = self.record.commit(moves, self.now)
+            records = s.record.commit(moves, s.now)
         except IllegalMoveError as error:  # nothing is ever recorded after the end
-            self._say(f"no move counts now: {error}")
+            s.line.say(f"no move counts now: {error}")
             return
-        self._first_moves = {}
-        self._forget_turn()
-        self._flag = None
-        self._notice = ""
+        s.pending.forget()
+        self.forget_turn()
+        s.flag.clear()
+        s.line.clear_notice()
         # The press comes before a result the move makes is acted on: the
         # mover's time (and increment) is booked, then the clock is stopped.
         found, clock_ms = self._press_clock(side, len(moves))
@@ -35,39 +44,42 @@ class SessionCommits:
             last = index == len(records) - 1
             self._publish_move(*record, pressed=pressed is not None, clock_ms=clock_ms if last else None)
         self._clock_pressed(side, clock_ms)
-        if self.game.result is None:
-            self._say(f"{' '.join(c.text for c in self.committed[-len(moves):])}; {self._turn_prompt()}")
+        if s.game.result is None:
+            s.line.say(f"{' '.join(c.text for c in s.committed[-len(moves):])}; {s.output.turn_prompt()}")
         else:
-            self._finish()
-            self._stop_clock()
-        self.clock_events(found)
-        self._reread()
+            self.finish()
+            self.stop_clock()
+        s.ends.clock_events(found)
+        s.reread()
 
     def _press_clock(self, side: int, moves: int) -> tuple[Any, tuple[int, ...] | None]:
         """The clock pressed for `side`'s turn of `moves` moves, just committed
         (the first move starts a clock nobody started, the mover's time not
         counted); the events the press found and the times stamped on the turn."""
-        self._start_clock(side)
-        found = self._clock.press(side, self.now, board_ok=True, moves=moves)
-        clock_ms = self.clock_ms()
+        s = self.s
+        self.start_clock(side)
+        found = s.clock_binding.press(side, s.now, board_ok=True, moves=moves)
+        clock_ms = s.clock_ms()
         if clock_ms is not None:
-            self.record.stamp_clock(clock_ms)
+            s.record.stamp_clock(clock_ms)
         return found, clock_ms
 
     def _clock_pressed(self, side: int, clock_ms: tuple[int, ...] | None) -> None:
-        if self._clock.clock is not None:
-            self.bus.publish(ev.ClockPressed(self.now, self.game.ply, side, clock_ms))
+        s = self.s
+        if s.clock_binding.clock is not None:
+            s.bus.publish(ev.ClockPressed(s.now, s.game.ply, side, clock_ms))
 
-    def _redo_moves(self, count: int) -> None:
+    def redo_moves(self, count: int) -> None:
         """The board shows taken-back moves replayed: they count again, and each
         turn they end presses the clock for its mover, as a move made does."""
+        s = self.s
         found: list[Any] = []
         in_turn = 0
         for _ in range(count):
-            side = self.game.turn
-            entry = self.record.restore(1, self.now)[0]
+            side = s.game.turn
+            entry = s.record.restore(1, s.now)[0]
             in_turn += 1
-            ends_turn = not self.game.move_in_turn or self.game.is_over
+            ends_turn = not s.game.move_in_turn or s.game.is_over
             clock_ms = None
             if ends_turn:
                 press, clock_ms = self._press_clock(side, in_turn)
@@ -76,58 +88,54 @@ class SessionCommits:
             self._publish_move(*entry, pressed=False, redo=True, clock_ms=clock_ms)
             if ends_turn:
                 self._clock_pressed(side, clock_ms)
-        if self.game.result is not None:
-            self._finish()
-        self.bus.publish(ev.Redone(self.now, self.game.ply, count, self._position_text()))
-        self._say(f"moves restored; {self._turn_prompt()}")
-        if self.game.result is not None:
-            self._stop_clock()
-        self.clock_events(found)
-        self._reread()
+        if s.game.result is not None:
+            self.finish()
+        s.bus.publish(ev.Redone(s.now, s.game.ply, count, self.position_text()))
+        s.line.say(f"moves restored; {s.output.turn_prompt()}")
+        if s.game.result is not None:
+            self.stop_clock()
+        s.ends.clock_events(found)
+        s.reread()
 
     def _publish_move(self, record: CommittedMove, position: str, scores: tuple[int, ...], *, pressed: bool,
                       redo: bool = False, clock_ms: tuple[int, ...] | None = None) -> None:
-        self.bus.publish(ev.MoveCommitted(
+        self.s.bus.publish(ev.MoveCommitted(
             record.time_ms, record.ply, record.turn, record.side, record.side_name, record.move, record.text,
             record.captures, position, pressed, redo, scores, clock_ms))
 
-    def _forget_turn(self) -> None:
+    def _forget_help(self) -> None:
+        """The hint and the coach's check belonged to the turn just ended."""
+        self.s.assistants.forget_hint()
+        self.s.assistants.clear_check()
+
+    def forget_turn(self) -> None:
         """What belonged to the turn just ended: the hint, the coach's check, a take-back request."""
-        self.assistants.forget_hint()
-        self.assistants.clear_check()
-        self._restore_request = False
-        self._restore_to = None
-        self._consent = None
+        self._forget_help()
+        self.s.takebacks.flow.forget()
 
     def take_back(self, plies: int, *, clock_undone: bool = False) -> None:
-        """Take `plies` plies back in the record at once (an arbiter's undo of a
-        clock press: `clock_undone`, the clock is put back already); the board
-        then guides the pieces to the position."""
-        self._take_back(plies, clock_undone=clock_undone)
-
-    def _take_back(self, plies: int, *, clock_undone: bool = False) -> None:
         """Every take-back ends here (the button, the pieces put back, an
         accepted offer, a peer's, the arbiter's): the record goes back and the
-        clock hands the turn back to the side to move again."""
-        if not self.record.can_take_back(plies):
-            self._say(f"no take-back past {self.record.floor_reason}")
+        clock hands the turn back to the side to move again (`clock_undone`:
+        the arbiter put the clock back already)."""
+        s = self.s
+        if not s.record.can_take_back(plies):
+            s.line.say(f"no take-back past {s.record.floor_reason}")
             return
-        movers = self._turn_movers(self.committed[len(self.committed) - plies:])
-        undone = self.record.take_back(plies)
+        movers = self._turn_movers(s.committed[len(s.committed) - plies:])
+        undone = s.record.take_back(plies)
         if not clock_undone:
-            self._clock.take_back(movers, self.now)
-        self._first_moves = {}
-        target = self._restore_to
-        self._forget_turn()
-        if target is not None and self.game.ply > target:
-            self._restore_request, self._restore_to = True, target  # an accepted request: the LEDs guide on
-        self._hint_text = ""
-        self.assistants.cancel_search()
-        if self.phase is Phase.OVER and self.game.result is None:
-            self.phase = Phase.PLAYING
-        self.bus.publish(ev.TakenBack(self.now, self.game.ply, undone, self._position_text(), self.clock_ms()))
-        self._say(f"took back {undone} move{'s' if undone != 1 else ''}; {self._turn_prompt()}")
-        self._reread()
+            s.clock_binding.take_back(movers, s.now)
+        s.pending.forget()
+        self._forget_help()
+        s.takebacks.flow.taken_back(s.game.ply)  # an accepted request further back: the LEDs guide on
+        s.line.clear_hint()
+        s.assistants.cancel_search()
+        if s.phase is Phase.OVER and s.game.result is None:
+            s.enter(Phase.PLAYING)
+        s.bus.publish(ev.TakenBack(s.now, s.game.ply, undone, self.position_text(), s.clock_ms()))
+        s.line.say(f"took back {undone} move{'s' if undone != 1 else ''}; {s.output.turn_prompt()}")
+        s.reread()
 
     @staticmethod
     def _turn_movers(moves: list[CommittedMove]) -> list[int]:
@@ -140,33 +148,44 @@ class SessionCommits:
                 movers.append(move.side)
         return movers
 
-    def _finish(self, at_ms: int | None = None) -> None:
-        result = self.game.result
-        self.phase = Phase.OVER
-        self.bus.publish(ev.GameOver(self.now if at_ms is None else at_ms, self.game.ply, result,
-                                     tuple(self.game.scores)))
-        self._say(f"game over: {self._result_text(result)}")
+    def finish(self, at_ms: int | None = None) -> None:
+        """The game is over (its result is set): say so and publish it."""
+        s = self.s
+        result = s.game.result
+        assert result is not None, "finished without a result"
+        s.enter(Phase.OVER)
+        s.bus.publish(ev.GameOver(s.now if at_ms is None else at_ms, s.game.ply, result, tuple(s.game.scores)))
+        s.line.say(f"game over: {s.output.result_text(result)}")
 
-    def _new_game(self) -> None:
-        self.record.reset(Game(self.variant), [])
-        self._restore_board = False
-        self._notice = ""
-        self._forget_turn()
-        self._hint_text = ""
-        self.assistants.cancel_search()
-        if self.coach is not None:
-            self.coach.new_game()
-        self.phase = Phase.PLAYING
-        self.bus.publish(ev.NewGame(self.now, 0, self._position_text()))
-        self._say(f"new game; {self._turn_prompt()}")
-        self._reread()
+    def new_game(self) -> None:
+        """The board shows the start position after the game: a new game."""
+        s = self.s
+        s.record.reset(Game(s.variant), [])
+        s.restore.done()
+        s.line.clear_notice()
+        self.forget_turn()
+        s.line.clear_hint()
+        s.assistants.cancel_search()
+        if s.coach is not None:
+            s.coach.new_game()
+        s.enter(Phase.PLAYING)
+        s.bus.publish(ev.NewGame(s.now, 0, self.position_text()))
+        s.line.say(f"new game; {s.output.turn_prompt()}")
+        s.reread()
 
-    def _start_clock(self, first: int) -> bool:
+    def start_clock(self, first: int) -> bool:
         """Start the clock if it still waits for the game's first press or move."""
-        if self.game.is_over or not self._clock.start_if_waiting(self.now, first):
+        s = self.s
+        if s.game.is_over or not s.clock_binding.start_if_waiting(s.now, first):
             return False
-        self.bus.publish(ev.ClockStarted(self.now, self.game.ply, first))
+        s.bus.publish(ev.ClockStarted(s.now, s.game.ply, first))
         return True
 
-    def _position_text(self) -> str:
-        return self.variant.format_position(self.game.position)
+    def stop_clock(self) -> None:
+        """The game ended on the board (or was declared): the clock stops."""
+        s = self.s
+        result = s.game.result
+        s.clock_binding.stop(s.now, result.reason if result is not None else "game over")
+
+    def position_text(self) -> str:
+        return self.s.variant.format_position(self.s.game.position)

@@ -1,91 +1,83 @@
-"""The session's output: the facts its LED frame is composed from, and
-the words on the screen's message line (each change published as an event).
+"""The session's output: the LED frame, composed from plain facts, and the
+turn prompt and result in words.
 
-A mixin of `Session` (it reads the session's own state); the frame itself is
+A part of `Session` (`core.py`); it owns the frame. The frame itself is
 composed by the pure `controller/frame.py`, the words come from
-`controller/wording.py`.
+`controller/wording.py`; the message line is `message_line.py`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from damka.controller import events as ev
 from damka.controller import wording
 from damka.controller.frame import FrameFacts, compose_frame, remaining
 from damka.controller.session.types import Mode, Phase, seat_away, seat_label
 from damka.controller.tracker import Kind
 from damka.engine.variant import Result
+from damka.hardware.interfaces import LedFrame
+
+if TYPE_CHECKING:
+    from damka.controller.session.core import Session
 
 
-class SessionOutput:
-    # -- output ---------------------------------------------------------------
+class Output:
+    def __init__(self, session: Session) -> None:
+        self.s = session
+        self._frame: LedFrame = {}
 
-    def _refresh_frame(self) -> None:
-        self._frame = compose_frame(self._frame_facts())
+    @property
+    def frame(self) -> LedFrame:
+        return self._frame
 
-    def _frame_facts(self) -> FrameFacts:
-        flag = self._flag[0] if self._flag is not None else None
-        base = FrameFacts(self.board, self.occupancy, self.reading, flag=flag)
-        if self.phase is Phase.SETUP:
-            return replace(base, guide_to=self.tracker.occupancy_of(self.game.position))
-        if self._restore_board:
-            return replace(base, guide_to=self._reference())
-        if self._consent is not None and self.reading.kind is Kind.TAKEBACK:
+    def refresh(self) -> None:
+        """Compose the LED frame again from the board and the game as they are now."""
+        self._frame = compose_frame(self.facts())
+
+    def facts(self) -> FrameFacts:
+        """What the LEDs show, as plain facts for `compose_frame`."""
+        s = self.s
+        flag = s.flag.squares
+        base = FrameFacts(s.board, s.occupancy, s.reading, flag=flag)
+        if s.phase is Phase.SETUP:
+            return replace(base, guide_to=s.reference())
+        if s.restore.active:
+            return replace(base, guide_to=s.reference())
+        requested = s.takebacks.flow.requested
+        if s.takebacks.flow.waiting and s.reading.kind is Kind.TAKEBACK:
             return base   # the position waits for the far side's answer: nothing to do on the board
-        kind = self.reading.kind
+        kind = s.reading.kind
         # A take-back under way guides to its own position, not back to the game's.
-        due = kind is Kind.UNKNOWN and self.tracker.guidance_due(self.state, self.now) and not self._restore_request
+        due = kind is Kind.UNKNOWN and s.tracker.guidance_due(s.state, s.now) and not requested
         must = None
         if kind is Kind.UNKNOWN and (flag is not None or due):
-            if not self.game.is_over and self._computer_moves() is None:
-                must = self.tracker.index(self.game.position)
-        computer = self._computer_moves()
+            if not s.game.is_over and s.assist.computer_moves() is None:
+                must = s.tracker.index(s.game.position)
+        computer = s.assist.computer_moves()
         learning = None
-        if not self.game.is_over and self.mode is not Mode.TOURNAMENT:
-            stalled = kind is Kind.IN_PROGRESS and self.now - self.state.changed_at >= self.tracker.settings.grace_ms
-            if self.hints_on or stalled:
-                learning = self.tracker.index(self.game.position, computer[:1] if computer is not None else None)
-        hint = self.assistants.hint
-        return replace(base, guidance_due=due, reference=self._reference(), must_move=must,
-                       takeback_to=self._takeback_target() if self._restore_request else None,
-                       computer=remaining(computer, self.reading) if computer else (), learning=learning,
-                       hint=remaining(hint, self.reading) if hint else (), last=self.record.last)
+        if not s.game.is_over and s.mode is not Mode.TOURNAMENT:
+            stalled = kind is Kind.IN_PROGRESS and s.now - s.state.changed_at >= s.tracker.settings.grace_ms
+            if s.hints_on or stalled:
+                learning = s.tracker.index(s.game.position, computer[:1] if computer is not None else None)
+        hint = s.assistants.hint
+        return replace(base, guidance_due=due, reference=s.reference(), must_move=must,
+                       takeback_to=s.takebacks.target() if requested else None,
+                       computer=remaining(computer, s.reading) if computer else (), learning=learning,
+                       hint=remaining(hint, s.reading) if hint else (), last=s.record.last)
 
-    def _prompt(self) -> str:
+    def prompt(self) -> str:
         """The turn prompt, after a notice (a flag, a player out) until the next move."""
-        prompt = self._turn_prompt()
-        return f"{self._notice}; {prompt}" if self._notice and not self.game.is_over else prompt
+        return self.s.line.with_notice(self.turn_prompt(), self.s.game.is_over)
 
-    def _turn_prompt(self) -> str:
-        computer = self._is_computer_turn()
-        who = seat_label(self.opponent, self.game.turn)
-        return wording.turn_prompt(self.variant, self.game, two_moves=self.tracker.two_moves, computer_turn=computer,
-                                   thinking=computer and self.opponent is not None and self.planned == (), who=who,
-                                   names=self.players, away=computer and seat_away(self.opponent, self.game.turn))
+    def turn_prompt(self) -> str:
+        s = self.s
+        computer = s.assist.computer_turn()
+        who = seat_label(s.opponent, s.game.turn)
+        return wording.turn_prompt(s.variant, s.game, two_moves=s.tracker.two_moves, computer_turn=computer,
+                                   thinking=computer and s.opponent is not None and s.planned == (), who=who,
+                                   names=s.players, away=computer and seat_away(s.opponent, s.game.turn))
 
-    def _result_text(self, result: Result) -> str:
-        return wording.result_text(self.variant, result, self.game.scores, self.tracker.two_moves, self.players)
-
-    def name_players(self, names: Sequence[str]) -> None:
-        """The players' names by side ("" where none was given), for the words on the
-        screen; the prompt on the screen now is said again with them."""
-        prompt = self._prompt() if self.phase is Phase.PLAYING else None
-        self.players = tuple(names)
-        if prompt is not None and self.message == prompt:
-            self._show(self._prompt())
-
-    def say(self, text: str) -> None:
-        """Show `text` on the screen's message line (published even when it
-        repeats: something new was said). Public: an outside driver (a DXP
-        peer, a remote player) speaks on the same line as the session."""
-        self.message = text
-        self.bus.publish(ev.MessageShown(self.now, self.game.ply, text))
-
-    _say = say
-
-    def _show(self, text: str) -> None:
-        """Show `text` if it differs from the line on the screen."""
-        if text != self.message:
-            self._say(text)
+    def result_text(self, result: Result) -> str:
+        s = self.s
+        return wording.result_text(s.variant, result, s.game.scores, s.tracker.two_moves, s.players)
