@@ -40,9 +40,9 @@ business.
 Who owns what (each field is written by one class only):
 - `Session` (here): the coordinator and the public face App, the page, the
   hall, DXP and the tests use: the phase, the time, what the sensors show
-  (`occupancy`, `reading`, `sensor_log`) and the players' names. About 50
-  methods, most of them one-line properties that read a part below: they
-  are the API others already use.
+  (`occupancy`, `reading`, `sensor_log`) and the players' names. The
+  parts' fields it shows (`message`, `opponent`, ...) are `Forward`s
+  (`forward.py`): one line each, the owner stays the part.
 - `turn_flow.py`: what a settled board means (commit, take back, new game);
 - `judge.py`: a press on what is not a move, the words for an odd board;
 - `commits.py`: the record's changes and the events each one publishes;
@@ -74,6 +74,7 @@ from damka.controller.session.board_guard import BoardRestore, RefusalFlag
 from damka.controller.session.clock_binding import ClockBinding
 from damka.controller.session.commits import Commits
 from damka.controller.session.ends import Ends
+from damka.controller.session.forward import Forward
 from damka.controller.session.judge import Judge
 from damka.controller.session.message_line import MessageLine
 from damka.controller.session.output import Output
@@ -117,8 +118,8 @@ class Session:
         self.occupancy = 0
         self.sensor_log: list[LogEvent] = []
         self.players: tuple[str, ...] = ()  # the players' names by side, "" for none (`name_players`)
-        self._resumed = False
-        self._started_ms: int | None = None
+        self.resumed = False                # carried on from a saved game (written by `resume` only)
+        self.started_ms: int | None = None  # when the board first showed the game's position (None: setting up)
         # The parts: state of their own, and behaviour working through this coordinator's public face.
         self.line = MessageLine(self.bus, lambda: (self.now, self.game.ply))
         self.pending = PendingTurn()
@@ -134,22 +135,20 @@ class Session:
 
     # -- the outside view -----------------------------------------------------
 
-    @property
-    def game(self) -> Game:
-        return self.record.game
-
-    @property
-    def committed(self) -> list[CommittedMove]:
-        return self.record.committed
-
-    @property
-    def frame(self) -> LedFrame:
-        return self.output.frame
-
-    @property
-    def message(self) -> str:
-        """The screen's message line now."""
-        return self.line.text
+    # The parts' fields on the public face (see forward.py): one owner each.
+    game: Forward[Game] = Forward("record.game")
+    committed: Forward[list[CommittedMove]] = Forward("record.committed")
+    frame: Forward[LedFrame] = Forward("output.frame")
+    message: Forward[str] = Forward("line.text")                    # the screen's message line now
+    opponent: Forward[Opponent | None] = Forward("assistants.opponent", settable=True)
+    coach: Forward[Any] = Forward("assistants.coach", settable=True)  # Any: a Coach or a Hub engine's
+    chooser: Forward[Chooser] = Forward("assistants.chooser", settable=True)
+    warning: Forward[Any] = Forward("assistants.warning")  # the coach's BlunderWarning for the board (None: none)
+    planned: Forward[tuple[Move, ...] | None] = Forward("assistants.planned")  # the computer's turn; (): thinking
+    hint: Forward[tuple[Move, ...] | None] = Forward("assistants.hint")
+    hints_left: Forward[int | None] = Forward("assistants.hints_left")  # None: no limit or no coach
+    # A seat played from afar agrees to a take-back made at the board: the App's hook asks it (an offer).
+    takeback_consent: Forward[ConsentHook | None] = Forward("takebacks.flow.hook", settable=True)
 
     @property
     def result(self) -> Result | None:
@@ -178,57 +177,9 @@ class Session:
         self.clock_binding = ClockBinding(clock)
 
     @property
-    def opponent(self) -> Opponent | None:
-        return self.assistants.opponent
-
-    @opponent.setter
-    def opponent(self, opponent: Opponent | None) -> None:
-        self.assistants.opponent = opponent
-
-    @property
-    def coach(self) -> Any:
-        return self.assistants.coach
-
-    @coach.setter
-    def coach(self, coach: Any) -> None:
-        self.assistants.coach = coach
-
-    @property
-    def chooser(self) -> Chooser:
-        return self.assistants.chooser
-
-    @chooser.setter
-    def chooser(self, chooser: Chooser) -> None:
-        self.assistants.chooser = chooser
-
-    @property
-    def warning(self) -> Any:
-        """The coach's BlunderWarning for the move the board shows (None: no warning)."""
-        return self.assistants.warning
-
-    @property
-    def planned(self) -> tuple[Move, ...] | None:
-        """The computer's planned turn (None: not its turn; (): still thinking)."""
-        return self.assistants.planned
-
-    @property
-    def hint(self) -> tuple[Move, ...] | None:
-        return self.assistants.hint
-
-    @property
     def restorable(self) -> tuple[Move, ...]:
         """Moves taken back that the board may still put back (until a new move is made)."""
         return tuple(self.record.redo)
-
-    @property
-    def started_ms(self) -> int | None:
-        """When the board first showed the game's position (None: still being set up)."""
-        return self._started_ms
-
-    @property
-    def hints_left(self) -> int | None:
-        """Hints left in this game (None: no limit or no coach)."""
-        return self.assistants.hints_left
 
     @property
     def thinking(self) -> bool:
@@ -239,16 +190,6 @@ class Session:
     def busy(self) -> bool:
         """Something runs off the loop: the computer's search, a hint or a blunder check."""
         return self.thinking or self.assistants.coach_busy
-
-    @property
-    def takeback_consent(self) -> ConsentHook | None:
-        """A seat played from afar agrees to a take-back made at the board: the
-        App's hook asks it (an offer), see `takebacks.py`."""
-        return self.takebacks.flow.hook
-
-    @takeback_consent.setter
-    def takeback_consent(self, hook: ConsentHook | None) -> None:
-        self.takebacks.flow.hook = hook
 
     @property
     def takeback_needs_consent(self) -> bool:
@@ -279,7 +220,7 @@ class Session:
         self.restore.done()
         self.line.clear_notice()
         self.phase = Phase.SETUP
-        self._resumed = True
+        self.resumed = True
         self.flow.update()
 
     def close(self) -> None:
@@ -420,22 +361,20 @@ class Session:
         """The occupancy of the game's position (the start of the turn)."""
         return self.tracker.occupancy_of(self.game.position)
 
-    def _allowed(self) -> tuple[Move, ...] | None:
-        return self.assist.computer_moves() if self.phase is Phase.PLAYING else None
-
-    def _takebacks_read(self) -> bool:
-        return self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER
+    def _read_args(self) -> tuple[tuple[Move, ...] | None, bool, tuple[Move, ...]]:
+        """What the tracker reads the board against: the only moves allowed (the
+        computer's), whether take-backs are read, the first moves seen this turn."""
+        allowed = self.assist.computer_moves() if self.phase is Phase.PLAYING else None
+        return allowed, self.mode is not Mode.TOURNAMENT or self.phase is Phase.OVER, self.pending.first_moves
 
     def observe(self) -> None:
         """Read the board after it changed."""
         self.state, self.reading = self.tracker.observe(self.game, self.state, self.occupancy, self.now,
-                                                        self._allowed(), self._takebacks_read(),
-                                                        self.pending.first_moves)
+                                                        *self._read_args())
 
     def reread(self) -> None:
         """Read the same occupancy again after the game changed (commit, take-back)."""
-        self.reading = self.tracker.read(self.game, self.occupancy, self._allowed(), self._takebacks_read(),
-                                         self.pending.first_moves)
+        self.reading = self.tracker.read(self.game, self.occupancy, *self._read_args())
         unknown = self.state.unknown_since
         if self.reading.kind is Kind.UNKNOWN:
             unknown = self.now if unknown is None else unknown
@@ -450,14 +389,9 @@ class Session:
     def begin(self) -> None:
         """The board shows the game's position: play starts."""
         self.phase = Phase.PLAYING
-        if self._started_ms is None:
-            self._started_ms = self.now
+        if self.started_ms is None:
+            self.started_ms = self.now
         self.bus.publish(ev.GameStarted(self.now, self.game.ply, self.commits.position_text(),
-                                        resumed=self._resumed))
+                                        resumed=self.resumed))
         self.reread()
         self.line.say(self.output.turn_prompt())
-
-    @property
-    def resumed(self) -> bool:
-        """The game was carried on from a saved one (its setup guidance may show held pieces)."""
-        return self._resumed

@@ -10,6 +10,8 @@ board).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from damka.engine.move import Move
 
 Turn = tuple[Move, ...]
@@ -37,7 +39,7 @@ class PendingTurn:
         """The turn ended, or the board is back at its start: nothing seen counts any more."""
         self._first_moves = {}
 
-    def pick(self, turns: tuple[Turn, ...] | list[Turn]) -> Turn:
+    def pick(self, turns: Sequence[Turn]) -> Turn:
         """One of the candidate turns for the record: the one whose first move
         was seen complete on the board earliest this turn, if any."""
         seen = [turn for turn in turns if turn[0] in self._first_moves]
