@@ -11,10 +11,10 @@ from dataclasses import replace
 
 import pytest
 
-from damka.controller.session.assistants import Assistants
 from damka.controller.chooser import GreedyChooser
 from damka.controller.clock import State
 from damka.controller.session import Phase
+from damka.controller.session.assistants import Assistants
 from damka.engine import Game, find_variant
 from damka.engine.errors import IllegalMoveError
 from damka.engine.notation import parse_move
