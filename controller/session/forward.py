@@ -8,6 +8,7 @@ has one owner. One line per attribute instead of a property pair each.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -17,6 +18,7 @@ class Forward(Generic[T]):
     def __init__(self, path: str, *, settable: bool = False) -> None:
         """`path`: the part and its attribute, dotted ("assistants.opponent")."""
         *self._parts, self._name = path.split(".")
+        self._read = attrgetter(path)   # read on every input: kept as cheap as a property
         self._settable = settable
 
     def _owner(self, session: Any) -> Any:
@@ -30,7 +32,7 @@ class Forward(Generic[T]):
     def __get__(self, session: Any, owner: type | None = None) -> T:
         if session is None:
             return self  # type: ignore[return-value]  # the class attribute itself (introspection, docs)
-        return getattr(self._owner(session), self._name)  # type: ignore[no-any-return]
+        return self._read(session)  # type: ignore[no-any-return]
 
     def __set__(self, session: Any, value: T) -> None:
         if not self._settable:
