@@ -26,7 +26,7 @@ from damka.hardware.layout import Layout
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("doctor", help="check the board's hardware: scan rate, squares, LEDs, buttons",
+    parser = subparsers.add_parser("doctor",
                                    description=__doc__.split("\n\n")[1])
     parser.add_argument("--config", metavar="FILE",
                         help="board configuration (TOML; default: /etc/damka/board.toml or ~/.config/damka/board.toml)")

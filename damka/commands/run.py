@@ -29,7 +29,7 @@ DEFAULT_CONFIGS = (Path("/etc/damka/board.toml"), Path("~/.config/damka/board.to
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "run", help="run the board (hardware from the config, else the simulator)",
+        "run",
         description="Run the board: the controller on the hardware named in the board config "
                     "(default: /etc/damka/board.toml or ~/.config/damka/board.toml), or on the "
                     "simulator's virtual board when there is none. Every game is stored; after a "
