@@ -110,13 +110,6 @@ class TrackerState:
     changed_at: int = 0
     unknown_since: int | None = None
 
-    def quiet_for(self, now: int) -> int:
-        return now - self.changed_at
-
-
-def popcount(bits: int) -> int:
-    return bits.bit_count()
-
 
 def _bits(mask: int) -> Iterable[int]:
     while mask:
