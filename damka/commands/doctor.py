@@ -20,7 +20,7 @@ import time
 
 from damka.commands import run as run_command
 from damka.hardware.backends import backend_names
-from damka.hardware.config import load_config, parse_config
+from damka.config import load_config, parse_config
 from damka.hardware.interfaces import ClockPress, Role, Snapshot
 from damka.hardware.layout import Layout
 

@@ -22,7 +22,7 @@ from damka.commands.sim import add_game_arguments, players_from, setup_from
 if TYPE_CHECKING:
     from damka.controller.board_loop import BoardLoop
     from damka.hardware.backends import HardwareBoard
-    from damka.hardware.config import BoardConfig
+    from damka.config import BoardConfig
 
 DEFAULT_CONFIGS = (Path("/etc/damka/board.toml"), Path("~/.config/damka/board.toml"))
 
@@ -57,7 +57,7 @@ def find_config(path: Path | None) -> Path | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from damka.hardware.config import BoardConfig, load_config
+    from damka.config import BoardConfig, load_config
 
     stop = StopAfter(args.seconds)
     path = find_config(args.config)
