@@ -97,10 +97,6 @@ class Reading:
     missing: int = 0                          # squares empty that were occupied at the turn start
     extra: int = 0                            # squares occupied that were empty at the turn start
 
-    @property
-    def is_complete(self) -> bool:
-        return self.kind is Kind.COMPLETE
-
 
 @dataclass(frozen=True)
 class TrackerState:
