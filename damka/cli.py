@@ -108,11 +108,13 @@ class CommandsAction(argparse._SubParsersAction):  # type: ignore[type-arg]
 def chosen_command(argv: Sequence[str]) -> str | None:
     """The command `argv` runs: its first word that is not an option (`damka`
     itself takes only --help and --version, neither with a value)."""
-    for word in argv:
-        if word == "--":
-            return None
-        if not word.startswith("-"):
-            return word if word in COMMANDS else None
+    words = iter(argv)
+    for word in words:
+        if word == "--":  # what follows is positional, the command first
+            word = next(words, "")
+        elif word.startswith("-"):
+            continue
+        return word if word in COMMANDS else None
     return None
 
 
