@@ -8,8 +8,9 @@ before anything happens (3-4 times more on a Pi), so the command line imports
 only the module of the command being run. Each round runs every case once, one
 after the other, so a busy moment of the machine falls on all of them alike;
 the median wall time of each case is printed with its ratio to `python -c pass`
-(the same interpreter, so the same site-packages). The target is
-`damka --help` under 0.15 s.
+(the same interpreter, so the same site-packages), and the median CPU time
+(user + system) of the process, which a busy machine inflates much less than
+the wall time. The target is `damka --help` under 0.15 s of wall time.
 
 - `python -c pass`: the interpreter alone
 - `damka --help`: the list of commands
@@ -21,6 +22,7 @@ the median wall time of each case is printed with its ratio to `python -c pass`
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import statistics
 import subprocess
@@ -41,8 +43,17 @@ def damka_script() -> str:
     return found
 
 
-def run_to_exit(argv: list[str]) -> Callable[[], float]:
-    """A case that runs `argv` to its end; returns its wall seconds."""
+Case = Callable[[], float]  # runs once; returns the wall seconds
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_to_exit(argv: list[str]) -> Case:
+    """A case that runs `argv` to its end."""
     def case() -> float:
         started = time.perf_counter()
         subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -50,7 +61,7 @@ def run_to_exit(argv: list[str]) -> Callable[[], float]:
     return case
 
 
-def hub_answer(damka: str) -> Callable[[], float]:
+def hub_answer(damka: str) -> Case:
     """A case that starts `damka hub`, sends `hub` and stops the clock at its `wait`."""
     def case() -> float:
         started = time.perf_counter()
@@ -75,21 +86,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=15, help="runs of each case; the median is shown (default 15)")
     args = parser.parse_args(argv)
     damka = damka_script()
-    cases: dict[str, Callable[[], float]] = {
+    cases: dict[str, Case] = {
         "python -c pass": run_to_exit([sys.executable, "-c", "pass"]),
         "damka --help": run_to_exit([damka, "--help"]),
         "damka perft classic 1": run_to_exit([damka, "perft", "classic", "1"]),
         "damka hub (to its answer)": hub_answer(damka),
     }
     samples: dict[str, list[float]] = {name: [] for name in cases}
+    cpu: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.rounds):
         for name, case in cases.items():
+            before = children_cpu()
             samples[name].append(case())
+            cpu[name].append(children_cpu() - before)
     base = statistics.median(samples["python -c pass"])
-    print(f"{'what':<28}{'median s':>10}{'x python':>10}{'min s':>8}{'max s':>8}")
+    print(f"{'what':<28}{'median s':>10}{'x python':>10}{'min s':>8}{'max s':>8}{'cpu s':>8}")
     for name, times in samples.items():
         median = statistics.median(times)
-        print(f"{name:<28}{median:>10.3f}{median / base:>10.1f}{min(times):>8.3f}{max(times):>8.3f}")
+        print(f"{name:<28}{median:>10.3f}{median / base:>10.1f}{min(times):>8.3f}{max(times):>8.3f}"
+              f"{statistics.median(cpu[name]):>8.3f}")
     help_median = statistics.median(samples["damka --help"])
     verdict = "reached" if help_median < TARGET else "MISSED"
     print(f"target: damka --help under {TARGET} s: {verdict} ({help_median:.3f} s)")
