@@ -68,7 +68,7 @@ class CueSettings:
 
     @classmethod
     def from_config(cls, sound, voice) -> "CueSettings":
-        """From the board config's [sound] and [voice] (hardware.config SoundConfig, VoiceConfig)."""
+        """From the board config's [sound] and [voice] (controller.board_config SoundConfig, VoiceConfig)."""
         return cls(sound=sound.enabled, cues=frozenset(c for c in Cue if c.value not in sound.off),
                    tournament_quiet=sound.tournament_quiet, voice=voice.enabled, language=voice.language,
                    announce_moves=voice.moves)

@@ -161,7 +161,3 @@ def occupancy_events(before: frozenset[str], after: frozenset[str], time_ms: int
         yield LogEvent(time_ms, "up", square)
     for square in sorted(after - before):
         yield LogEvent(time_ms, "down", square)
-
-
-def button_of(name: str) -> Button:
-    return _BUTTONS[name]

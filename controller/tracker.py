@@ -97,10 +97,6 @@ class Reading:
     missing: int = 0                          # squares empty that were occupied at the turn start
     extra: int = 0                            # squares occupied that were empty at the turn start
 
-    @property
-    def is_complete(self) -> bool:
-        return self.kind is Kind.COMPLETE
-
 
 @dataclass(frozen=True)
 class TrackerState:
@@ -109,13 +105,6 @@ class TrackerState:
     occupancy: int = -1
     changed_at: int = 0
     unknown_since: int | None = None
-
-    def quiet_for(self, now: int) -> int:
-        return now - self.changed_at
-
-
-def popcount(bits: int) -> int:
-    return bits.bit_count()
 
 
 def _bits(mask: int) -> Iterable[int]:

@@ -1,7 +1,10 @@
 """The `damka` command line: one sub-command per module in `damka.commands`.
 
 Each command module defines `add_parser(subparsers)` (which registers its
-parser and sets `func`) so commands stay small and independent.
+parser and sets `func`) so commands stay small and independent. Only the
+command being run is imported: `damka --help` lists the commands from the
+`COMMANDS` table here, and a GUI that starts `damka hub` does not wait for the
+simulator, the store or the web server to load.
 
 Every mistake a person can make on the command line ends the same way, by
 construction: ONE line on stderr (`damka CMD: error: ...`) and exit code 2,
@@ -18,27 +21,39 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from damka import __version__
 from damka.engine.errors import DamkaError
 
+# Every command with the one line `damka --help` shows for it, in that order.
+# The line lives here, not in the command's module, so listing the commands
+# imports none of them.
+COMMANDS: dict[str, str] = {
+    "perft": "count move sequences to a depth (tests the move generator)",
+    "moves": "list the legal moves of a position in PDN notation",
+    "games": "list the stored games",
+    "export": "write a stored game as PDN",
+    "import": "store the games of a PDN file",
+    "sim": "the simulator window (board, LEDs, screen)",
+    "run": "run the board (hardware from the config, else the simulator)",
+    "doctor": "check the board's hardware: scan rate, squares, LEDs, buttons",
+    "replay": "re-run a sensor log through the board controller and print the moves",
+    "hub": "play as an engine over the Hub protocol (stdin/stdout), for draughts GUIs",
+    "dxp": "play a board game against another program over DXP (DamExchange, TCP)",
+    "hall": "run a tournament hall: collect every board's games from an MQTT broker, serve the hall page",
+    "firmware": "install the Pico's firmware, or check what the board runs",
+}
+ALL = "*"  # build_parser(ALL): every command's full parser
+
+
+def module_of(command: str) -> str:
+    """The module of `damka.commands` that holds `command` (`import` is a keyword)."""
+    return "import_" if command == "import" else command
+
+
 # Sub-command modules, in the order `damka --help` lists them.
-COMMAND_MODULES: tuple[str, ...] = (
-    "perft",
-    "moves",
-    "games",
-    "export",
-    "import_",
-    "sim",
-    "run",
-    "doctor",
-    "replay",
-    "hub",
-    "dxp",
-    "hall",
-    "firmware",
-)
+COMMAND_MODULES: tuple[str, ...] = tuple(module_of(name) for name in COMMANDS)
 
 
 class UsageError(DamkaError, ValueError):
@@ -81,21 +96,49 @@ def error_line(command: str, exc: BaseException) -> str:
     return f"damka {command}: error: {one_line(text)}"
 
 
-def build_parser() -> argparse.ArgumentParser:
+class CommandsAction(argparse._SubParsersAction):  # type: ignore[type-arg]
+    """The sub-parsers of `damka`: each command's one-line help comes from
+    `COMMANDS`, whether its module registered it or only its name is listed."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        kwargs["help"] = COMMANDS[name]
+        return super().add_parser(name, **kwargs)
+
+
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The command `argv` runs: its first word that is not an option (`damka`
+    itself takes only --help and --version, neither with a value)."""
+    words = iter(argv)
+    for word in words:
+        if word == "--":  # what follows is positional, the command first
+            word = next(words, "")
+        elif word.startswith("-"):
+            continue
+        return word if word in COMMANDS else None
+    return None
+
+
+def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
+    """The parser of `damka`. Only `command`'s module is imported and asked for
+    its full parser (every module with ALL); the other commands are listed by
+    name and help line, enough for `damka --help` and for a misspelt name."""
     parser = OneLineParser(
         prog="damka",
         description="Damka, the smart draughts board: rules engine, board controller and simulator.",
     )
     parser.add_argument("--version", action="version", version=f"damka {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        module = importlib.import_module(f"damka.commands.{name}")
-        module.add_parser(subparsers)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", action=CommandsAction)
+    for name in COMMANDS:
+        if command in (ALL, name):
+            importlib.import_module(f"damka.commands.{module_of(name)}").add_parser(subparsers)
+        else:
+            subparsers.add_parser(name)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(chosen_command(argv))
     try:
         args, extra = parser.parse_known_args(argv)
         if extra:
@@ -105,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(error_line("", exc), file=sys.stderr)
         return 2
     if not getattr(args, "func", None):
-        commands = ", ".join(name.rstrip("_") for name in COMMAND_MODULES)
+        commands = ", ".join(COMMANDS)
         print(error_line("", UsageError("damka", f"a command is needed: {commands}")), file=sys.stderr)
         return 2
     try:

@@ -113,10 +113,6 @@ class MoveGenerator:
             for sq in range(size)
         ]
         self._king_search = self._flying_king if flying_kings else self._short_king
-        self.man_steps = tuple(
-            [tuple(r[0] for r in (ray(sq, deltas[i]) for i in dirs) if r) for sq in range(size)]
-            for dirs in (north, south)
-        )
         # speed: one specialised leaf counter per side, chosen once per perft node.
         self.counters = (self._make_counter(0), self._make_counter(1))
         self.child_makers = (self._make_children(0), self._make_children(1))

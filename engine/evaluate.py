@@ -196,17 +196,6 @@ class DraughtsEvaluator:
         return score
 
 
-def material_balance(variant: Any, position: Any, side: int) -> int:
-    """Material of `side` minus the other side's, in centi-men (coach, tests)."""
-    read = bitboard_reader(variant)
-    white, black, kings = read(position)
-    king_value = FLYING_KING if getattr(variant, "flying_kings", True) else SHORT_KING
-    white_value = (white & ~kings).bit_count() * MAN + (white & kings).bit_count() * king_value
-    black_value = (black & ~kings).bit_count() * MAN + (black & kings).bit_count() * king_value
-    white_index = variant.sides.index("white") if "white" in variant.sides else 0
-    return white_value - black_value if side == white_index else black_value - white_value
-
-
 class MaterialEvaluator:
     """Material only, side-to-move relative: what the coach counts as "losing material"."""
 

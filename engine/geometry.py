@@ -147,10 +147,6 @@ class Geometry:
         target = square + self.deltas[direction]
         return target if self.is_playable(target) else None
 
-    def step_all(self, bits: int, direction: str) -> int:
-        """Every square of `bits` moved one step in `direction`, off-board ones dropped."""
-        return shift(bits, self.deltas[direction]) & self.playable
-
     def mask_of(self, names: "Iterator[str] | list[str] | tuple[str, ...] | set[str] | frozenset[str]") -> int:
         """Bitboard of the named squares."""
         bits = 0

@@ -83,14 +83,6 @@ class SearchResult:
     root_scores: dict[Move, int] = field(default_factory=dict)  # only with all_root_scores
     stopped: bool = False  # the time or a stop ended the search
 
-    @property
-    def is_win(self) -> bool:
-        return self.score > WIN_BOUND
-
-    @property
-    def is_loss(self) -> bool:
-        return self.score < -WIN_BOUND
-
 
 def _no_clock() -> float:
     return 0.0

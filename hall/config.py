@@ -6,7 +6,6 @@ user, first line) or `password`; it is kept out of every repr and log line.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,8 @@ from typing import Any
 from damka.hall.accounts import RESERVED
 from damka.hall.broker import BrokerSettings
 from damka.hall.topics import NAME
-from damka.hardware.config import ConfigError, Section, read_config_text
+from damka.controller.config_file import Section, read_config_text, read_toml
+from damka.hardware.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -78,11 +78,7 @@ def parse_board_hall(table: Any, source: str) -> BoardHall:
 
 def load_hall_config(path: Path) -> HallConfig:
     source = str(path)
-    try:
-        data = tomllib.loads(read_config_text(path, "hall configuration file"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
-    top = Section(source, "", data)
+    top = Section(source, "", read_toml(path, "hall configuration file"))
     hall_section = Section(source, "hall", top.get("hall", dict, {}))
     name = _name(hall_section, "name")
     db = Path(path).parent / hall_section.get("db", str, f"{name}.sqlite")

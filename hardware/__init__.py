@@ -3,7 +3,8 @@
 Backends import their hardware library (gpiozero, pyserial, spidev) only
 inside their own module, so this package imports on any PC.
 
-- `config`: board.toml into a `BoardConfig` (one clear `ConfigError` per mistake)
+- `config`: the hardware's sections of board.toml ([board], [scan], [leds],
+  [buttons], a backend's table); `damka.config` composes the whole file
 - `layout`: matrix cells to square names (rotation, mirror, sub-board)
 - `gpio_matrix`: the reed matrix and buttons on the Pi's GPIO (gpiozero)
 - `serial_link`: the board behind the Pico, over USB serial (pyserial)

@@ -11,11 +11,16 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from damka.controller.config_file import Section, config_error
 from damka.hardware.backends import Backend, Check, HardwareBoard, NullLeds, Out
-from damka.hardware.config import BoardConfig, BoardShape, Section, config_error
+from damka.hardware.config import BoardShape, HardwareConfig
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.hardware.leds import LedStyle, RecordingLeds
+
+if TYPE_CHECKING:
+    from damka.config import BoardConfig  # the whole file: the LEDs follow [light] palette
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 SPI_PINS = (9, 10, 11)  # SPI0 with dtoverlay=spi0-0cs: MISO, MOSI (LED data), SCLK
@@ -74,7 +79,7 @@ def parse(g: Section | None, shape: BoardShape) -> GpioConfig:
     return gpio
 
 
-def validate(config: BoardConfig) -> None:
+def validate(config: HardwareConfig) -> None:
     """Buttons and the SPI LED pins must not sit on matrix pins."""
     gpio: GpioConfig = config.section("gpio")
     used = {p: "[gpio] rows" for p in gpio.rows}

@@ -11,11 +11,16 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from damka.controller.config_file import Section
 from damka.hardware.backends import Backend, Check, HardwareBoard, Out
-from damka.hardware.config import BoardConfig, BoardShape, Section
+from damka.hardware.config import BoardShape
 from damka.hardware.errors import LinkError
 from damka.hardware.leds import LedStyle
+
+if TYPE_CHECKING:
+    from damka.config import BoardConfig  # the whole file: the LEDs follow [light] palette
 
 PICO_VID = 0x2E8A
 # The firmware's button order (firmware/main.py BUTTONS: the key row's columns),

@@ -5,9 +5,12 @@ table, if the file has one, sets its pins. (The pygame simulator in
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from damka.hardware.backend_gpio import SCAN_CHECKS, open_matrix
 from damka.hardware.backends import Backend, HardwareBoard
-from damka.hardware.config import BoardConfig
+if TYPE_CHECKING:
+    from damka.config import BoardConfig
 
 
 def open_sim(config: BoardConfig, mock: bool) -> HardwareBoard:

@@ -29,7 +29,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from damka.hardware.interfaces import BoardSensor, Buttons, LedOutput
 
 if TYPE_CHECKING:
-    from damka.hardware.config import BoardConfig, BoardShape, Section
+    from damka.config import BoardConfig  # the whole file: a backend's LEDs follow [light] palette
+    from damka.controller.config_file import Section
+    from damka.hardware.config import BoardShape, HardwareConfig
 
 # Backend name -> module defining `BACKEND`; imported on first use only.
 BACKENDS: dict[str, str] = {
@@ -140,7 +142,7 @@ class Backend:
     checks: tuple[Check, ...] = ()
     parse: Callable[["Section | None", "BoardShape"], Any] | None = None
     defaults: Any = None
-    validate: Callable[["BoardConfig"], None] | None = None
+    validate: Callable[["HardwareConfig"], None] | None = None
     led_drivers: tuple[str, ...] = ()
     default_led_driver: str = "none"
     default_buttons: Mapping[str, int] = field(default_factory=dict)

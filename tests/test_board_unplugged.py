@@ -30,7 +30,7 @@ from damka.controller.setup import GameSetup  # noqa: E402
 from damka.controller.tracker import BoardMap  # noqa: E402
 from damka.controller.views import GameView, MenuView  # noqa: E402
 from damka.hardware.backends import open_board  # noqa: E402
-from damka.hardware.config import load_config  # noqa: E402
+from damka.config import load_config  # noqa: E402
 from damka.hardware.pty_device import PtyBoard  # noqa: E402
 
 WAIT_S = 20.0  # a loaded 2-core CI machine makes this slow, never red

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from damka.hardware.config import ConfigError, parse_config
+from damka.config import ConfigError, parse_config
 from damka.hall.config import load_hall_config
 
 

@@ -25,7 +25,7 @@ from damka.controller.setup import GameSetup
 from damka.controller.tracker import BoardMap
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
-from damka.hardware.config import parse_config
+from damka.config import parse_config
 from damka.hardware.errors import ConfigError
 from damka.sim.virtual_board import VirtualBoard, carry_out
 from waiting import DEADLINE_S, wait_on_board, wait_until

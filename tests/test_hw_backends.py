@@ -8,7 +8,7 @@ import pytest
 
 from damka.cli import main
 from damka.hardware.backends import BACKENDS, backend_names, load_backend, open_board
-from damka.hardware.config import BoardConfig, parse_config
+from damka.config import BoardConfig, parse_config
 from damka.hardware.errors import BackendUnavailableError, ConfigError
 from damka.hardware.interfaces import ClockPress, Role
 from damka.hardware.leds import RecordingLeds
@@ -87,7 +87,7 @@ def test_every_registered_backend_declares_itself():
 
 LAZY = """
 import sys
-from damka.hardware.config import parse_config
+from damka.config import parse_config
 parse_config({})
 print(sorted(m for m in sys.modules if m.startswith('damka.hardware.backend_')))
 parse_config({'board': {'backend': 'serial'}})

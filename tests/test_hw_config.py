@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from damka.hardware.config import load_config, parse_config
+from damka.config import load_config, parse_config
 from damka.hardware.errors import ConfigError, HardwareError
 from damka.hardware.interfaces import Role
 

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE_LIBRARIES = {"gpiozero", "serial", "lgpio", "RPi", "rpi_ws281x", "neopixel", "machine", "spidev", "luma"}
 # The firmware runs on the microcontroller, where `machine` and friends are its own.
@@ -29,7 +31,10 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def python_files(folder: str) -> list[Path]:
-    return sorted((ROOT / folder).rglob("*.py"))
+    """The Python files under `folder`; a check over none would pass whatever the code does."""
+    found = sorted((ROOT / folder).rglob("*.py"))
+    assert found, f"no Python files under {ROOT / folder}: the check would pass on nothing"
+    return found
 
 
 def test_engine_imports_nothing_else_of_damka() -> None:
@@ -115,3 +120,29 @@ def test_every_controller_hardware_and_engine_module_imports_with_pygame_blocked
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert len(modules) > 40
+
+
+# -- a check over no files fails, not passes --------------------------------------
+
+
+def test_a_check_over_an_empty_folder_fails(tmp_path: Path) -> None:
+    empty = tmp_path / "engine"
+    empty.mkdir()
+    with pytest.raises(AssertionError, match="no Python files"):
+        python_files(str(empty))  # an absolute path: ROOT / it is the path itself
+
+
+def test_a_test_parametrised_over_no_files_fails_rather_than_skips(tmp_path: Path) -> None:
+    """The mpy-cross test is parametrised over the firmware's files: with none it
+    must fail (pyproject.toml's empty_parameter_set_mark), not skip quietly."""
+    (tmp_path / "test_over_nothing.py").write_text(
+        "import pytest\n"
+        "@pytest.mark.parametrize('path', [])\n"
+        "def test_each(path):\n"
+        "    pass\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"),
+                             "--rootdir", str(tmp_path), "-p", "no:cacheprovider", "-q",
+                             str(tmp_path / "test_over_nothing.py")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0, result.stdout
+    assert "Empty parameter set" in result.stdout, result.stdout

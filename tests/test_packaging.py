@@ -147,6 +147,7 @@ def controller_modules() -> list[str]:
     for path in sorted((ROOT / "controller").rglob("*.py")):
         parts = path.relative_to(ROOT).with_suffix("").parts
         modules.append(".".join(["damka", *(parts[:-1] if parts[-1] == "__init__" else parts)]))
+    assert modules, "no controller modules found: the import check would pass on nothing"
     return modules
 
 

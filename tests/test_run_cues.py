@@ -13,7 +13,7 @@ from damka.controller.app import App
 from damka.controller.board_settings import BoardSettings
 from damka.controller.setup import GameSetup
 from damka.hardware.backends import open_board
-from damka.hardware.config import parse_config
+from damka.config import parse_config
 from test_app import on_board
 from waiting import wait_until as waited
 

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
-from damka.hardware.config import parse_config  # noqa: E402
+from damka.config import parse_config  # noqa: E402
 from web_support import Served, request, served  # noqa: E402,F401  (fixture)
 
 

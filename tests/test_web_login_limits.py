@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
-from damka.hardware.config import ConfigError, parse_config  # noqa: E402
+from damka.config import ConfigError, parse_config  # noqa: E402
 from damka.web.security import GLOBAL_BURST, GLOBAL_REFILL_S, PIN_DIGITS, Access, Refused  # noqa: E402
 from web_support import PIN, Served, request, served  # noqa: E402,F401  (fixture)
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from damka.firmware.device import ENCODER_BUTTONS
 from damka.hardware.backend_serial import DEFAULT_BUTTONS
-from damka.hardware.config import BUTTON_KEYS, parse_config
+from damka.config import parse_config
+from damka.hardware.config import BUTTON_KEYS
 
 import tomllib
 

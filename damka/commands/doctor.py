@@ -20,13 +20,13 @@ import time
 
 from damka.commands import run as run_command
 from damka.hardware.backends import backend_names
-from damka.hardware.config import load_config, parse_config
+from damka.config import load_config, parse_config
 from damka.hardware.interfaces import ClockPress, Role, Snapshot
 from damka.hardware.layout import Layout
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("doctor", help="check the board's hardware: scan rate, squares, LEDs, buttons",
+    parser = subparsers.add_parser("doctor",
                                    description=__doc__.split("\n\n")[1])
     parser.add_argument("--config", metavar="FILE",
                         help="board configuration (TOML; default: /etc/damka/board.toml or ~/.config/damka/board.toml)")

@@ -134,7 +134,7 @@ def open_app(args: argparse.Namespace, store, stop: StopAfter | None = None):
 
 def _play(app, args: argparse.Namespace, stop: StopAfter) -> int:
     from damka.commands.run import _screen, board_loop, find_config
-    from damka.hardware.config import BoardConfig, load_config
+    from damka.config import BoardConfig, load_config
 
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()

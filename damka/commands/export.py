@@ -15,7 +15,7 @@ MAX_GAME_ID = 2**63 - 1  # SQLite's largest row id
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "export", help="write a stored game as PDN",
+        "export",
         description="Write a stored game as PDN, with each move's clock times as {[%clock ...]} and the "
                     "TimeControl tag. GAME is an id from `damka games`, or `last`.")
     parser.add_argument("game", metavar="GAME", help="game id, or 'last'")

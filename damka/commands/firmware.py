@@ -22,7 +22,7 @@ CHECK_TIMEOUT_S = 3.0
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("firmware", help="install the Pico's firmware, or check what the board runs",
+    parser = subparsers.add_parser("firmware",
                                    description=__doc__.split("\n\n")[1])
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     install = actions.add_parser("install", help="precompile the firmware and copy it onto the Pico (mpremote)")

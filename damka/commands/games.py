@@ -24,7 +24,7 @@ def open_existing(db: str | None) -> Store:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("games", help="list the stored games",
+    parser = subparsers.add_parser("games",
                                    description="List the games stored on this board: id, date, variant, "
                                                "players, number of moves and result ('*' while unfinished).")
     add_db_argument(parser)

@@ -16,7 +16,7 @@ from damka.commands.net import port_number
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "hall", help="run a tournament hall: collect every board's games from an MQTT broker, serve the hall page",
+        "hall",
         description="Subscribe to a hall on an MQTT broker (Mosquitto), record every board's games and serve the "
                     "hall page, the live PDN of the round and the results as CSV (docs/hall.md).")
     parser.add_argument("--config", type=Path, required=True, help="the hall's settings (hall.toml)")

@@ -39,7 +39,6 @@ DURING_SEARCH = ("ping", "stop", "ponder-hit")  # the commands a search keeps ru
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "hub",
-        help="play as an engine over the Hub protocol (stdin/stdout), for draughts GUIs",
         description="Speak the Hub protocol (Scan's hub mode) on stdin/stdout: "
         "variants normal, brazilian, russian, english, canadian.",
     )

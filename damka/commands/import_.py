@@ -26,7 +26,7 @@ from damka.engine.pdn import result_text
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "import", help="store the games of a PDN file",
+        "import",
         description="Store every game of a PDN file (all or nothing: a file with a bad record stores "
                     "nothing). With --continue the games stay unfinished, so the board offers to go on "
                     "with the last one; --ply N cuts them after N moves (go on from any position).")

@@ -19,7 +19,6 @@ from damka.engine.notation import format_move, move_sort_key, square_name, squar
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "moves",
-        help="list the legal moves of a position in PDN notation",
         description="List the legal moves of the start position (or --fen), one per line in PDN notation.",
     )
     add_position_arguments(parser)

@@ -33,7 +33,6 @@ WHY_MAX_DEPTH = ("each depth takes about 5 times as long as the one before in dr
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "perft",
-        help="count move sequences to a depth (tests the move generator)",
         description="Print 'DEPTH NODES' for every depth from 1 to DEPTH: the number of distinct "
                     "move sequences of that many moves (in multiwarcaby each of a turn's two moves counts).",
     )

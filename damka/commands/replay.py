@@ -59,7 +59,6 @@ from damka.sim.virtual_board import VirtualBoard
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "replay",
-        help="re-run a sensor log through the board controller and print the moves",
         description="Re-run a sensor log (MS up|down SQ, MS press SIDE, MS button NAME) headless through the "
                     "tracker and session; print one JSON line per committed move and a last line with the "
                     "final position and result.",

@@ -22,14 +22,14 @@ from damka.commands.sim import add_game_arguments, players_from, setup_from
 if TYPE_CHECKING:
     from damka.controller.board_loop import BoardLoop
     from damka.hardware.backends import HardwareBoard
-    from damka.hardware.config import BoardConfig
+    from damka.config import BoardConfig
 
 DEFAULT_CONFIGS = (Path("/etc/damka/board.toml"), Path("~/.config/damka/board.toml"))
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "run", help="run the board (hardware from the config, else the simulator)",
+        "run",
         description="Run the board: the controller on the hardware named in the board config "
                     "(default: /etc/damka/board.toml or ~/.config/damka/board.toml), or on the "
                     "simulator's virtual board when there is none. Every game is stored; after a "
@@ -57,7 +57,7 @@ def find_config(path: Path | None) -> Path | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from damka.hardware.config import BoardConfig, load_config
+    from damka.config import BoardConfig, load_config
 
     stop = StopAfter(args.seconds)
     path = find_config(args.config)

@@ -41,7 +41,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "sim", help="the simulator window (board, LEDs, screen)",
+        "sim",
         description="The board in a window: drag pieces, keys for the clock and menu buttons. "
                     "With --headless, play a sensor log ('MS up SQ', 'MS down SQ', 'MS press SIDE', "
                     "'MS button NAME') from the start position and save what the window shows.")

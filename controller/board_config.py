@@ -1,0 +1,124 @@
+"""The controller's sections of the board's config: [sound], [voice], [light]
+and [engines] (docs/board.example.toml). `damka.config` hands them here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from damka.controller.config_file import Section
+
+# Cue names of [sound] off (controller/cues.py Cue values; a test keeps them equal).
+CUE_NAMES = ("byoyomi", "last_seconds", "flag", "refused", "illegal", "computer_moved", "game_over")
+VOICE_LANGUAGES = ("en", "pl")
+PALETTES = ("standard", "colour-blind")
+ENGINE_NAME_MAX = 30
+
+
+@dataclass(frozen=True)
+class SoundConfig:
+    """[sound]: the buzzer's cues (docs/board.example.toml)."""
+
+    enabled: bool = True
+    off: tuple[str, ...] = ()          # cues switched off
+    tournament_quiet: bool = True      # tournament games sound only the flag
+
+
+@dataclass(frozen=True)
+class VoiceConfig:
+    """[voice]: spoken announcements through espeak-ng (off by default)."""
+
+    enabled: bool = False
+    language: str = "en"
+    moves: bool = True                 # announce every move (else refusals, clock and results only)
+
+
+@dataclass(frozen=True)
+class LightConfig:
+    """[light]: the LEDs as the players like them; the menu changes them while playing."""
+
+    night: bool = False
+    night_brightness: int = 8          # 0-255, used instead of [leds] brightness at night
+    last_move: bool = True             # light the last move
+    palette: str = "standard"          # or "colour-blind": the Okabe-Ito colours
+
+
+def parse_sound(s: Section) -> SoundConfig:
+    off = s.get("off", list, [])
+    for name in off:
+        if name not in CUE_NAMES:
+            raise s.error("off", f"expected cue names ({', '.join(CUE_NAMES)}), got {name!r}")
+    sound = SoundConfig(enabled=s.get("enabled", bool, True), off=tuple(off),
+                        tournament_quiet=s.get("tournament_quiet", bool, True))
+    s.done()
+    return sound
+
+
+def parse_voice(v: Section) -> VoiceConfig:
+    voice = VoiceConfig(enabled=v.get("enabled", bool, False),
+                        language=v.choice("language", VOICE_LANGUAGES, "en") or "en",
+                        moves=v.get("moves", bool, True))
+    v.done()
+    return voice
+
+
+def parse_light(lt: Section) -> LightConfig:
+    light = LightConfig(night=lt.get("night", bool, False),
+                        night_brightness=lt.int_in("night_brightness", 8, 0, 255),
+                        last_move=lt.get("last_move", bool, True),
+                        palette=lt.choice("palette", PALETTES, "standard") or "standard")
+    lt.done()
+    return light
+
+
+def parse_engines(section: Section) -> dict[str, dict[str, str]]:
+    """[engines]: per variant, the Hub engines that may play it, by name:
+    `international = "scan hub"` (one engine, named by its command) or
+    `[engines.international]` with `Scan = "scan hub"` lines (the first is the variant's default)."""
+    from damka.engine.variants import variant_names  # (the rules load only when engines are named)
+
+    known = variant_names()
+    engines: dict[str, dict[str, str]] = {}
+    for variant in list(section.table):
+        if variant not in known:
+            raise section.error(variant, f"unknown variant; expected one of {', '.join(known)}")
+        value = section.get(variant, (str, dict), "")
+        if isinstance(value, str):
+            engines[variant] = {engine_default_name(value): _engine_command(section, variant, value)}
+            continue
+        table = Section(section.source, f"engines.{variant}", value)
+        named: dict[str, str] = {}
+        for name in list(table.table):
+            problem = _engine_name_problem(name, named)
+            if problem:
+                raise table.error(name, problem)
+            named[name] = _engine_command(table, name, table.get(name, str, ""))
+        if not named:
+            raise section.error(variant, "expected at least one engine: Name = \"command\"")
+        engines[variant] = named
+    section.done()
+    return engines
+
+
+def engine_default_name(command: str) -> str:
+    """The name of an engine given only by its command: the command, its program without its folder."""
+    words = command.split()
+    return " ".join([words[0].rsplit("/", 1)[-1], *words[1:]]) if words else ""
+
+
+def _engine_command(section: Section, key: str, command: str) -> str:
+    if not command.strip():
+        raise section.error(key, "expected an engine command, got an empty string")
+    return command.strip()
+
+
+def _engine_name_problem(name: str, named: dict[str, str]) -> str:
+    """Why `name` cannot name an engine ("" if it can)."""
+    from damka.controller.setup import OWN_ENGINE  # (as above: it loads the rules)
+
+    if not 0 < len(name) <= ENGINE_NAME_MAX or not name.isprintable() or name != name.strip():
+        return f"an engine's name is 1 to {ENGINE_NAME_MAX} printable characters"
+    if name.casefold() == OWN_ENGINE.casefold():
+        return f"{OWN_ENGINE} is the board's own engine; give the external one another name"
+    if any(name.casefold() == other.casefold() for other in named):
+        return "named twice (names differ in more than case)"
+    return ""

@@ -1,0 +1,78 @@
+"""The board's configuration file (board.toml), read once and composed from
+the sections each layer parses for itself.
+
+    hardware/config.py          [board] [scan] [leds] [buttons] and a backend's own table
+    web/settings.py             [web]
+    hall/config.py              [hall]
+    controller/board_config.py  [sound] [voice] [light] [engines]
+    controller/config_file.py   the file reader and the table checker they share
+
+Every mistake becomes one `ConfigError` naming the file, the section and the
+setting; a section or setting nobody knows is a mistake too.
+docs/board.example.toml documents every setting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from damka.controller.board_config import (
+    LightConfig,
+    SoundConfig,
+    VoiceConfig,
+    parse_engines,
+    parse_light,
+    parse_sound,
+    parse_voice,
+)
+from damka.controller.config_file import Section, read_toml
+from damka.hardware.config import HardwareConfig, check_across, parse_hardware
+from damka.hardware.errors import ConfigError
+from damka.web.settings import WebSettings, parse_web
+
+__all__ = ["BoardConfig", "ConfigError", "load_config", "parse_config"]
+
+
+@dataclass(frozen=True)
+class BoardConfig(HardwareConfig):
+    """The whole board.toml: the hardware's settings and every other layer's section."""
+
+    web: WebSettings = WebSettings()
+    hall: Any = None  # [hall]: damka.hall.config.BoardHall (docs/hall.md); None: no tournament hall
+    sound: SoundConfig = SoundConfig()
+    voice: VoiceConfig = VoiceConfig()
+    light: LightConfig = LightConfig()
+    engines: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: Hub engine command}
+
+    def engine_table(self) -> tuple[tuple[str, str, str], ...]:
+        """[engines] as `GameSetup.engines`: (variant, name, command), in the file's order."""
+        return tuple((variant, name, command) for variant, named in self.engines.items()
+                     for name, command in named.items())
+
+
+def load_config(path: str | Path, *, backend: str | None = None) -> BoardConfig:
+    """Read a board.toml; ConfigError (naming the file) for anything wrong."""
+    return parse_config(read_toml(path), str(path), backend=backend)
+
+
+def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: str | None = None) -> BoardConfig:
+    """The config from parsed TOML; `backend` overrides [board] backend (a command-line choice)."""
+    top = Section(source, "", data)
+    hardware = parse_hardware(top, backend)
+    web = parse_web(top.table_of("web"))
+    hall = None
+    if "hall" in top.table:
+        from damka.hall.config import parse_board_hall  # (only a board in a hall needs the hall's code)
+
+        hall = parse_board_hall(top.get("hall", dict, {}), source)
+    sound = parse_sound(top.table_of("sound"))
+    voice = parse_voice(top.table_of("voice"))
+    light = parse_light(top.table_of("light"))
+    engines = parse_engines(top.table_of("engines"))
+    top.done()
+    config = BoardConfig(**{f.name: getattr(hardware, f.name) for f in fields(HardwareConfig)},
+                         web=web, hall=hall, sound=sound, voice=voice, light=light, engines=engines)
+    check_across(config)
+    return config
