@@ -38,6 +38,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "dxp",
     "hall",
     "firmware",
+    "puzzles",
 )
 
 
