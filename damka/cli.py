@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "dxp": "play a board game against another program over DXP (DamExchange, TCP)",
     "hall": "run a tournament hall: collect every board's games from an MQTT broker, serve the hall page",
     "firmware": "install the Pico's firmware, or check what the board runs",
+    "puzzles": "find puzzles (a single winning move) and check puzzle sets",
 }
 ALL = "*"  # build_parser(ALL): every command's full parser
 

@@ -171,9 +171,7 @@ def test_canadian_and_moves_list(hub: HubProcess) -> None:
 
 
 @pytest.mark.parametrize("line, says", [
-    ("frobnicate", "unknown command"),
     ("set-param name=variant value=frisian", "not played by Damka"),
-    ("set-param name=colour value=red", "unknown parameter"),
     ("pos pos=Wbbb", "must be 1 + 50 letters"),
     (f'pos pos={START_10} moves="32-26"', "not legal"),
     ("level move-time=soon", "not a number"),
@@ -187,6 +185,24 @@ def test_bad_lines_get_one_error_and_the_engine_goes_on(hub: HubProcess, line: s
     assert says in error["message"]
     hub.send("ping")
     hub.expect("pong")
+
+
+def test_unknown_commands_and_parameters_are_ignored_as_the_protocol_asks() -> None:
+    """A newer GUI's command or parameter (Scan's `set-param name=book`) gets no error line:
+    the next answer is the next command's, and stderr says once what was ignored."""
+    process = HubProcess()
+    try:
+        process.send("frobnicate now=1", "set-param name=book value=true", "frobnicate", "ping")
+        seen, _ = process.expect("pong")
+        assert seen == ["pong"]
+        assert process.close() == 0
+        assert process.proc.stderr is not None
+        notes = process.proc.stderr.read().splitlines()
+        assert notes == ["damka hub: ignored the unknown command 'frobnicate' (the Hub protocol says to ignore it)",
+                         "damka hub: ignored the unknown parameter 'book' (the Hub protocol says to ignore it)"]
+    finally:
+        if process.proc.poll() is None:
+            process.proc.kill()
 
 
 def _garbage(rng: random.Random) -> str:

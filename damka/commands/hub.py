@@ -7,6 +7,9 @@ draughts GUIs and pydraughts' `HubEngine` can play against Damka's engine.
 The main thread reads commands; a search runs in a worker thread, so `stop`,
 `ping` and `ponder-hit` are answered while it thinks. A bad line never ends
 the engine: it gets one `error message="..."` line and the engine reads on.
+An unknown command or parameter is not an error: the Hub protocol asks an
+engine to ignore them (a newer GUI may send what this engine does not know);
+each new one is noted once on stderr for whoever reads the engine's log.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from damka.engine.search import WIN, WIN_BOUND, SearchResult
 
 MAX_LINE = 1 << 16  # bytes; a longer line is read in pieces, each an error
 DURING_SEARCH = ("ping", "stop", "ponder-hit")  # the commands a search keeps running through
+NOTED_MAX = 32  # distinct unknown commands and parameters noted on stderr (each once), then silence
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -56,8 +60,10 @@ class HubServer:
     """One engine session: the state the commands build up, and the search thread."""
 
     def __init__(self, out: TextIO, *, level: str = "master", rng: random.Random | None = None,
-                 now: Callable[[], float] = time.monotonic) -> None:
+                 now: Callable[[], float] = time.monotonic, log: TextIO | None = None) -> None:
         self._out = out
+        self._log = log if log is not None else sys.stderr
+        self._noted: set[str] = set()
         self._write_lock = threading.Lock()
         self._now = now
         self._rng = rng or random.Random()
@@ -104,7 +110,7 @@ class HubServer:
             self._finish_search(wait=command != "quit" and not self._endless)
         action = self._commands.get(command)
         if action is None:
-            self.error(f"unknown command {command!r}")
+            self._ignore(f"command {command[:40]!r}")
             return True
         try:
             return action(args) is not False
@@ -124,6 +130,17 @@ class HubServer:
 
     def error(self, message: str) -> None:
         self.send("error", {"message": " ".join(message.split())})
+
+    def _ignore(self, what: str) -> None:
+        """An unknown command or parameter: ignored as the protocol asks, noted once on stderr."""
+        if what in self._noted or len(self._noted) >= NOTED_MAX:
+            return
+        self._noted.add(what)
+        try:
+            print(f"damka hub: ignored the unknown {what} (the Hub protocol says to ignore it)",
+                  file=self._log, flush=True)
+        except (BrokenPipeError, ValueError):
+            pass
 
     # -- set-up commands ------------------------------------------------------------
 
@@ -150,7 +167,7 @@ class HubServer:
             except ValueError as exc:
                 raise HubError(str(exc)) from None
         else:
-            raise HubError(f"unknown parameter {name!r}; known: variant level")
+            self._ignore(f"parameter {name[:40]!r}")
 
     def _set_variant(self, name: str) -> None:
         self.dialect = find_dialect(name)

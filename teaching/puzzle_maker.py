@@ -1,0 +1,119 @@
+"""Finding puzzles: candidate positions from self-play and real games, each proved.
+
+Candidates come from games: Damka playing itself at a learner's level (its
+mistakes are what make combinations appear) and the games of PDN files (for
+example the real archives in ../shared/pdn-corpus/). Each position from the
+sixth ply on, with the material still about level, is put to
+`MaterialProver`; a position counts only when the proof finds exactly one
+winning move and the deeper search agrees. Positions already seen (the same
+placement and side to move) are tried once.
+
+The maker keeps counts of what it rejected and why, for `damka puzzles make`'s
+progress line and `benchmarks/puzzles_make.py`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, NamedTuple
+
+from damka.engine.game import Game
+from damka.engine.levels import choose_move, find_level, make_searcher
+from damka.engine.pdn import iter_games
+from damka.engine.puzzle_proof import MAX_DEPTH, MaterialProver, ProofTooCostly
+from damka.engine.variant import Position, Variant
+from damka.teaching.puzzles import Puzzle, from_proof
+
+FIRST_PLY = 6          # opening positions are not puzzles
+MAX_BALANCE = 2        # pieces ahead or behind: beyond this the game is decided anyway
+SELF_PLAY_LEVEL = "novice"
+SELF_PLAY_PLIES = 160
+SELF_PLAY_MOVE_TIME = 0.05   # seconds a move (the learner level's depth limit applies first)
+
+
+class Candidate(NamedTuple):
+    position: Position
+    ply: int        # of its game: the opening is passed over
+    source: str     # where it came from, kept with the puzzle
+
+
+@dataclass
+class MakerStats:
+    """What the maker did: candidates tried, puzzles found, and why the rest were rejected."""
+
+    candidates: int = 0
+    found: int = 0
+    nodes: int = 0
+    rejected: Counter[str] = field(default_factory=Counter)
+    cpu_s: float = 0.0
+
+    @property
+    def rejected_share(self) -> float:
+        return sum(self.rejected.values()) / self.candidates if self.candidates else 0.0
+
+
+def self_play_positions(variant: Variant, games: int, seed: int) -> Iterator[Candidate]:
+    """Every position of `games` games of Damka against itself at a learner's level."""
+    rng = random.Random(seed)
+    level = find_level(SELF_PLAY_LEVEL)
+    for number in range(1, games + 1):
+        game, searcher = Game(variant), make_searcher(variant)
+        while not game.is_over and game.ply < SELF_PLAY_PLIES:
+            yield Candidate(game.position, game.ply, f"self-play {seed}.{number}, ply {game.ply}")
+            choice = choose_move(variant, game.position, level, rng=rng, time_limit=SELF_PLAY_MOVE_TIME,
+                                 now=time.monotonic, searcher=searcher, history=game.positions[:-1])
+            game.push(choice.move)
+
+
+def pdn_positions(variant: Variant, paths: Iterable[Path]) -> Iterator[Candidate]:
+    """Every position of the games of `variant` in the PDN files (other variants' games are passed over)."""
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, record in enumerate(iter_games(iter(lambda: handle.read(1 << 16), ""), variant.name), 1):
+                if record.variant is None or record.variant.name != variant.name:
+                    continue
+                event = record.tags.get("Event", "")
+                offset = 0 if record.start == variant.start_position() else FIRST_PLY  # a set-up position is mid-game
+                for ply, position in enumerate(record.positions, offset):
+                    yield Candidate(position, ply, f"{path.name} game {number}{' (' + event + ')' if event else ''}, ply {ply}")
+
+
+def make_puzzles(variant: Variant, candidates: Iterable[Candidate], *, wanted: int,
+                 max_depth: int = MAX_DEPTH, max_nodes: int = 400_000, prefix: str | None = None,
+                 stats: MakerStats | None = None,
+                 progress: Callable[[MakerStats], None] | None = None) -> list[Puzzle]:
+    """Up to `wanted` proved puzzles from `candidates`, in the order found."""
+    stats = stats if stats is not None else MakerStats()
+    prover = MaterialProver(variant, max_nodes=max_nodes)
+    seen: set[object] = set()
+    puzzles: list[Puzzle] = []
+    started = time.process_time()
+    for position, ply, source in candidates:
+        key = variant.repetition_key(position)
+        if ply < FIRST_PLY or abs(prover.balance(position)) > MAX_BALANCE or key in seen:
+            continue
+        seen.add(key)
+        stats.candidates += 1
+        try:
+            proof = prover.prove(position, max_depth=max_depth)
+        except ProofTooCostly:
+            stats.rejected["over the node budget"] += 1
+            proof = None
+        else:
+            if proof is None:
+                stats.rejected["no single winning move"] += 1
+        stats.nodes += prover.nodes
+        if proof is not None:
+            stats.found += 1
+            puzzles.append(from_proof(variant, position, proof, source=source,
+                                      id=f"{prefix or variant.name}-{len(puzzles) + 1:04d}"))
+        stats.cpu_s = time.process_time() - started
+        if progress is not None:
+            progress(stats)
+        if len(puzzles) >= wanted:
+            break
+    return puzzles

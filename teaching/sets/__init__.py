@@ -1,0 +1,1 @@
+"""The puzzle sets that ship with Damka: one JSON file per variant (data, no code)."""

@@ -1,0 +1,77 @@
+"""`damka puzzles`: a set made from PDN games, proved again, shown, and refused when broken."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from damka.engine import find_variant
+from damka.teaching.puzzles import PuzzleError, loads, read_file
+
+import pytest
+
+POSITIONS = ["B:Wa1,e1,b2,f2,h2,b4,d4:Bg5,b6,d6,a7,g7,h8", "W:Wg1,c3,f4,Ke7:Bg5,b6,h8"]  # level, or one ahead
+
+
+def damka(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "damka", "puzzles", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def pdn_file(path: Path) -> Path:
+    records = [f'[GameType "26"]\n[SetUp "1"]\n[FEN "{fen}"]\n[Event "study {n}"]\n\n*\n' for n, fen in enumerate(POSITIONS, 1)]
+    records.append('[GameType "20"]\n\n1. 32-28 19-23 *\n')   # international: not a classic game
+    path.write_text("\n".join(records), encoding="utf-8")
+    return path
+
+
+def test_a_set_made_from_pdn_games_is_proved_again(tmp_path: Path) -> None:
+    out = tmp_path / "classic.json"
+    made = damka("make", "classic", "--from", str(pdn_file(tmp_path / "games.pdn")), "--self-play", "0",
+                 "--depth", "5", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.startswith("2 puzzles written to"), made.stdout
+    variant, puzzles = read_file(out)
+    assert variant.name == "classic" and [p.fen for p in puzzles] == POSITIONS
+    assert puzzles[0].solution == "b6-c5" and puzzles[0].source == "games.pdn game 1 (study 1), ply 6"
+    assert [p.depth for p in puzzles] == [1, 4]
+    assert all(1 <= p.difficulty <= 5 and p.line[0] == p.solution for p in puzzles)
+    checked = damka("check", str(out))
+    assert checked.returncode == 0 and checked.stdout.strip() == "2 of 2 puzzles proved again", checked.stdout
+    shown = damka("show", str(out))
+    assert shown.stdout.splitlines()[0].startswith("classic-0001  difficulty ")
+
+    data = json.loads(out.read_text())
+    data["puzzles"][1]["depth"] = 2   # the win takes 4 plies to see
+    out.write_text(json.dumps(data))
+    wrong = damka("check", str(out))
+    assert wrong.returncode == 1, wrong.stderr
+    assert wrong.stdout.splitlines() == ["classic-0002: no unique winning move within 2 plies", "1 of 2 puzzles proved again"]
+
+
+@pytest.mark.parametrize("text, says", [
+    ("{", "not JSON"),
+    ('{"format": "other"}', "not a Damka puzzle set"),
+    ('{"format": "damka-puzzles", "version": 9}', "version 9"),
+    ('{"format": "damka-puzzles", "version": 1, "variant": "chess", "puzzles": []}', "chess"),
+    ('{"format": "damka-puzzles", "version": 1, "variant": "classic", "puzzles": [{"id": "x"}]}',
+     "puzzle 1: 'fen' missing"),
+    ('{"format": "damka-puzzles", "version": 1, "variant": "classic", "puzzles": [{"id": "x", "fen": "W:Wc3:Bd6",'
+     ' "solution": "c3-b5", "depth": 1, "gain": 2, "difficulty": 1, "rating": 800}]}', "puzzle 1 (x)"),
+])
+def test_a_broken_set_is_one_clear_line(tmp_path: Path, text: str, says: str) -> None:
+    with pytest.raises(PuzzleError, match=None) as caught:
+        loads(text, "my.json")
+    assert says in str(caught.value) and str(caught.value).startswith("my.json")
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    ran = damka("check", str(path))
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and says in ran.stderr, ran.stderr
+
+
+def test_a_variant_without_a_set_and_a_missing_file_are_said_plainly(tmp_path: Path) -> None:
+    assert find_variant("classic")  # the names are the variants' own
+    ran = damka("make", "classic", "--from", str(tmp_path / "none.pdn"), "--self-play", "0")
+    assert ran.returncode == 2 and "none.pdn: no such file" in ran.stderr
