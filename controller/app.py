@@ -26,6 +26,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from damka.controller import events as ev
 from damka.controller import plurals
+from damka.controller import words
 from damka.controller import resume as resume_mod
 from damka.controller.board_settings import BoardSettings
 from damka.controller.chooser import Chooser
@@ -95,7 +96,7 @@ class App(AppMenus, AppOffers, AppCommands):
         self.side_buttons = side_buttons
         self.tickers: list[Ticker] = []  # watchers of time passing (the cues' clock warnings)
         self.board_settings = BoardSettings()
-        self.settings_listeners: list[Callable[[BoardSettings], None]] = []  # the LEDs, the cues
+        self.settings_listeners: list[Callable[[BoardSettings], None]] = [words.follow]  # the words, LEDs, cues
         self.setup = setup or GameSetup()
         # The external engines the board config names (GameSetup.engines): every game set up
         # here (the menu, the web page, a resume) chooses among these, by name.

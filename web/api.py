@@ -19,8 +19,9 @@ from starlette.routing import Route
 
 from damka.controller import timecontrol
 from damka.hardware.palette import PALETTES
-from damka.controller.menus import (COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, engine_choices,
-                                   variant_choices)
+from damka.controller.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
+                                   side_choices, time_choices, variant_choices)
+from damka.controller.words import say
 from damka.controller.setup import Engines
 from damka.engine.variants import variant_class
 from damka.web import archive
@@ -90,10 +91,10 @@ def form_options(engines: Engines = ()) -> dict[str, Any]:
     (the board config's): per variant, the engines it may choose (names only)."""
     return {"engines": {variant: [list(p) for p in engine_choices(engines, variant)]
                         for variant in dict.fromkeys(where for where, _, _ in engines)},
-            "variants": [list(pair) for pair in variant_choices()], "sides": [list(p) for p in SIDES],
-            "modes": [list(p) for p in MODES] + [["remote", "Against a player on this page"]],
-            "time_controls": [list(p) for p in TIME_CONTROLS], "colours": [list(p) for p in COLOURS],
-            "levels": [list(p) for p in LEVELS], "hints": [list(p) for p in HINTS],
+            "variants": [list(pair) for pair in variant_choices()], "sides": [list(p) for p in side_choices()],
+            "modes": [list(p) for p in mode_choices()] + [["remote", say("mode.remote")]],
+            "time_controls": [list(p) for p in time_choices()], "colours": [list(p) for p in colour_choices()],
+            "levels": [list(p) for p in level_choices()], "hints": [list(p) for p in hint_choices()],
             "presets": [{"name": p.name, "text": p.text} for p in timecontrol.PRESETS],
             "sided": [name for name, _ in variant_choices() if variant_class(name).takes_option("sides")],
             "roles": role_colours(),

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from damka.controller.app_commands import BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
-from damka.controller.menus import MODES
+from damka.controller.menus import mode_choices
 from damka.controller.offers import OfferError
 from damka.controller.seat_opponents import remote_players
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
@@ -52,7 +52,7 @@ def setup_from(data: Any, engines: Engines = ()) -> tuple[GameSetup, list[str], 
     if sides not in ("2", "3", "4", "teams"):
         raise CommandError(f"sides: {sides!r} is not 2, 3, 4 or teams", 400)
     mode = str(data.get("mode", "casual"))
-    if mode not in {name for name, _ in MODES} | {"remote"}:
+    if mode not in {name for name, _ in mode_choices()} | {"remote"}:
         raise CommandError(f"mode: unknown {mode!r}", 400)
     level = str(data.get("level", levels.DEFAULT_LEVEL))
     try:

@@ -20,6 +20,7 @@ add({
     "mode.learning": ("Learning (hints)", "Nauka (podpowiedzi)"),
     "mode.tournament": ("Tournament", "Turniejowa"),
     "mode.computer": ("Against the computer", "Z komputerem"),
+    "mode.remote": ("Against a player on this page", "Z graczem na tej stronie"),
     "sides.2": ("2 players", "2 graczy"),
     "sides.3": ("3 players", "3 graczy"),
     "sides.4": ("4 players", "4 graczy"),
