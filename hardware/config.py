@@ -95,6 +95,7 @@ class BoardConfig:
     sub_board: str | None = None
     rotation: int = 0
     mirror: bool = False
+    language: str = "en"  # [board] language: what the board's screen, page and menus speak ("en", "pl")
     debounce_scans: int = 3
     debounce_ms: int = 20
     scan_hz: int = 200
@@ -290,6 +291,7 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     if rotation not in (0, 90, 180, 270):
         raise board.error("rotation", f"expected 0, 90, 180 or 270, got {rotation}")
     mirror = board.get("mirror", bool, False)
+    language = board.choice("language", VOICE_LANGUAGES, "en") or "en"
     try:
         Layout(rows, cols, rotation, mirror, sub_board)
     except ValueError as exc:
@@ -327,7 +329,7 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
         source=source, backend=backend, rows=rows, cols=cols, sub_board=sub_board,
         rotation=rotation, mirror=mirror, debounce_scans=debounce_scans, debounce_ms=debounce_ms,
         scan_hz=scan_hz, leds=leds, buttons=buttons, sections=sections, web=web, sound=sound, voice=voice,
-        light=light, engines=engines, hall=hall,
+        light=light, engines=engines, hall=hall, language=language,
     )
     if chosen.validate is not None:
         chosen.validate(config)
