@@ -502,8 +502,6 @@ def save_screenshot(window: SimWindow, path: str | Path) -> Path:
 
 
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
-NO_DESKTOP = ("no display to open the simulator window on (DISPLAY and WAYLAND_DISPLAY are unset); "
-              "run it on a desktop, or headless: damka sim --headless --script LOG --screenshot FILE.png")
 
 
 def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
@@ -531,7 +529,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
     """The interactive window (needs a display) until it is closed or `should_stop()`
     (`--seconds`). Returns an exit code."""
     if not has_desktop():  # said before SDL probes for one (and prints what it lacks)
-        raise WindowError(NO_DESKTOP)
+        raise WindowError(say("sim.no_desktop"))
     choose_drivers()
     try:
         pygame.display.init()
@@ -545,7 +543,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
         # With no desktop SDL falls back to drawing into memory: a window
         # nobody can see would run forever, so say what is wrong instead.
         pygame.display.quit()
-        raise WindowError(NO_DESKTOP)
+        raise WindowError(say("sim.no_desktop"))
     pygame.display.set_caption(say("sim.caption"))
     timer = pygame.time.Clock()
     last = pygame.time.get_ticks()

@@ -136,5 +136,9 @@ add({
     "sim.help_keys": ("h hint   t take back   m menu   enter ok   arrows", "h podpowiedź   t cofnij   m menu   enter ok   strzałki"),
     "sim.help_menus": ("menus: click or tap a row; left/right or t: step back",
                        "menu: kliknij wiersz; lewo/prawo lub t: krok wstecz"),
+    "sim.no_desktop": ("no display to open the simulator window on (DISPLAY and WAYLAND_DISPLAY are unset); "
+                       "run it on a desktop, or headless: damka sim --headless --script LOG --screenshot FILE.png",
+                       "nie ma ekranu, na którym można otworzyć okno symulatora (DISPLAY i WAYLAND_DISPLAY są puste); "
+                       "uruchom go na pulpicie albo bez okna: damka sim --headless --script LOG --screenshot FILE.png"),
     "sim.saved": ("saved {path}", "zapisano {path}"),
 })
