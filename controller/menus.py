@@ -21,7 +21,7 @@ from typing import Sequence
 
 from damka.controller import timecontrol
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
-from damka.controller.words import language, say
+from damka.controller.words import language, retell, say
 from damka.controller.words.catalogue import keys
 from damka.engine import levels
 from damka.engine.variants import variant_catalogue, variant_class
@@ -209,6 +209,21 @@ class Menu:
 
     def _update_visibility(self) -> None:
         pass
+
+
+def retold(menu: Menu | None, before: str) -> Menu | None:
+    """The open `menu` in the board's new language (it was built in `before`), its
+    cursor and values kept: the words change under the player's finger, nothing else."""
+    if menu is None or before == language():
+        return menu
+    menu.title, menu.footer = retell(menu.title, before), retell(menu.footer, before)
+    menu.description = retell(menu.description, before)
+    for row in menu.rows:
+        row.label = retell(row.label, before)
+        row.choices = tuple((value, retell(label, before)) for value, label in row.choices)
+    if isinstance(menu, GameMenu):
+        menu.fit_clock()  # the casual row's label names its preset: made again
+    return menu
 
 
 def engine_choices(engines: Engines, variant: str) -> tuple[tuple[str, str], ...]:

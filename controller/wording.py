@@ -41,6 +41,13 @@ def side_name(variant: Variant, side: int, names: Sequence[str] = ()) -> str:
     return name or engine_side_name(variant, side)
 
 
+def game_title(variant_title: str, mode: str) -> str:
+    """The game's line on top of the screen: "Classic draughts (Brazilian rules) - learning"."""
+    mode_key = f"mode_name.{mode}"
+    return say("title.game", variant=translate(variant_title),
+               mode=say(mode_key) if mode_key in _catalogue_keys() else mode)
+
+
 def reason_text(reason: str) -> str:
     """A game's end reason (the rules engine's English words) in the board's language."""
     return translate(reason)

@@ -137,4 +137,4 @@ def test_every_menu_is_polish_on_a_polish_board() -> None:
                     if label in english_texts and label not in polish_texts]
     assert not english_only
     assert any(row.key == "language" for row in settings_menu(BoardSettings()).rows)
-    assert variant_class("classic") and "Warcaby klasyczne 8x8" in _labels(menus[1])
+    assert variant_class("classic") and "Klasyczne 8x8" in _labels(menus[1])

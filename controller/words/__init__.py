@@ -3,8 +3,8 @@
 See `catalogue.py` for how a text is looked up and the sibling modules for the texts.
 """
 
-from damka.controller.words.catalogue import (LANGUAGE_NAMES, LANGUAGES, Counted, follow, language, say,
-                                              set_language, speaking, text_in, translate)
+from damka.controller.words.catalogue import (LANGUAGE_NAMES, LANGUAGES, Counted, follow, language, retell,
+                                              say, set_language, speaking, text_in, translate)
 
-__all__ = ["LANGUAGE_NAMES", "LANGUAGES", "Counted", "follow", "language", "say", "set_language", "speaking",
+__all__ = ["LANGUAGE_NAMES", "LANGUAGES", "Counted", "follow", "language", "retell", "say", "set_language", "speaking",
            "text_in", "translate"]

@@ -129,6 +129,25 @@ def translate(english: str, code: str | None = None) -> str:
     return english
 
 
+def retell(text: str, before: str, code: str | None = None) -> str:
+    """`text`, said in `before`, said again in `code` (the board's language): for what was
+    shown when the language changed (an open menu). A text the catalogue does not hold word
+    for word (a name, a filled-in sentence) stays as it is."""
+    key = _index(before).get(text)
+    return text_in(code or _language, key) if key is not None else text
+
+
+def _index(code: str) -> dict[str, str]:
+    """Each plain text of `code` (no placeholders, not counted) -> its key; the first key wins."""
+    _load()
+    index: dict[str, str] = {}
+    for key, (english, polish) in _entries.items():
+        text = polish if code == "pl" else english
+        if isinstance(text, str) and not placeholders(text):
+            index.setdefault(text, key)
+    return index
+
+
 _loaded = False
 
 

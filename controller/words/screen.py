@@ -78,6 +78,7 @@ add({
     "status.waiting": ("Waiting for the {label}'s move", "Czekamy na ruch: {label}"),
     "status.second_move": ("{side}: second move", "{side}: drugi ruch"),
     "status.to_move": ("{side} to move", "Ruch: {side}"),
+    "title.game": ("{variant} - {mode}", "{variant} - {mode}"),
     # The result view.
     "result.abandoned": ("Game abandoned", "Gra przerwana"),
     "result.title_wins": ("{side} wins", "{side} wygrywa"),
@@ -85,6 +86,9 @@ add({
     "result.first": ("1st: {names}", "1. miejsce: {names}"),
     "result.small_points": ("  (small points {scores})", "  (małe punkty {scores})"),
     "result.next_first": ("Next game: {side} starts", "Następna gra: zaczyna {side}"),
+    "result.menu_title": ("Result", "Wynik"),
+    "result.next_game": ("Next game", "Następna gra"),
+    "result.menu": ("Menu", "Menu"),
     "result.footer": ("ok: next game   menu: menu", "ok: następna gra   menu: menu"),
     # The end reasons the rules engine gives, in English (`translate` finds them word for word).
     "reason.no_move": ("no legal move", "brak ruchu"),
@@ -111,7 +115,7 @@ add({
     "standings.points_short": ("pts", "pkt"),
     "standings.small_points": ("small pts", "małe pkt"),
     "standings.small_short": ("small", "małe"),
-    "standings.games": ("games", "partie"),
+    "standings.games": ("games", "gry"),
     # The clock face (display/clock_face.py).
     "clock.out": ("OUT", "ODPADA"),
     "clock.moves": ("moves {count}", "ruchy {count}"),
