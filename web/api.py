@@ -21,7 +21,8 @@ from damka.controller import timecontrol
 from damka.hardware.palette import PALETTES
 from damka.controller.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
                                    side_choices, time_choices, variant_choices)
-from damka.controller.words import say
+from damka.controller import words
+from damka.controller.words import catalogue, say
 from damka.controller.setup import Engines
 from damka.engine.variants import variant_class
 from damka.web import archive
@@ -50,7 +51,14 @@ def routes(web: Any) -> list[Route]:
         return JSONResponse(item.data if item else {}, headers={"Cache-Control": "no-store"})
 
     async def options(request: Request) -> Response:
-        return JSONResponse(form_options(web.app.engines))
+        with words.speaking(asked_language(request)):
+            return JSONResponse(form_options(web.app.engines))
+
+    async def page_words(request: Request) -> Response:
+        """The page's own words in the language it asks for (else the board's), and the choices."""
+        code = asked_language(request)
+        return JSONResponse({"language": code, "board": words.language(), "names": dict(words.LANGUAGE_NAMES),
+                             "words": catalogue.page_words(code)})
 
     async def games(request: Request) -> Response:
         try:
@@ -74,7 +82,7 @@ def routes(web: Any) -> list[Route]:
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     return [
-        Route("/api/state", state), Route("/api/options", options), Route("/api/games", games),
+        Route("/api/state", state), Route("/api/options", options), Route("/api/words", page_words), Route("/api/games", games),
         Route("/api/import", import_progress),
         Route("/api/games/{id:int}", game), Route("/api/games/{id:int}.pdn", pdn),
         post("/api/game/new", new_game), post("/api/game/action", action), post("/api/game/move", move),
@@ -84,6 +92,12 @@ def routes(web: Any) -> list[Route]:
         post("/api/games/import", import_pdn, limit=PDN_LIMIT),
         *board.routes(web, post),
     ]
+
+
+def asked_language(request: Request) -> str:
+    """The language a page asks for (`?language=pl`); the board's when it names none the board speaks."""
+    code = request.query_params.get("language", "")
+    return code if code in words.LANGUAGES else words.language()
 
 
 def form_options(engines: Engines = ()) -> dict[str, Any]:

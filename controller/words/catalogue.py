@@ -17,6 +17,7 @@ from __future__ import annotations
 import string
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Union
 
@@ -41,6 +42,8 @@ Entry = tuple[Text, Text]  # (English, Polish)
 
 _entries: dict[str, Entry] = {}
 _language = "en"
+# A language for one thread or task only (a page asking in its own language while the board speaks another).
+_asked: ContextVar[str | None] = ContextVar("damka_words_language", default=None)
 
 
 def add(entries: Mapping[str, Entry]) -> None:
@@ -62,8 +65,8 @@ def entry(key: str) -> Entry:
 
 
 def language() -> str:
-    """The language the board speaks now ("en" or "pl")."""
-    return _language
+    """The language spoken here now ("en" or "pl"): the board's, unless `speaking` chose another."""
+    return _asked.get() or _language
 
 
 def set_language(code: str) -> None:
@@ -85,18 +88,18 @@ def follow(settings: object) -> None:
 
 @contextmanager
 def speaking(code: str) -> Iterator[None]:
-    """Speak `code` inside the block (tests, a page rendered in another language)."""
-    before = _language
-    set_language(code)
+    """Speak `code` inside the block, in this thread or task only (a page that asked for
+    its own language): the board, speaking in another thread, keeps its own."""
+    token = _asked.set(check_language(code))
     try:
         yield
     finally:
-        set_language(before)
+        _asked.reset(token)
 
 
 def say(key: str, **fields: object) -> str:
-    """The text under `key` in the board's language, its placeholders filled from `fields`."""
-    return text_in(_language, key, **fields)
+    """The text under `key` in the language spoken here, its placeholders filled from `fields`."""
+    return text_in(language(), key, **fields)
 
 
 def text_in(code: str, key: str, **fields: object) -> str:
@@ -120,7 +123,7 @@ def translate(english: str, code: str | None = None) -> str:
     the rules engine, a menu label kept by another part) in the board's language, when
     the catalogue knows it word for word; else as it came."""
     _load()
-    code = code or _language
+    code = code or language()
     if code == "en":
         return english
     for english_text, polish in _entries.values():
@@ -134,7 +137,13 @@ def retell(text: str, before: str, code: str | None = None) -> str:
     shown when the language changed (an open menu). A text the catalogue does not hold word
     for word (a name, a filled-in sentence) stays as it is."""
     key = _index(before).get(text)
-    return text_in(code or _language, key) if key is not None else text
+    return text_in(code or language(), key) if key is not None else text
+
+
+def page_words(code: str) -> dict[str, str]:
+    """The phone page's own words in `code` (keys "page.*", placeholders left for the page to fill)."""
+    _load()
+    return {key[len("page."):]: text_in(code, key) for key in _entries if key.startswith("page.")}
 
 
 def _index(code: str) -> dict[str, str]:
