@@ -45,6 +45,7 @@ def test_counted_words_take_the_polish_forms() -> None:
     assert shown[2] == shown[2].replace("2", "2") == " (zostały 2 podpowiedzi)" and "zostały 22" in shown[22]
     assert "zostało 5" in shown[5] and "zostało 12" in shown[12] and "zostało 25" in shown[25]
     assert words.text_in("en", "hints.left", count=1) == " (1 hint left)"
+    assert words.say("web.code", code="123456") == "Web code 123456"   # a field may be called `code`
     assert words.text_in("en", "takeback.more", count=3) == " (3 more squares to fix)"
     assert words.text_in("pl", "takeback.more", count=3) == " (jeszcze 3 pola do poprawienia)"
 

@@ -210,7 +210,7 @@ async def rotate(web: Any, data: dict, role: str, who: str) -> dict:
     """A new pairing code (the arbiter's): the board's screen shows it; pages unlocked with the old one must ask again."""
     def run() -> dict:
         web.access.rotate()
-        web.announce(f"new code from {who}")
+        web.announce(say("web.new_code", who=who))
         web.feed.log_action(who, "rotate-code", "new pairing code (shown on the board's screen)")
         return {"ok": True}
     return await web.driver.call(run)

@@ -97,12 +97,12 @@ def speaking(code: str) -> Iterator[None]:
         _asked.reset(token)
 
 
-def say(key: str, **fields: object) -> str:
+def say(key: str, /, **fields: object) -> str:
     """The text under `key` in the language spoken here, its placeholders filled from `fields`."""
     return text_in(language(), key, **fields)
 
 
-def text_in(code: str, key: str, **fields: object) -> str:
+def text_in(code: str, key: str, /, **fields: object) -> str:
     """The text under `key` in `code` (KeyError for an unknown key: a typo must not go unseen)."""
     _load()
     english, polish = _entries[key]
@@ -165,4 +165,4 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        from damka.controller.words import game, menus, page, screen, voice  # noqa: F401
+        from damka.controller.words import game, menus, page, screen, voice, web  # noqa: F401
