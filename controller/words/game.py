@@ -81,6 +81,8 @@ add({
     "where.menu": ("the board's menu", "menu planszy"),                                          # app_menus.py:132,142,147
     "where.remote_page": ("remote page", "strona zdalna"),                                       # app_offers.py:83, offers.py:24
     "where.remote_player": ("remote player", "gracz zdalny"),                                    # app_offers.py:112
+    "where.page": ("page", "strona"),                                                            # offers.py:24
+    "where.board": ("board", "plansza"),                                                         # offers.py:24
     # controller/app_commands.py: the arbiter's and the page's commands, and their refusals
     "command.by": ("{detail} (by {where})", "{detail} (zrobił: {where})"),                       # :72
     "command.side_label": ("{name} ({word})", "{name} ({word})"),                                # :68
