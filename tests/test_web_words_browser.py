@@ -45,6 +45,7 @@ def test_the_page_of_a_polish_board_is_polish(browser, board) -> None:
     assert len(marked) > 50
     assert [(key, text) for key, text in marked if text != polish[key]] == []
     assert page.locator("#tabs button").all_text_contents() == ["Gra", "Nowa gra", "Sędzia", "Archiwum", "Plansza"]
+    page.wait_for_function("document.getElementById('conn').textContent === 'na żywo'")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('Plansza pokazuje: Nowa gra')")
     page.click("#tabs button[data-tab=setup]")
     variants = page.locator("#newgame select[name=variant] option").all_text_contents()

@@ -7,6 +7,9 @@ app itself) on a board set to Polish."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pygame
 import pytest
 
@@ -25,6 +28,7 @@ from test_clock_face import four_sides_paused_in_byoyomi, three_sides_one_flagge
 from test_screen_sizes import game_four
 
 MIN_GLYPH = 14
+IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images" / "screens" / "pl"
 
 
 @pytest.fixture(autouse=True)
@@ -150,6 +154,10 @@ def check(name: str, view: View, size: tuple[int, int]) -> None:
     assert not cut, f"{where}: text cut at the edge: {cut}"
     overlaps = [(a.words, b.words) for i, a in enumerate(texts) for b in texts[i + 1:] if a.rect.colliderect(b.rect)]
     assert not overlaps, f"{where}: texts over each other: {overlaps}"
+    path = IMAGES / f"{name}-{size[0]}x{size[1]}.png"
+    if size == (480, 320) and (os.environ.get("DAMKA_UPDATE_IMAGES") == "1" or not path.exists()):
+        IMAGES.mkdir(parents=True, exist_ok=True)   # docs/screens.md shows them
+        pygame.image.save(surface, str(path))
 
 
 @pytest.mark.parametrize("size", PANEL_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -38,8 +38,8 @@ window.damkaPost = post;   // for the arbiter's console and the archive (arbiter
 // -- the live feed ------------------------------------------------------------------------
 function connect() {
   const source = new EventSource("/api/events");
-  source.onopen = () => { $("conn").textContent = t("live"); $("conn").className = "conn on"; };
-  source.onerror = () => { $("conn").textContent = t("reconnecting"); $("conn").className = "conn off"; };
+  source.onopen = () => { damka.conn = "live"; $("conn").textContent = t("live"); $("conn").className = "conn on"; };
+  source.onerror = () => { damka.conn = "reconnecting"; $("conn").textContent = t("reconnecting"); $("conn").className = "conn off"; };
   source.addEventListener("state", (e) => receive(e, true));
   source.addEventListener("event", (e) => receive(e, false));
   damka.source = source;
@@ -435,4 +435,4 @@ function init() {
 }
 init();
 // Once the page's words are in (and each time its language changes), everything written is written again.
-damkaWords.listeners.push(() => { if (damka.optionsLoaded) loadOptions(); if (damka.state) render(); });
+damkaWords.listeners.push(() => { $("conn").textContent = t(damka.conn || "connecting"); if (damka.optionsLoaded) loadOptions(); if (damka.state) render(); });
