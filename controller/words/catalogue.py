@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Union
+from typing import Protocol, Union
 
 from damka.controller import plurals
 
@@ -81,9 +81,15 @@ def check_language(code: str) -> str:
     return code
 
 
-def follow(settings: object) -> None:
-    """A board-settings listener: the board's language follows its `language` setting."""
-    set_language(getattr(settings, "language", _language))
+class Spoken(Protocol):
+    """What `follow` needs of the board settings (controller/board_settings.py BoardSettings)."""
+
+    language: str
+
+
+def follow(settings: Spoken) -> None:
+    """The board's language follows its settings' `language` (the settings menu, the page, the config)."""
+    set_language(settings.language)
 
 
 @contextmanager
@@ -108,7 +114,10 @@ def text_in(code: str, key: str, /, **fields: object) -> str:
     english, polish = _entries[key]
     chosen = polish if check_language(code) == "pl" else english
     if isinstance(chosen, Counted):
-        chosen = chosen.pick(code, int(fields["count"]))  # type: ignore[call-overload]
+        count = fields.get("count")
+        if not isinstance(count, int):
+            raise TypeError(f"{key}: a counted text needs a whole number `count`, got {count!r}")
+        chosen = chosen.pick(code, count)
     return chosen.format(**fields) if fields else chosen
 
 
