@@ -26,6 +26,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from damka.controller import events as ev
 from damka.controller import plurals
+from damka.controller import wording, words
 from damka.controller import resume as resume_mod
 from damka.controller.board_settings import BoardSettings
 from damka.controller.chooser import Chooser
@@ -332,7 +333,7 @@ class App(AppMenus, AppOffers, AppCommands):
         self.result_view = None
         variant = built.session.variant
         # The names people gave, by side ("" where the side's own word, with a label, stands in).
-        built.session.name_players([name if not name.startswith(variant.player_name(i)) else ""
+        built.session.name_players([name if not name.startswith(wording.engine_side_name(variant, i)) else ""
                                     for i, name in enumerate(self.game_players)])
         bus = built.session.bus
         built.session.takeback_consent = self._board_takeback   # app_offers.py: asked of a remote seat
@@ -410,7 +411,7 @@ class App(AppMenus, AppOffers, AppCommands):
         self.match.record(self.game_players, event.result, session.scores)
         self.result_view = result_view(session, event.result, self.game_players, self.match)
         self.state = AppState.RESULT
-        self.menu = Menu("Result", [Row("start", "Next game"), Row("new", "Menu")])
+        self.menu = Menu(words.say("result.menu_title"), [Row("start", words.say("result.next_game")), Row("new", words.say("result.menu"))], name="result")
 
     # -- the screen ---------------------------------------------------------------------
 
@@ -436,7 +437,7 @@ class App(AppMenus, AppOffers, AppCommands):
             return ""
         helpers = (self.session.opponent, self.session.coach)
         engine = next((name for name in (getattr(h, "engine_name", "") for h in helpers) if name), "")
-        return f"{self.session.variant.title} - {self.setup.mode}" + (f" - {engine}" if engine else "")
+        return wording.game_title(self.session.variant.title, self.setup.mode) + (f" - {engine}" if engine else "")
 
 
 def _lines(*parts: str) -> str:
@@ -444,4 +445,4 @@ def _lines(*parts: str) -> str:
 
 
 def _default_players(variant: Variant, labels: dict[int, str]) -> list[str]:
-    return [variant.player_name(index) + labels.get(index, "") for index in range(len(variant.sides))]
+    return [wording.engine_side_name(variant, index) + labels.get(index, "") for index in range(len(variant.sides))]

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from damka.controller import events as ev
+from damka.controller import wording
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.menus import MenuAction
@@ -63,7 +64,7 @@ class AppCommands:
     def side_label(self, side: int) -> str:
         """The side as the console lists it: the player's name and the variant's own word for the side."""
         variant = self.session.variant
-        word = variant.player_name(side)
+        word = wording.engine_side_name(variant, side)
         name = self.game_players[side] if side < len(self.game_players) else word
         return name if name == word or word in name else f"{name} ({word})"
 

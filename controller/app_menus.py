@@ -12,9 +12,10 @@ import enum
 from typing import Callable
 
 from damka.controller.app_commands import CommandRefused
-from damka.controller.board_settings import SETTINGS_TITLE, BoardSettings, read_menu, settings_menu
+from damka.controller import words
+from damka.controller.board_settings import SETTINGS_MENU, BoardSettings, read_menu, settings_menu
 from damka.controller.clock import State
-from damka.controller.menus import GameMenu, Menu, MenuAction, game_menu
+from damka.controller.menus import GameMenu, Menu, MenuAction, game_menu, retold
 from damka.controller.offers import OfferError
 from damka.controller.recorder import GameRef, Write
 from damka.controller.session import Phase
@@ -83,15 +84,18 @@ class AppMenus:
     def set_board_settings(self, settings: BoardSettings) -> None:
         """New board settings (the menu, the config at start, later the web page): tell the listeners."""
         if settings != self.board_settings:
+            before = words.language()
+            words.follow(settings)  # first: the menus open and the listeners speak the new language
+            self.menu, self.overlay = retold(self.menu, before), retold(self.overlay, before)
             self.board_settings = settings
-            if self.overlay is not None and self.overlay.title == SETTINGS_TITLE:  # open while the page changed them:
+            if self.overlay is not None and self.overlay.name == SETTINGS_MENU:  # open while the page changed them:
                 cursor, self.overlay = self.overlay.cursor, settings_menu(settings)  # it shows them (and keeps them)
                 self.overlay.cursor = cursor
             for listener in self.settings_listeners:
                 listener(settings)
 
     def _settings_changed(self, menu: Menu) -> None:
-        if menu.title == SETTINGS_TITLE:
+        if menu.name == SETTINGS_MENU:
             self.set_board_settings(read_menu(menu, self.board_settings))
 
     def _open_new_menu(self) -> None:

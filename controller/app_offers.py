@@ -193,5 +193,5 @@ class AppOffers:
 
     def _offer_menu_changed(self) -> None:
         """An open in-game menu follows the offer (its Accept/Decline rows come and go)."""
-        if self.overlay is not None and self.overlay.title == "Game":
+        if self.overlay is not None and self.overlay.name == "game":
             self.overlay = self._game_actions()

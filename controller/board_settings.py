@@ -1,7 +1,7 @@
 """The board's own settings, changed from a menu while playing: LED
 brightness, night mode, whether the last move stays lit, the colour-blind
-safe palette, sound and voice. Start values come from the board config
-([leds] brightness, [light], [sound], [voice]); the app tells its listeners
+safe palette, sound, voice and the language the board speaks. Start values come from the board config
+([leds] brightness, [light], [sound], [voice], [board] language); the app tells its listeners
 (the LEDs, the cues) each time one changes.
 
     settings = BoardSettings(brightness=64)
@@ -19,16 +19,29 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Mapping
 
-from damka.controller.menus import Menu, Row
+from damka.controller.menus import Choices, Menu, Row
+from damka.controller.words import LANGUAGE_NAMES, LANGUAGES, language, say
 
-SETTINGS_TITLE = "Board settings"  # the settings menu's title: how the app knows it
+SETTINGS_MENU = "settings"  # the settings menu's name: how the app knows it (its title is in the board's language)
 
-# Brightness steps (of 255) as the menu offers them; night mode uses its own, low one.
-BRIGHTNESS: tuple[tuple[str, str], ...] = (
-    ("16", "Dim (6%)"), ("32", "Low (12%)"), ("64", "Normal (25%)"), ("128", "Bright (50%)"), ("255", "Full"),
-)
-ON_OFF: tuple[tuple[str, str], ...] = (("on", "On"), ("off", "Off"))
-PALETTE_CHOICES: tuple[tuple[str, str], ...] = (("standard", "Standard"), ("colour-blind", "Colour-blind safe"))
+
+def brightness_choices() -> Choices:
+    """Brightness steps (of 255) as the menu offers them; night mode uses its own, low one."""
+    return tuple((value, say(f"settings.{word}")) for value, word in
+                 (("16", "dim"), ("32", "low"), ("64", "normal"), ("128", "bright"), ("255", "full")))
+
+
+def on_off() -> Choices:
+    return (("on", say("settings.on")), ("off", say("settings.off")))
+
+
+def palette_choices() -> Choices:
+    return (("standard", say("settings.standard")), ("colour-blind", say("settings.colour_blind")))
+
+
+def language_choices() -> Choices:
+    """Each language in its own words ("English", "Polski"): found by one who reads only that one."""
+    return tuple((code, LANGUAGE_NAMES[code]) for code in LANGUAGES)
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,7 @@ class BoardSettings:
     palette: str = "standard"
     sound: bool = True
     voice: bool = False
+    language: str = "en"
 
     @property
     def led_brightness(self) -> int:
@@ -52,33 +66,41 @@ def _on(flag: bool) -> str:
 
 
 def settings_menu(settings: BoardSettings) -> Menu:
-    brightness = tuple(BRIGHTNESS)
+    brightness = brightness_choices()
     if str(settings.brightness) not in {value for value, _ in brightness}:
-        brightness += ((str(settings.brightness), f"{settings.brightness} (config)"),)
+        brightness += ((str(settings.brightness), say("settings.config", value=settings.brightness)),)
     menu = Menu(
-        title=SETTINGS_TITLE,
+        title=say("settings.title"),
         rows=[
-            Row("brightness", "LED brightness", brightness),
-            Row("night", "Night mode", ON_OFF),
-            Row("last_move", "Show the last move", ON_OFF),
-            Row("palette", "LED colours", PALETTE_CHOICES),
-            Row("sound", "Sound", ON_OFF),
-            Row("voice", "Voice", ON_OFF),
-            Row("back", "Done"),
+            Row("brightness", say("settings.brightness"), brightness),
+            Row("night", say("settings.night"), on_off()),
+            Row("last_move", say("settings.last_move"), on_off()),
+            Row("palette", say("settings.palette"), palette_choices()),
+            Row("sound", say("settings.sound"), on_off()),
+            Row("voice", say("settings.voice"), on_off()),
+            Row("language", say("settings.language"), language_choices()),
+            Row("back", say("settings.done")),
         ],
-        footer="up/down: row   ok: change   menu: back",
+        footer=say("settings.footer"),
+        name=SETTINGS_MENU,
     )
     menu.row("brightness").select(str(settings.brightness))
     for key in ("night", "last_move", "sound", "voice"):
         menu.row(key).select(_on(getattr(settings, key)))
     menu.row("palette").select(settings.palette)
+    menu.row("language").select(settings.language)
     return menu
 
 
-@lru_cache(maxsize=8)
 def setting_rows(settings: BoardSettings) -> dict[str, dict[str, Any]]:
-    """Each setting row of the board's menu: label, value now and choices (the web page's form).
-    Cached: the page's picture asks for it after every move; do not change what it returns."""
+    """Each setting row of the board's menu: label, value now and choices (the web page's form),
+    in the board's language. Cached: the page's picture asks for it after every move; do not
+    change what it returns."""
+    return _setting_rows(settings, language())
+
+
+@lru_cache(maxsize=8)
+def _setting_rows(settings: BoardSettings, code: str) -> dict[str, dict[str, Any]]:
     return {row.key: {"label": row.label, "value": row.value, "choices": [list(pair) for pair in row.choices]}
             for row in settings_menu(settings).rows if not row.is_action}
 
@@ -117,4 +139,5 @@ def read_menu(menu: Menu, settings: BoardSettings) -> BoardSettings:
         palette=menu.row("palette").value,
         sound=menu.row("sound").value == "on",
         voice=menu.row("voice").value == "on",
+        language=menu.row("language").value,
     )

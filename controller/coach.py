@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from damka.controller.words import say
 from damka.engine.evaluate import MaterialEvaluator
 from damka.engine.game import Game
 from damka.engine.levels import Level, choose_move, find_level
@@ -104,9 +105,9 @@ class Coach:
         Blocking (up to `hint_time`); the controller runs it like the
         opponent's search when it must not wait."""
         if self.hints_left == 0:
-            raise HintLimitReached(f"no hints left ({self.hint_limit} per game)")
+            raise HintLimitReached(say("coach.no_hints_left", limit=self.hint_limit))
         if game.is_over:
-            raise ValueError("the game is over: there is no move to suggest")
+            raise ValueError(say("coach.game_over"))
         result = choose_move(self.variant, game.position, self.hint_level, time_limit=self.hint_time,
                              now=self.clock, history=game.positions[:-1])
         self.hints_used += 1

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from damka.controller.tracker import BoardMap, Kind, PositionIndex, Reading
+from damka.controller.words import say
 from damka.engine.move import Move
 from damka.hardware.interfaces import ROLE_PRIORITY, Role
 
@@ -61,13 +62,13 @@ def guidance_message(board: BoardMap, occupancy: int, target: int, held: int | N
     held = target if held is None else held
     parts = []
     if missing:
-        back = " back" if board.bits(missing[:1]) & held else ""
-        parts.append(f"put a piece{back} on {missing[0]}")
+        back = say("hint.back") if board.bits(missing[:1]) & held else ""
+        parts.append(say("hint.put_piece", back=back, square=missing[0]))
     if extra:
-        parts.append(f"take the piece off {extra[0]}")
+        parts.append(say("hint.take_piece", square=extra[0]))
     more = len(missing) + len(extra) - len(parts)
-    text = " and ".join(parts)
-    return f"{text} ({more} more square{'s' if more != 1 else ''} to fix)" if more > 0 else text
+    text = say("join.and").join(parts)
+    return say("hint.more", text=text, count=more) if more > 0 else text
 
 
 def must_move(board: BoardMap, index: PositionIndex) -> Layer:

@@ -21,29 +21,37 @@ from typing import Sequence
 
 from damka.controller import timecontrol
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
+from damka.controller.words import language, retell, say
+from damka.controller.words.catalogue import keys
 from damka.engine import levels
 from damka.engine.variants import variant_catalogue, variant_class
 from damka.hardware.interfaces import Button
 
-# Short names for the small screen; a variant without one shows its title.
-SHORT_NAMES = {
-    "multiwarcaby": "Multiwarcaby 9x9", "multiwarcaby7": "Multiwarcaby 7x7", "classic": "Classic 8x8",
-    "classic81": "Warcaby 81", "russian": "Russian", "american": "American",
-    "international": "International 10x10", "canadian": "Canadian 12x12",
-}
 # The Damka board has 9x9 squares; a variant on a larger board is offered for
 # the simulator and for boards built larger, and says so.
 BOARD_SIZE = (9, 9)
 
+Choices = tuple[tuple[str, str], ...]
+
+
+def _choices(prefix: str, values: Sequence[str]) -> Choices:
+    """(value, label) pairs, each label the catalogue's "<prefix>.<value>" in the board's language."""
+    return tuple((value, say(f"{prefix}.{value}")) for value in values)
+
+
+def variant_choices() -> Choices:
+    """(name, label) of every variant, in the order of RULES.md (the engine's catalogue):
+    a short name for the small screen, else the variant's title."""
+    return _variant_choices(language())
+
 
 @cache
-def variant_choices() -> tuple[tuple[str, str], ...]:
-    """(name, label) of every variant, in the order of RULES.md (the engine's catalogue)."""
+def _variant_choices(code: str) -> Choices:
     choices = []
     for info in variant_catalogue():
-        label = SHORT_NAMES.get(info.name, info.title)
+        label = say(f"variant.{info.name}") if f"variant.{info.name}" in keys() else info.title
         if info.board_size[0] > BOARD_SIZE[0] or info.board_size[1] > BOARD_SIZE[1]:
-            label += " (larger board)"
+            label = say("variant.larger", label=label)
         choices.append((info.name, label))
     return tuple(choices)
 
@@ -53,39 +61,44 @@ def board_note(variant: str) -> str:
     for info in variant_catalogue():
         width, height = info.board_size
         if info.name == variant and (width > BOARD_SIZE[0] or height > BOARD_SIZE[1]):
-            return f"needs a {width}x{height} board (the simulator draws one); the Damka board is 9x9"
+            return say("variant.needs_board", width=width, height=height)
     return ""
 
 
-MODES: tuple[tuple[str, str], ...] = (
-    ("casual", "Casual"),
-    ("learning", "Learning (hints)"),
-    ("tournament", "Tournament"),
-    ("computer", "Against the computer"),
-)
-SIDES: tuple[tuple[str, str], ...] = (
-    ("2", "2 players"), ("3", "3 players"), ("4", "4 players"), ("teams", "2 teams of 2"),
-)
-# Time controls: "" no clock, "casual" the variant's casual default, else a
-# preset of controller/timecontrol.py by name.
-TIME_CONTROLS: tuple[tuple[str, str], ...] = (
-    ("", "No clock"),
-    ("casual", "Casual default"),
-    *((preset.name, f"{preset.name} ({preset.text})") for preset in timecontrol.PRESETS if preset.name != "untimed"),
-)
-COLOURS: tuple[tuple[str, str], ...] = (
-    ("lot", "Colours by lot"), ("first", "I move first"), ("second", "I move second"),
-)
-# The computer's strengths (engine/levels.py), weakest first.
-LEVELS: tuple[tuple[str, str], ...] = tuple((level.name, level.name.capitalize()) for level in levels.LEVELS)
-# How many seats the computer fills in a 3-4 player game ("0": all but one).
-COMPUTERS: tuple[tuple[str, str], ...] = (
-    ("0", "All but me"), ("1", "1 seat"), ("2", "2 seats"), ("3", "3 seats"),
-)
-# Learning mode: the coach's hints per game ("" no limit).
-HINTS: tuple[tuple[str, str], ...] = (
-    ("3", "3 per game"), ("5", "5 per game"), ("1", "1 per game"), ("0", "None"), ("", "No limit"),
-)
+def mode_choices() -> Choices:
+    return _choices("mode", ("casual", "learning", "tournament", "computer"))
+
+
+def side_choices() -> Choices:
+    return _choices("sides", ("2", "3", "4", "teams"))
+
+
+def time_choices() -> Choices:
+    """"" no clock, "casual" the variant's casual default, else a preset of
+    controller/timecontrol.py by name."""
+    return (("", say("clock.none")), ("casual", say("clock.casual")),
+            *((preset.name, say("clock.preset", name=preset.name, text=preset.text))
+              for preset in timecontrol.PRESETS if preset.name != "untimed"))
+
+
+def colour_choices() -> Choices:
+    return _choices("colours", ("lot", "first", "second"))
+
+
+def level_choices() -> Choices:
+    """The computer's strengths (engine/levels.py), weakest first."""
+    return tuple((level.name, say(f"level.{level.name}") if f"level.{level.name}" in keys()
+                  else level.name.capitalize()) for level in levels.LEVELS)
+
+
+def computer_choices() -> Choices:
+    """How many seats the computer fills in a 3-4 player game ("0": all but one)."""
+    return _choices("computers", ("0", "1", "2", "3"))
+
+
+def hint_choices() -> Choices:
+    """Learning mode: the coach's hints per game ("" no limit)."""
+    return (*_choices("hints", ("3", "5", "1", "0")), ("", say("hints.unlimited")))
 
 
 @dataclass(frozen=True)
@@ -136,8 +149,12 @@ class Menu:
     title: str
     rows: list[Row]
     cursor: int = 0
-    footer: str = "up/down: choose   ok: change   menu: back"
+    footer: str = ""
     description: str = ""
+    name: str = ""  # which menu this is ("new", "game", "resume", "settings"): the title is in the board's language
+
+    def __post_init__(self) -> None:
+        self.footer = self.footer or say("menu.footer")
 
     def visible_rows(self) -> list[Row]:
         return [row for row in self.rows if row.visible]
@@ -194,10 +211,25 @@ class Menu:
         pass
 
 
+def retold(menu: Menu | None, before: str) -> Menu | None:
+    """The open `menu` in the board's new language (it was built in `before`), its
+    cursor and values kept: the words change under the player's finger, nothing else."""
+    if menu is None or before == language():
+        return menu
+    menu.title, menu.footer = retell(menu.title, before), retell(menu.footer, before)
+    menu.description = retell(menu.description, before)
+    for row in menu.rows:
+        row.label = retell(row.label, before)
+        row.choices = tuple((value, retell(label, before)) for value, label in row.choices)
+    if isinstance(menu, GameMenu):
+        menu.fit_clock()  # the casual row's label names its preset: made again
+    return menu
+
+
 def engine_choices(engines: Engines, variant: str) -> tuple[tuple[str, str], ...]:
     """(name, label) of the engines that may play `variant`: each the board config
     names for it (`GameSetup.engines`), in its order, then Damka's own."""
-    return (*((name, name) for name in engine_names(engines, variant)), (OWN_ENGINE, f"{OWN_ENGINE} (own, by level)"))
+    return (*((name, name) for name in engine_names(engines, variant)), (OWN_ENGINE, say("engine.own", name=OWN_ENGINE)))
 
 
 class GameMenu(Menu):
@@ -236,9 +268,9 @@ class GameMenu(Menu):
         try:
             sides = 2 if game[1] == "teams" else int(game[1])
             preset = timecontrol.casual_preset(game[0], sides)
-            label = f"Casual default ({preset.name}, {preset.text})"
+            label = say("clock.casual_named", name=preset.name, text=preset.text)
         except (timecontrol.TimeControlError, ValueError):
-            label = "Casual default"
+            label = say("clock.casual")
         row.choices = tuple((value, label if value == "casual" else text) for value, text in row.choices)
 
     def _update_visibility(self) -> None:
@@ -276,35 +308,36 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
     """The new-game menu, preset to `setup` (the last game's choices)."""
     setup = setup or GameSetup()
     menu = GameMenu(
-        title="New game",
+        title=say("new.title"),
         rows=[
-            Row("variant", "Game", variant_choices()),
-            Row("sides", "Sides", SIDES),
-            Row("mode", "Mode", MODES),
-            Row("time_control", "Clock", TIME_CONTROLS),
-            Row("colours", "Colours", COLOURS),
-            Row("engine", "Engine", engine_choices(setup.engines, setup.variant)),
-            Row("level", "Computer", LEVELS),
-            Row("computers", "Computer seats", COMPUTERS),
-            Row("hints", "Hints", HINTS),
-            Row("settings", "Board settings"),
-            Row("start", "Start the game"),
+            Row("variant", say("new.variant"), variant_choices()),
+            Row("sides", say("new.sides"), side_choices()),
+            Row("mode", say("new.mode"), mode_choices()),
+            Row("time_control", say("new.clock"), time_choices()),
+            Row("colours", say("new.colours"), colour_choices()),
+            Row("engine", say("new.engine"), engine_choices(setup.engines, setup.variant)),
+            Row("level", say("new.level"), level_choices()),
+            Row("computers", say("new.computers"), computer_choices()),
+            Row("hints", say("new.hints"), hint_choices()),
+            Row("settings", say("new.settings")),
+            Row("start", say("new.start")),
         ],
-        footer="up/down: row   ok: next / start   take back: previous",
+        footer=say("new.footer"),
+        name="new",
     )
     menu.row("variant").select(setup.variant)
     menu.row("sides").select("teams" if setup.teams else str(setup.sides))
     menu.row("mode").select(setup.mode)
-    if setup.time_control not in {value for value, _ in TIME_CONTROLS}:
-        menu.row("time_control").choices = (*TIME_CONTROLS, (setup.time_control, setup.time_control))
+    if setup.time_control not in {value for value, _ in time_choices()}:
+        menu.row("time_control").choices = (*time_choices(), (setup.time_control, setup.time_control))
     menu.row("time_control").select(setup.time_control)
     menu.row("colours").select(setup.colours)
     menu.row("level").select(setup.level)
     menu.row("computers").select(str(setup.computers) if 0 <= setup.computers <= 3 else "0")
-    hints = "" if setup.hint_limit is None else str(setup.hint_limit)
-    if hints not in {value for value, _ in HINTS}:
-        menu.row("hints").choices = (*HINTS, (hints, f"{hints} per game"))
-    menu.row("hints").select(hints)
+    hint_value = "" if setup.hint_limit is None else str(setup.hint_limit)
+    if hint_value not in {value for value, _ in hint_choices()}:
+        menu.row("hints").choices = (*hint_choices(), (hint_value, say("hints.per_game", count=hint_value)))
+    menu.row("hints").select(hint_value)
     menu.engines = setup.engines
     menu.fit_engine(setup.engine_name())
     menu._update_visibility()
@@ -323,29 +356,30 @@ def game_actions_menu(*, clock_running: bool = False, clock_paused: bool = False
     the board's answer (it says which): Accept and Decline come first.
     `asks`: a seat is played from afar, so a draw and a take-back are asked
     of that player (`controller/app_offers.py`), not done at once."""
-    rows = [Row("accept", "Accept"), Row("decline", "Decline")] if offer else []
+    rows = [Row("accept", say("game.accept")), Row("decline", say("game.decline"))] if offer else []
     rows += [
-        Row("continue", "Continue the game"),
-        Row("draw", "Offer a draw" if asks else "Draw by agreement"),
-        Row("resign", "Resign (side to move)"),
+        Row("continue", say("game.continue")),
+        Row("draw", say("game.offer_draw") if asks else say("game.agree_draw")),
+        Row("resign", say("game.resign")),
     ]
     if can_take_back:
-        rows.append(Row("takeback", "Ask to take back" if asks else "Take back a move"))
+        rows.append(Row("takeback", say("game.ask_takeback") if asks else say("game.takeback")))
     if clock_running:
-        rows.append(Row("pause", "Pause the clock"))
+        rows.append(Row("pause", say("game.pause")))
     elif clock_paused:
-        rows.append(Row("unpause", "Start the clock"))
-    rows.append(Row("settings", "Board settings"))
-    rows.append(Row("new", "New game"))
-    return Menu(title="Game", rows=rows, footer="up/down: row   ok: choose   menu: back", description=offer)
+        rows.append(Row("unpause", say("game.unpause")))
+    rows.append(Row("settings", say("game.settings")))
+    rows.append(Row("new", say("game.new")))
+    return Menu(title=say("game.title"), rows=rows, footer=say("game.footer"), description=offer, name="game")
 
 
 def resume_menu(description: str) -> Menu:
     """Offered at start-up when an unfinished game is stored; `description`
     names it (the screen shows it under the title)."""
     return Menu(
-        title="Resume the last game?",
-        rows=[Row("resume", "Resume it"), Row("new", "Start a new game instead")],
-        footer="set the pieces as lit; the clocks wait until play goes on",
+        title=say("resume.title"),
+        rows=[Row("resume", say("resume.resume")), Row("new", say("resume.new"))],
+        footer=say("resume.footer"),
         description=description,
+        name="resume",
     )

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from damka.controller.words import say, translate
+
 KINDS = ("draw", "takeback")
 PLACES = ("board", "page", "remote page")
 ANSWERS = ("accepted", "declined", "lapsed")
@@ -49,10 +51,9 @@ def party(where: str) -> str:
 
 def offer_text(offer: Offer, side_name: str = "") -> str:
     """One line for the screens and the record: 'Draw offered from the page'."""
-    what = "Draw offered" if offer.kind == "draw" else \
-        f"Take-back of {offer.moves} move{'s' if offer.moves != 1 else ''} asked"
-    by = f" by {side_name}" if side_name else ""
-    return f"{what}{by} from the {offer.where}"
+    what = say("offer.draw") if offer.kind == "draw" else say("offer.takeback", count=offer.moves)
+    by = say("offer.by", side=side_name) if side_name else ""
+    return say("offer.text", what=what, by=by, where=translate(offer.where))
 
 
 def last_turn_moves(sides: Sequence[int], requester: set[int] | frozenset[int], ply: int) -> int:

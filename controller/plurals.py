@@ -13,8 +13,20 @@ def english(count: int, one: str, many: str | None = None) -> str:
 def polish(count: int, one: str, few: str, many: str) -> str:
     """Polish has three forms: 1 'sekunda'; 2-4, 22-24, ... 'sekundy' (not
     12-14); every other count 'sekund'."""
+    return f"{count} {(one, few, many)[polish_form(count)]}"
+
+
+def polish_form(count: int) -> int:
+    """Which of Polish's three forms a count takes: 0 one, 1 few, 2 many."""
     if count == 1:
-        return f"{count} {one}"
+        return 0
     if count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14):
-        return f"{count} {few}"
-    return f"{count} {many}"
+        return 1
+    return 2
+
+
+def form_index(language: str, count: int) -> int:
+    """The form a count takes in `language`: English (one, other), Polish (one, few, many)."""
+    if language == "pl":
+        return polish_form(count)
+    return 0 if count == 1 else 1

@@ -27,6 +27,7 @@ from damka.controller.session.types import Opponent
 from damka.controller.setup import GameSetup
 from damka.controller.store import StoredGame
 from damka.controller.tracker import BoardMap
+from damka.controller.words import say, translate
 from damka.engine import levels
 from damka.engine.variant import Variant
 from damka.hardware.interfaces import LedFrame
@@ -52,7 +53,8 @@ def describe(stored: StoredGame) -> str:
     game = stored.game
     per_round = max(1, game.variant.moves_per_turn) * max(1, len(game.variant.sides))
     number = game.ply // per_round + 1
-    return f"game {stored.id}, {game.variant.title}, move {number}, {' - '.join(stored.players)}"
+    return say("resume.describe", id=stored.id, variant=translate(game.variant.title), number=number,
+               players=" - ".join(stored.players))
 
 
 def target_squares(stored: StoredGame) -> frozenset[str]:

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from damka.controller import wording
+from damka.controller.words import say, translate
 from damka.controller.clock import Clock, State
 from damka.controller.match import Match
 from damka.controller.session import CommittedMove, Phase, Session
@@ -49,13 +50,13 @@ def game_view(session: Session, clock: Clock | None, players: Sequence[str], tit
     scores = game.scores
     active = active_sides(session)
     sides = [
-        SideLine(players[i] if i < len(players) else side, side_colour(side, i), scores[i] if multi else None,
+        SideLine(players[i] if i < len(players) else wording.engine_side_name(variant, i), side_colour(side, i), scores[i] if multi else None,
                  to_move=playing and game.turn == i, out=i not in active)
         for i, side in enumerate(variant.sides)
     ]
     status = _status(session, sides, multi)
     if clock is not None and clock.state is State.PAUSED:
-        status += " (clock paused: ok to start)"
+        status += say("status.clock_paused")
     alert = bool(set(session.frame.values()) & ALERT_ROLES) or session.warning is not None
     message = session.message
     messages = [message] if message and message.lower() != status.lower() else []
@@ -90,36 +91,39 @@ def with_warning(view: View, line: str) -> View:
 def _status(session: Session, sides: list[SideLine], multi: bool) -> str:
     game = session.game
     if session.phase is Phase.SETUP:
-        return "Set up the pieces"
+        return say("status.setup")
     guide = session.takeback_guide
     if guide is not None:
-        return f"Taking back {wording.takeback_turns(session.variant, guide)}"
+        return say("status.taking_back", turns=wording.takeback_turns(session.variant, guide))
     if game.is_over:
-        return "Game over"
+        return say("status.over")
     if session.thinking:
         label = seat_label(session.opponent, game.turn)
         if seat_away(session.opponent, game.turn):
-            return f"Waiting for the {label} to come back"
-        return "The computer is thinking..." if label == "computer" else f"Waiting for the {label}'s move"
+            return say("status.away", label=translate(label))
+        if label == "computer":
+            return say("status.computer_thinking")
+        return say("status.waiting", label=translate(label))
     mover = sides[game.turn].name
-    return f"{mover}: second move" if multi and game.move_in_turn else f"{mover} to move"
+    return say("status.second_move", side=mover) if multi and game.move_in_turn else say("status.to_move", side=mover)
 
 
 def result_view(session: Session, result: Result | None, players: Sequence[str], match: Match) -> ResultView:
     names = players
     if result is None:
-        title = "Game abandoned"
+        title = say("result.abandoned")
     elif result.winner is not None:
-        title = f"{names[result.winner]} wins"
+        title = say("result.title_wins", side=names[result.winner])
     elif result.is_draw:
-        title = "Draw"
+        title = say("result.title_draw")
     else:
         firsts = [names[i] for i, place in enumerate(result.places) if place == 1]
-        title = f"1st: {', '.join(firsts)}"
-    reason = result.reason if result is not None else ""
+        title = say("result.first", names=", ".join(firsts))
+    reason = wording.reason_text(result.reason) if result is not None else ""
     if session.variant.shows_scores:
-        reason += "  (small points " + " ".join(str(s) for s in session.scores) + ")"
+        reason += say("result.small_points", scores=" ".join(str(s) for s in session.scores))
     upcoming = match.order()
     return ResultView(title, reason.strip(), match.standings(player_colours(session, players)),
                       by_small_points=len(match.players) > 2,
-                      next_first=f"Next game: {upcoming[0]} starts" if upcoming else "")
+                      next_first=say("result.next_first", side=upcoming[0]) if upcoming else "",
+                      footer=say("result.footer"))

@@ -77,7 +77,7 @@ class ResultView:
     standings: Sequence[Standing] = ()
     by_small_points: bool = False             # 3-4 players rank by small points
     next_first: str = ""                      # "Next game: Black starts"
-    footer: str = "ok: next game   menu: menu"
+    footer: str = "ok: next game   menu: menu"  # the result view's builder gives it in the board's language
     warning: str = ""                         # "Board not connected: ...": in full, under the title
 
 

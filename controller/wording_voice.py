@@ -1,39 +1,37 @@
 """What the board says aloud, in English and Polish: short sentences a
 speech synthesiser reads well (squares letter by letter, "to" for a step,
-"takes" for a capture), for a player who cannot look at the screen."""
+"takes" for a capture), for a player who cannot look at the screen. The
+words are the catalogue's (`controller/words/voice.py`); this builds sentences."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Iterator, Mapping
 
-from damka.controller import plurals
+from damka.controller.words import LANGUAGES, text_in
 
-LANGUAGES = ("en", "pl")
+__all__ = ["LANGUAGES", "Phrases", "phrases_for"]
 
-WORDS: dict[str, Mapping[str, str]] = {
-    "en": {"to": "to", "takes": "takes", "refused": "Refused", "illegal": "Illegal move",
-           "put_back": "put back on", "take_off": "take off", "computer": "Computer plays", "flag": "Flag",
-           "out": "is out", "wins": "wins", "draw": "Draw", "byoyomi": "byo-yomi",
-           "taking_back": "Taking back", "put": "Put", "on": "on", "take": "Take off",
-           "piece": "a piece", "king": "a king", "white piece": "a white piece", "black piece": "a black piece",
-           "white king": "a white king", "black king": "a black king"},
-    "pl": {"to": "na", "takes": "bije", "refused": "Odrzucone", "illegal": "Nieprawidłowy ruch",
-           "put_back": "postaw z powrotem na", "take_off": "zdejmij z", "computer": "Komputer gra",
-           "flag": "Flaga", "out": "odpada", "wins": "wygrywa", "draw": "Remis", "byoyomi": "bajomi",
-           "taking_back": "Cofamy ruch", "put": "Postaw",
-           "on": "na", "take": "Zdejmij z", "piece": "pionka", "king": "damkę", "white piece": "białego pionka",
-           "black piece": "czarnego pionka", "white king": "białą damkę", "black king": "czarną damkę"},
-}
 
-# Counted words, by language: each a function of the count (controller/plurals.py).
-COUNTED: dict[str, Mapping[str, Callable[[int], str]]] = {
-    "en": {"periods": lambda n: plurals.english(n, "period") + " left",
-           "seconds": lambda n: plurals.english(n, "second")},
-    "pl": {"periods": lambda n: plurals.polish(n, "okres został", "okresy zostały", "okresów zostało"),
-           "seconds": lambda n: plurals.polish(n, "sekunda", "sekundy", "sekund")},
-}
+class _Words(Mapping[str, str]):
+    """The voice's words of one language, read from the catalogue ("voice.<name>")."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def __getitem__(self, name: str) -> str:
+        try:
+            return text_in(self.language, f"voice.{name}")
+        except KeyError:
+            raise KeyError(name) from None
+
+    def __iter__(self) -> Iterator[str]:
+        from damka.controller.words.catalogue import keys
+        return (key[len("voice."):] for key in keys() if key.startswith("voice."))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 @dataclass(frozen=True)
@@ -101,14 +99,14 @@ class Phrases:
         return ". ".join(parts)
 
     def byoyomi(self, player: str, periods: int) -> str:
-        return f"{player}: {self.words['byoyomi']}, {COUNTED[self.language]['periods'](periods)}"
+        return f"{player}: {self.words['byoyomi']}, {text_in(self.language, 'voice.periods', count=periods)}"
 
     def last_seconds(self, player: str, seconds: int) -> str:
-        return f"{player}: {COUNTED[self.language]['seconds'](seconds)}"
+        return f"{player}: {text_in(self.language, 'voice.seconds', count=seconds)}"
 
 
 def phrases_for(language: str) -> Phrases:
     """The phrases of `language` ("en" or "pl"); ValueError naming the choices otherwise."""
-    if language not in WORDS:
+    if language not in LANGUAGES:
         raise ValueError(f"voice language {language!r}: expected one of {', '.join(LANGUAGES)}")
-    return Phrases(language, WORDS[language])
+    return Phrases(language, _Words(language))

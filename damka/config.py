@@ -28,6 +28,7 @@ from damka.controller.board_config import (
     parse_voice,
 )
 from damka.controller.config_file import Section, read_toml
+from damka.controller.words.catalogue import LANGUAGES
 from damka.hardware.config import HardwareConfig, check_across, parse_hardware
 from damka.hardware.errors import ConfigError
 from damka.web.settings import WebSettings, parse_web
@@ -45,6 +46,7 @@ class BoardConfig(HardwareConfig):
     voice: VoiceConfig = VoiceConfig()
     light: LightConfig = LightConfig()
     engines: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: Hub engine command}
+    language: str = "en"  # [board] language: what the board's screen, page and menus speak (LANGUAGES)
 
     def engine_table(self) -> tuple[tuple[str, str, str], ...]:
         """[engines] as `GameSetup.engines`: (variant, name, command), in the file's order."""
@@ -60,6 +62,7 @@ def load_config(path: str | Path, *, backend: str | None = None) -> BoardConfig:
 def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: str | None = None) -> BoardConfig:
     """The config from parsed TOML; `backend` overrides [board] backend (a command-line choice)."""
     top = Section(source, "", data)
+    language = _language(top)
     hardware = parse_hardware(top, backend)
     web = parse_web(top.table_of("web"))
     hall = None
@@ -73,6 +76,16 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     engines = parse_engines(top.table_of("engines"))
     top.done()
     config = BoardConfig(**{f.name: getattr(hardware, f.name) for f in fields(HardwareConfig)},
-                         web=web, hall=hall, sound=sound, voice=voice, light=light, engines=engines)
+                         web=web, hall=hall, sound=sound, voice=voice, light=light, engines=engines,
+                         language=language)
     check_across(config)
     return config
+
+
+def _language(top: Section) -> str:
+    """[board] language, taken out of the [board] table before the hardware reads the rest of it:
+    the words are the controller's, the table is the hardware's."""
+    board = top.table.get("board")
+    if not isinstance(board, dict) or "language" not in board:
+        return "en"
+    return Section(top.source, "board", {"language": board.pop("language")}).choice("language", LANGUAGES, "en") or "en"

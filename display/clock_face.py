@@ -28,6 +28,7 @@ from typing import Sequence
 import pygame
 
 from damka.controller.clock_view import ClockView, SideView, format_time
+from damka.controller.words import say
 from damka.display import widgets
 from damka.display.widgets import READABLE
 
@@ -106,21 +107,21 @@ def message_height(size: tuple[int, int]) -> int:
 def _footer_parts(side: SideView, view: ClockView) -> list[str]:
     """The panel's last line, most important first: what does not fit is left off."""
     if side.out:
-        return ["OUT"]
-    parts = [f"moves {side.moves}"]
+        return [say("clock.out")]
+    parts = [say("clock.moves", count=side.moves)]
     if side.active and view.moves_per_turn > 1:
-        parts.append(f"move {view.turn_moves + 1}/{view.moves_per_turn}")
+        parts.append(say("clock.move_of", number=view.turn_moves + 1, of=view.moves_per_turn))
     if side.stages > 1:
-        stage = f"stage {min(side.stage, side.stages - 1) + 1}/{side.stages}"
+        stage = say("clock.stage", number=min(side.stage, side.stages - 1) + 1, of=side.stages)
         if side.turns_to_control is not None:
-            stage += f" ({side.turns_to_control} to go)"
+            stage += say("clock.to_go_after", count=side.turns_to_control)
         parts.append(stage)
     elif side.turns_to_control is not None:
-        parts.append(f"{side.turns_to_control} to go")
+        parts.append(say("clock.to_go", count=side.turns_to_control))
     if side.periods and not side.flagged:
-        parts.append(f"{side.periods}x byo-yomi")
+        parts.append(say("clock.byoyomi", count=side.periods))
     if side.delay_ms:
-        parts.append(f"delay {format_time(side.delay_ms)}")
+        parts.append(say("clock.delay", time=format_time(side.delay_ms)))
     return parts
 
 
@@ -195,7 +196,7 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, side: SideView, view
 
 def status_text(view: ClockView, message: str = "") -> str:
     """The message line: the message, after PAUSED / GAME OVER / READY when the clock is not running."""
-    state = {"paused": "PAUSED", "finished": "GAME OVER", "ready": "READY"}.get(view.state, "")
+    state = say(f"clock.{view.state}") if view.state in ("paused", "finished", "ready") else ""
     return "  ".join(part for part in (state, message) if part)
 
 
@@ -207,7 +208,7 @@ def draw_clock_face(surface: pygame.Surface, view: ClockView, *, names: Sequence
     the clock's state in its own status line); `text_size`: the smallest font
     size of names, scores and footers (the screen's, on a big panel)."""
     count = len(view.sides)
-    names = list(names) if names is not None else [f"Side {i + 1}" for i in range(count)]
+    names = list(names) if names is not None else [say("side.numbered", number=i + 1) for i in range(count)]
     if len(names) != count or (scores is not None and len(scores) != count):
         raise ValueError(f"{count} sides need {count} names and scores")
     surface.fill(theme.background)

@@ -21,6 +21,7 @@ import pygame
 
 from damka.display import widgets
 from damka.display.clock_face import draw_clock_face, panel_rects, status_text
+from damka.controller.words import say
 from damka.controller.views import GameView, MenuView, ResultView, SideLine, Standing, View  # noqa: F401 (re-exported)
 from damka.display.widgets import ACCENT, BACKGROUND, DIM, PANEL, PANEL_ACTIVE, READABLE, TEXT
 
@@ -63,7 +64,7 @@ class Screen:
         k = scale_of((width, height))
         small, info, big = _size(READABLE, k), _size(24, k), _size(30, k)
         pad = round(8 * k)
-        move = f"move {view.move_number}"
+        move = say("screen.move_number", number=view.move_number)
         # The title and the move number share the top line when they fit; else the
         # title gets up to two lines and the move number goes to the last-move line.
         move_on_top = widgets.width_of(view.title, info) + widgets.width_of(move, info) + 3 * pad <= width
@@ -84,16 +85,20 @@ class Screen:
                                  "center", max_lines=lines) if status else 0
         y += max(used, widgets.line_height(big)) + pad // 4
         right_words = [] if move_on_top else [move]
+        short = list(right_words)
         if view.hints_left is not None:
-            right_words.append(f"hints left: {view.hints_left}" if view.hints_left else "no hints left")
+            right_words.append(say("screen.hints_left", count=view.hints_left) if view.hints_left
+                               else say("screen.no_hints"))
+            short.append(say("screen.hints_short", count=view.hints_left) if view.hints_left
+                         else say("screen.no_hints_short"))
         right = pygame.Rect(width - pad, y, 0, 0)
         if right_words:
-            short = [w.replace("hints left", "hints").replace("no hints left", "no hints") for w in right_words]
             words = widgets.first_fitting(["   ".join(right_words), "   ".join(short)], small, width // 2)
             right = widgets.text(surface, words, (width - pad, y), small, DIM, "topright")
         if view.last_move:
             room = right.left - 3 * pad
-            words = widgets.first_fitting([f"last move: {view.last_move}", f"last: {view.last_move}"], info, room)
+            words = widgets.first_fitting([say("screen.last_move", move=view.last_move),
+                                           say("screen.last_short", move=view.last_move)], info, room)
             widgets.text(surface, words, (pad, y), info, TEXT, max_width=room)
         y += widgets.line_height(info) + pad // 2
         lines = ([view.hint] if view.hint else []) + list(view.messages)
@@ -122,11 +127,11 @@ class Screen:
         widgets.swatch(surface, (box.x + pad + radius, box.y + pad + line // 2), side.colour, radius)
         right = box.right - pad
         if side.score is not None:
-            right = widgets.text(surface, f"{side.score} pt", (right, box.y + pad), size, ACCENT, "topright").left - pad
+            right = widgets.text(surface, say("screen.points", score=side.score), (right, box.y + pad), size, ACCENT, "topright").left - pad
         name_x = box.x + 2 * (pad + radius)
         widgets.text(surface, side.name, (name_x, box.y + pad), size, DIM if side.out else TEXT,
                      max_width=right - name_x)
-        note = "out" if side.out else "to move" if side.to_move else ""
+        note = say("screen.out") if side.out else say("screen.to_move") if side.to_move else ""
         if note and box.height >= 2 * line + 3 * pad:
             widgets.text(surface, note, (box.centerx, box.bottom - pad), _size(30, k), ACCENT, "midbottom",
                          max_width=box.width - 2 * pad)
@@ -192,9 +197,11 @@ class Screen:
     def _standings(self, surface: pygame.Surface, box: pygame.Rect, view: ResultView, k: float) -> None:
         ranked = sorted(view.standings, key=(lambda s: (-s.small_points, -s.points)) if view.by_small_points
                         else (lambda s: (-s.points, -s.small_points)))
-        points, small_points = ("points", "pts"), ("small pts", "small")
-        header = [("Match",), small_points, points, ("games",)] if view.by_small_points \
-            else [("Match",), points, small_points, ("games",)]
+        points = (say("standings.points"), say("standings.points_short"))
+        small_points = (say("standings.small_points"), say("standings.small_short"))
+        match, games = (say("standings.match"),), (say("standings.games"),)
+        header = [match, small_points, points, games] if view.by_small_points \
+            else [match, points, small_points, games]
         rows = []
         for standing in ranked:
             first, second = ((standing.small_points, _points(standing.points)) if view.by_small_points

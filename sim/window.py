@@ -43,6 +43,7 @@ from damka.controller.eventlog import LogEvent, parse_side
 from damka.controller.session import Phase
 from damka.controller.tracker import BoardMap
 from damka.controller.user_files import replace_file
+from damka.controller.words import say
 from damka.display.screen import SIZE as SCREEN_SIZE
 from damka.display.screen import Screen
 from damka.display.sdl_env import choose_drivers, has_desktop, no_sound
@@ -449,14 +450,7 @@ class SimWindow:
             draw_text(surface, str(rank + 1), (self.board_rect.x - 10, y), 20, DIM, "midright")
 
     def _draw_legend(self, surface: pygame.Surface) -> None:
-        lines = (
-            "mouse: drag or click-lift / click-drop a piece",
-            "shift-click: take a piece off / put one back",
-            "1-4: clock buttons   space: clock of the side to move",
-            "h hint   t take back   m menu   enter ok   arrows",
-            "menus: click or tap a row; left/right or t: step back",
-            "r: set the pieces as the LEDs ask   F12 screenshot   q quit",
-        )
+        lines = tuple(say(f"sim.help_{name}") for name in ("mouse", "shift", "clock", "keys", "menus", "set"))
         y = self.screen_rect.bottom + 14
         for line in lines:
             draw_text(surface, line, (self.screen_rect.x, y), 20, TEXT if y == self.screen_rect.bottom + 14 else DIM)
@@ -508,8 +502,6 @@ def save_screenshot(window: SimWindow, path: str | Path) -> Path:
 
 
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
-NO_DESKTOP = ("no display to open the simulator window on (DISPLAY and WAYLAND_DISPLAY are unset); "
-              "run it on a desktop, or headless: damka sim --headless --script LOG --screenshot FILE.png")
 
 
 def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
@@ -537,7 +529,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
     """The interactive window (needs a display) until it is closed or `should_stop()`
     (`--seconds`). Returns an exit code."""
     if not has_desktop():  # said before SDL probes for one (and prints what it lacks)
-        raise WindowError(NO_DESKTOP)
+        raise WindowError(say("sim.no_desktop"))
     choose_drivers()
     try:
         pygame.display.init()
@@ -551,8 +543,8 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
         # With no desktop SDL falls back to drawing into memory: a window
         # nobody can see would run forever, so say what is wrong instead.
         pygame.display.quit()
-        raise WindowError(NO_DESKTOP)
-    pygame.display.set_caption("Damka simulator")
+        raise WindowError(say("sim.no_desktop"))
+    pygame.display.set_caption(say("sim.caption"))
     timer = pygame.time.Clock()
     last = pygame.time.get_ticks()
     shots = 0
@@ -565,7 +557,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
                 target = (screenshot_dir or Path.cwd()) / f"damka-{shots:03d}.png"
                 try:
                     save_screenshot(window, target)
-                    app.notice = f"saved {target}"
+                    app.notice = say("sim.saved", path=target)
                 except WindowError as exc:
                     app.notice = str(exc)
                 continue

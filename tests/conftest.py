@@ -22,3 +22,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def english_board():
+    """Every test starts with the board speaking English (a test that switches
+    the board to Polish must not leave the next one in Polish)."""
+    from damka.controller import words
+    words.set_language("en")
+    yield
+    words.set_language("en")

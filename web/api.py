@@ -19,8 +19,10 @@ from starlette.routing import Route
 
 from damka.controller import timecontrol
 from damka.hardware.palette import PALETTES
-from damka.controller.menus import (COLOURS, HINTS, LEVELS, MODES, SIDES, TIME_CONTROLS, engine_choices,
-                                   variant_choices)
+from damka.controller.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
+                                   side_choices, time_choices, variant_choices)
+from damka.controller import words
+from damka.controller.words import catalogue, say
 from damka.controller.setup import Engines
 from damka.engine.variants import variant_class
 from damka.web import archive
@@ -49,7 +51,14 @@ def routes(web: Any) -> list[Route]:
         return JSONResponse(item.data if item else {}, headers={"Cache-Control": "no-store"})
 
     async def options(request: Request) -> Response:
-        return JSONResponse(form_options(web.app.engines))
+        with words.speaking(asked_language(request)):
+            return JSONResponse(form_options(web.app.engines))
+
+    async def page_words(request: Request) -> Response:
+        """The page's own words in the language it asks for (else the board's), and the choices."""
+        code = asked_language(request)
+        return JSONResponse({"language": code, "board": words.language(), "names": dict(words.LANGUAGE_NAMES),
+                             "words": catalogue.page_words(code)})
 
     async def games(request: Request) -> Response:
         try:
@@ -73,7 +82,7 @@ def routes(web: Any) -> list[Route]:
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     return [
-        Route("/api/state", state), Route("/api/options", options), Route("/api/games", games),
+        Route("/api/state", state), Route("/api/options", options), Route("/api/words", page_words), Route("/api/games", games),
         Route("/api/import", import_progress),
         Route("/api/games/{id:int}", game), Route("/api/games/{id:int}.pdn", pdn),
         post("/api/game/new", new_game), post("/api/game/action", action), post("/api/game/move", move),
@@ -85,15 +94,21 @@ def routes(web: Any) -> list[Route]:
     ]
 
 
+def asked_language(request: Request) -> str:
+    """The language a page asks for (`?language=pl`); the board's when it names none the board speaks."""
+    code = request.query_params.get("language", "")
+    return code if code in words.LANGUAGES else words.language()
+
+
 def form_options(engines: Engines = ()) -> dict[str, Any]:
     """The choices of the board's new-game menu, for the page's form; `engines`
     (the board config's): per variant, the engines it may choose (names only)."""
     return {"engines": {variant: [list(p) for p in engine_choices(engines, variant)]
                         for variant in dict.fromkeys(where for where, _, _ in engines)},
-            "variants": [list(pair) for pair in variant_choices()], "sides": [list(p) for p in SIDES],
-            "modes": [list(p) for p in MODES] + [["remote", "Against a player on this page"]],
-            "time_controls": [list(p) for p in TIME_CONTROLS], "colours": [list(p) for p in COLOURS],
-            "levels": [list(p) for p in LEVELS], "hints": [list(p) for p in HINTS],
+            "variants": [list(pair) for pair in variant_choices()], "sides": [list(p) for p in side_choices()],
+            "modes": [list(p) for p in mode_choices()] + [["remote", say("mode.remote")]],
+            "time_controls": [list(p) for p in time_choices()], "colours": [list(p) for p in colour_choices()],
+            "levels": [list(p) for p in level_choices()], "hints": [list(p) for p in hint_choices()],
             "presets": [{"name": p.name, "text": p.text} for p in timecontrol.PRESETS],
             "sided": [name for name, _ in variant_choices() if variant_class(name).takes_option("sides")],
             "roles": role_colours(),
@@ -195,7 +210,7 @@ async def rotate(web: Any, data: dict, role: str, who: str) -> dict:
     """A new pairing code (the arbiter's): the board's screen shows it; pages unlocked with the old one must ask again."""
     def run() -> dict:
         web.access.rotate()
-        web.announce(f"new code from {who}")
+        web.announce(say("web.new_code", who=who))
         web.feed.log_action(who, "rotate-code", "new pairing code (shown on the board's screen)")
         return {"ok": True}
     return await web.driver.call(run)

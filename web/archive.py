@@ -12,6 +12,7 @@ from typing import Any
 
 from damka.controller.store import Store, StoreError
 from damka.controller.store_pdn import export_pdn, iter_records
+from damka.controller.words import say
 from damka.engine.errors import EngineError
 
 log = logging.getLogger("damka.web")
@@ -26,12 +27,12 @@ class ArchiveError(Exception):
 
 def _open(store: Store | None) -> Store:
     if store is None:
-        raise ArchiveError("this board keeps no games (started without a store)", 404)
+        raise ArchiveError(say("web.no_store"), 404)
     try:
         return Store(store.path, readonly=True)
     except (StoreError, OSError) as error:
         log.warning("the page cannot read the games: %s", error)   # the path is for the log, not for anyone
-        raise ArchiveError("the stored games cannot be read now", 503) from None
+        raise ArchiveError(say("web.unreadable"), 503) from None
 
 
 PAGE = 100        # games in one page of the list
@@ -66,13 +67,13 @@ def list_games(store: Store | None, before: int | None = None, limit: int = PAGE
 
 def _load(store: Store | None, game_id: int):
     if not 0 < game_id <= MAX_ID:
-        raise ArchiveError(f"there is no stored game {game_id}")
+        raise ArchiveError(say("web.no_stored_game", id=game_id))
     reader = _open(store)
     try:
         return reader.load_game(game_id)
     except (StoreError, KeyError, LookupError, ValueError) as error:
         log.warning("the page cannot show game %d: %s", game_id, error)   # the error names the database's path
-        raise ArchiveError(f"there is no stored game {game_id} that can be shown") from None
+        raise ArchiveError(say("web.cannot_show", id=game_id)) from None
     finally:
         reader.close()
 

@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from damka.controller.board_settings import changes_text, setting_rows, with_choices
 from damka.controller.clock import State
+from damka.controller.words import say
 from damka.web.driver import CommandError
 
 CLOCK_ACTIONS = {"pause": ("pause", State.RUNNING, "paused"), "start": ("unpause", State.PAUSED, "started")}
@@ -48,7 +49,7 @@ def apply_settings(web: Any, changes: dict[str, Any], who: str) -> dict[str, Any
     app.set_board_settings(new)
     what = changes_text(old, new)
     if what:
-        web.announce(f"{what} from {who}")
+        web.announce(say("web.changed_from", what=what, who=who))
     return {"ok": True, "settings": {key: row["value"] for key, row in setting_rows(new).items()}}
 
 
@@ -64,13 +65,13 @@ def pause_or_start(web: Any, name: str, who: str) -> dict[str, Any]:
     app = web.app
     menu_action, wanted, done = CLOCK_ACTIONS[name]
     if app.session is None:
-        raise CommandError("there is no game on the board")
+        raise CommandError(say("command.no_game"))
     clock = app.clock
     if clock is None:
-        raise CommandError("this game has no clock")
+        raise CommandError(say("command.no_clock"))
     if clock.state is not wanted:
-        why = "it starts with the first move" if clock.state is State.READY else f"it is {clock.state}"
-        raise CommandError(f"cannot {name} the clock: {why}")
+        why = say("web.starts_first_move") if clock.state is State.READY else say("web.clock_is", state=clock.state)
+        raise CommandError(say("web.cannot_clock", action=name, why=why))
     web.driver.menu_action(menu_action, who)
-    web.announce(f"clock {done} from {who}")
+    web.announce(say("web.clock_from", done=say(f"web.clock_{done}"), who=who))
     return {"ok": True, "clock": str(clock.state)}

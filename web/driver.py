@@ -17,11 +17,12 @@ from typing import Any, Callable
 
 from damka.controller.app_commands import BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
-from damka.controller.menus import MODES
+from damka.controller.menus import mode_choices
 from damka.controller.offers import OfferError
 from damka.controller.seat_opponents import remote_players
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
 from damka.controller.view_builder import active_sides
+from damka.controller.words import say
 from damka.engine import levels
 from damka.engine.variant import Variant
 from damka.engine.variants import variant_names
@@ -52,7 +53,7 @@ def setup_from(data: Any, engines: Engines = ()) -> tuple[GameSetup, list[str], 
     if sides not in ("2", "3", "4", "teams"):
         raise CommandError(f"sides: {sides!r} is not 2, 3, 4 or teams", 400)
     mode = str(data.get("mode", "casual"))
-    if mode not in {name for name, _ in MODES} | {"remote"}:
+    if mode not in {name for name, _ in mode_choices()} | {"remote"}:
         raise CommandError(f"mode: unknown {mode!r}", 400)
     level = str(data.get("level", levels.DEFAULT_LEVEL))
     try:
@@ -188,7 +189,7 @@ class Driver:
             app.set_player_names(names)
         remote = RemoteOpponent(build_variant(setup), frozenset({remote_seat})) if remote_seat is not None else None
         app.new_game(setup, remote=remote)
-        self.announce(f"new game set up from {who}")
+        self.announce(say("web.new_game", who=who))
         if remote is None:
             return {"ok": True, "game": app.game_id}
         # The remote seat is this page's: the token goes to it alone (never into the picture).
@@ -200,17 +201,16 @@ class Driver:
         to another (a second device, a page that lost its token). A fresh token."""
         remote = self.current_remote()
         if remote is None:
-            raise CommandError("no seat of this game is played from the page")
+            raise CommandError(say("web.no_seat"))
         if self.app.session.result is not None:
-            raise CommandError("the game is over already")
+            raise CommandError(say("command.over_already"))
         if remote.claimed and remote.key.matches(seat):
             return {"ok": True, "seat_token": remote.key.token, "seat_id": remote.key.public}
         if remote.claimed and role != "arbiter":
-            raise CommandError("the remote seat is held by another page already: only the arbiter PIN hands it "
-                               "to this page", 409)
+            raise CommandError(say("web.seat_held"), 409)
         handed = remote.claimed
         key = remote.claim()
-        self.announce(f"remote seat {'handed to' if handed else 'claimed from'} {who}")
+        self.announce(say("web.seat_handed" if handed else "web.seat_claimed", who=who))
         return {"ok": True, "seat_token": key.token, "seat_id": key.public}
 
     def acts_for_remote(self, token: Any) -> bool:
@@ -236,15 +236,17 @@ class Driver:
             elif name in ("draw", "takeback"):
                 app.offer(name, None, where)
                 offer = app.pending_offer
-                note = f"{'draw offered' if name == 'draw' else f'take-back of {offer.moves} asked'} from {who}"
+                note = say("web.draw_offered", who=who) if name == "draw" else \
+                    say("web.takeback_asked", moves=offer.moves, who=who)
             elif name in ("accept", "decline"):
                 offer = app.pending_offer
                 app.answer_offer(name == "accept", where)
-                answer = "accepted" if name == "accept" else "declined"
-                note = f"{'draw' if offer.kind == 'draw' else 'take-back'} {answer} from {who}"
+                answer = say("offer.accepted") if name == "accept" else say("offer.declined")
+                note = say("web.draw_answered" if offer.kind == "draw" else "web.takeback_answered", answer=answer,
+                           who=who)
             else:
                 app.menu_action(name, who)
-                note = f"{name} from {who}"
+                note = say("web.action_from", action=name, who=who)
         except OfferError as error:
             raise CommandError(str(error)) from None
         self.announce(note)
@@ -255,17 +257,16 @@ class Driver:
         session = self.app.session
         seats = self.app.remote_sides() & active_sides(session)
         if not seats:
-            raise CommandError("the remote player's side is out of the game already")
+            raise CommandError(say("web.remote_out"))
         return session.game.turn if session.game.turn in seats else min(seats)
 
     def remote_move(self, text: str, seat: Any = None) -> dict[str, Any]:
         remote = self.current_remote()
         if remote is None:
-            raise CommandError("no seat of this game is played from the page")
+            raise CommandError(say("web.no_seat"))
         if not self.acts_for_remote(seat):
-            raise CommandError("the remote seat is played by the page that set up the game (it holds the seat "
-                               "token): " + ("this page has none" if not seat else "this page's seat token is wrong")
-                               + "; other pages watch", 403)
+            raise CommandError(say("web.not_the_seat", why=say("web.no_token") if not seat else say("web.wrong_token")),
+                               403)
         turn = remote.submit(text)
         self.app.tick(self.app.now)   # the session picks the answer up now and lights it on the board
         return {"ok": True, "turn_complete": turn is not None}

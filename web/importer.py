@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from damka.controller.store import Store, StoreError
 from damka.controller.store_pdn import iter_records, record_key
+from damka.controller.words import say
 from damka.engine.errors import EngineError
 
 BATCH = 100             # records a transaction: the board's own writes wait for one batch at most
@@ -161,10 +162,10 @@ class Importer:
     def start(self, text: str, name: str) -> Progress:
         """Start storing `text`'s records; ImportBusy while another upload is stored."""
         if self.store_path is None:
-            raise ImportBusy("this board keeps no games (started without a store)")
+            raise ImportBusy(say("web.no_store"))
         with self._lock:
             if self.progress.state == "reading":
-                raise ImportBusy(f"{self.progress.name} is being imported: wait until it is done")
+                raise ImportBusy(say("web.importing", name=self.progress.name))
             self.progress = Progress(job=self.progress.job + 1, name=name, state="reading")
             self._thread = threading.Thread(target=self._watch, args=(text, name), name="damka-import",
                                             daemon=True)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from damka.controller.opponent import Thinking
+from damka.controller.words import say
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.notation import format_move
@@ -141,13 +142,13 @@ class RemoteOpponent:
         second move); RemoteMoveError naming the reason if it is not legal now."""
         position = self.position_now()
         if position is None:
-            raise RemoteMoveError("it is not the remote seat's turn")
+            raise RemoteMoveError(say("web.not_remote_turn"))
         moves = self.variant.legal_moves(position)
         by_text = {format_move(self.variant, position, move, moves): move for move in moves}
         move = by_text.get(str(text).strip())
         if move is None:
             shown = ", ".join(sorted(by_text)[:12])
-            raise RemoteMoveError(f"{text!r} is not a legal move here; legal: {shown}")
+            raise RemoteMoveError(say("web.not_legal", move=repr(text), legal=shown))
         with self._lock:
             self._chosen.append(move)
             after = self.variant.play(position, move)

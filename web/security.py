@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 from urllib.parse import urlsplit
 
+from damka.controller.words import say
+
 FREE_FAILURES = 5
 MAX_LOCK_S = 60.0
 FIRST_LOCK_S = 0.5
@@ -107,9 +109,9 @@ class Access:
             failures = self._failures.setdefault(client, _Failures())
             if failures.locked_until > now:
                 wait = failures.locked_until - now
-                raise Refused(429, f"too many wrong codes from {client}: try again in {wait:.1f} s", wait)
+                raise Refused(429, say("web.locked_client", client=client, wait=f"{wait:.1f}"), wait)
             if given and client not in self._known and (wait := self._wrong.wait(now)) > 0:
-                raise Refused(429, f"too many wrong codes on this board: try again in {wait:.1f} s", wait)
+                raise Refused(429, say("web.locked_board", wait=f"{wait:.1f}"), wait)
             role = self._role(given)
             if role is not None:
                 self._known.add(client)
@@ -123,11 +125,10 @@ class Access:
                     lock = min(MAX_LOCK_S, FIRST_LOCK_S * 2 ** (failures.count - FREE_FAILURES - 1))
                     failures.locked_until = now + lock
         if not given:
-            raise Refused(401, "this needs the arbiter PIN" if arbiter else
-                          "this needs the board's pairing code (shown on the board's screen) or the arbiter PIN")
+            raise Refused(401, say("web.needs_pin") if arbiter else say("web.needs_code"))
         if role == "player":
-            raise Refused(403, "this needs the arbiter PIN (the pairing code is not enough)")
-        raise Refused(403, "wrong arbiter PIN" if arbiter else "wrong code")
+            raise Refused(403, say("web.code_not_enough"))
+        raise Refused(403, say("web.wrong_pin") if arbiter else say("web.wrong_code"))
 
     def _role(self, given: str | None) -> str | None:
         if not given:

@@ -32,6 +32,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from damka.controller.words import say
 from damka.web import api
 from damka.web.driver import Driver
 from damka.web.feed import WebFeed
@@ -85,8 +86,8 @@ class WebServer:
 
     def announce(self, note: str) -> None:
         """The board's screen line (on the board's thread): the pairing code, and what the page changed last."""
-        line = f"Web code {self.access.code}" + (f", arbiter PIN {self.access.pin}" if self.show_pin else "")
-        self.app.banner = f"{line} - {note}" if note else line
+        line = say("web.code", code=self.access.code) + (say("web.pin", pin=self.access.pin) if self.show_pin else "")
+        self.app.banner = say("web.banner", line=line, note=note) if note else line
 
     # -- life cycle -----------------------------------------------------------------
 

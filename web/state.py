@@ -16,6 +16,8 @@ from damka.controller.board_settings import setting_rows
 from damka.controller.clock import State
 from damka.controller.view_builder import active_sides, game_view
 from damka.controller.views import GameView, MenuView, ResultView
+from damka.controller.wording import reason_text
+from damka.controller.words import say
 from damka.engine.variant import Result
 from damka.hardware.interfaces import Role
 from damka.hardware.palette import role_colour
@@ -36,12 +38,12 @@ def result_data(result: Result | None, names: list[str]) -> dict[str, Any] | Non
     if result is None:
         return None
     if result.winner is not None:
-        title = f"{names[result.winner]} wins"
+        title = say("result.title_wins", side=names[result.winner])
     elif result.is_draw:
-        title = "Draw"
+        title = say("result.title_draw")
     else:
-        title = "1st: " + ", ".join(names[i] for i, place in enumerate(result.places) if place == 1)
-    return {"title": title, "reason": result.reason, "points": list(result.points), "places": list(result.places)}
+        title = say("result.first", names=", ".join(names[i] for i, place in enumerate(result.places) if place == 1))
+    return {"title": title, "reason": reason_text(result.reason), "points": list(result.points), "places": list(result.places)}
 
 
 def clock_data(app: Any) -> dict[str, Any] | None:

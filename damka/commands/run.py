@@ -168,7 +168,8 @@ def attach_cues(app, board, config) -> list:
     light = config.light
     app.set_board_settings(BoardSettings(
         brightness=config.leds.brightness, night=light.night, night_brightness=light.night_brightness,
-        last_move=light.last_move, palette=light.palette, sound=config.sound.enabled, voice=config.voice.enabled))
+        last_move=light.last_move, palette=light.palette, sound=config.sound.enabled, voice=config.voice.enabled,
+        language=config.language))
     if board.led_style is not None:
         def relight(settings: BoardSettings) -> None:
             board.led_style.set_light(settings.led_brightness, settings.palette)

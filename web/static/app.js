@@ -38,8 +38,8 @@ window.damkaPost = post;   // for the arbiter's console and the archive (arbiter
 // -- the live feed ------------------------------------------------------------------------
 function connect() {
   const source = new EventSource("/api/events");
-  source.onopen = () => { $("conn").textContent = "live"; $("conn").className = "conn on"; };
-  source.onerror = () => { $("conn").textContent = "reconnecting"; $("conn").className = "conn off"; };
+  source.onopen = () => { damka.conn = "live"; $("conn").textContent = t("live"); $("conn").className = "conn on"; };
+  source.onerror = () => { damka.conn = "reconnecting"; $("conn").textContent = t("reconnecting"); $("conn").className = "conn off"; };
   source.addEventListener("state", (e) => receive(e, true));
   source.addEventListener("event", (e) => receive(e, false));
   damka.source = source;
@@ -65,16 +65,16 @@ function onEvent(ev) {
   const list = $("events");
   list.insertBefore(li, list.firstChild);
   while (list.children.length > 60) list.removeChild(list.lastChild);
-  if (ev.type === "MoveRefused") notice(`refused: ${ev.reason}`, true);
+  if (ev.type === "MoveRefused") notice(t("refused", { reason: ev.reason }), true);
   if (ev.type === "OfferMade" || ev.type === "OfferAnswered") notice(ev.text, ev.answer === "declined");
 }
 
 function describe(ev) {
   switch (ev.type) {
     case "MoveCommitted": return `${ev.side_name}: ${ev.text}`;
-    case "MoveRefused": return `refused: ${ev.reason}`;
-    case "GameOver": return `game over (${ev.result.reason})`;
-    case "ComputerPlanned": return `to play on the board: ${ev.moves.join(" ")}`;
+    case "MoveRefused": return t("refused", { reason: ev.reason });
+    case "GameOver": return t("game_over", { reason: ev.result.reason });
+    case "ComputerPlanned": return t("to_play", { moves: ev.moves.join(" ") });
     case "MessageShown": return ev.text;
     case "OfferMade": case "OfferAnswered": return ev.text;
     default: return ev.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
@@ -101,6 +101,8 @@ function clockText(i) {
 }
 
 function render() {
+  const language = damka.state.settings && damka.state.settings.language;
+  followBoard(language && language.value);
   const s = damka.state;
   const g = s.game;
   const marks = {};
@@ -118,15 +120,15 @@ function render() {
     row.innerHTML = `<span class="dot"></span><span class="name"></span><span class="score"></span><span class="clock"></span>`;
     row.querySelector(".dot").style.background = side.colour;
     row.querySelector(".name").textContent = side.label || side.name;   // "Ala (White)": the name, with the side
-    row.querySelector(".score").textContent = g.shows_scores ? `${side.score} pts` : "";
+    row.querySelector(".score").textContent = g.shows_scores ? t("points", { score: side.score }) : "";
     row.querySelector(".clock").dataset.side = i;
     sides.appendChild(row);
   });
   tickClocks();
   const view = s.view || {};
-  if (g && s.remote && s.remote.waiting) g.status = `${g.sides[s.remote.seats[0]].name} to move, on ${mine() ? "this page" : "the remote player's page"}`, g.message = "";
+  if (g && s.remote && s.remote.waiting) g.status = t(mine() ? "to_move_here" : "to_move_there", { side: g.sides[s.remote.seats[0]].name }), g.message = "";
   $("status").textContent = g ? statusLine(g)
-                              : (view.title ? `The board shows: ${view.title}${view.subtitle ? " - " + view.subtitle : ""}` : "");
+                              : (view.title ? t("board_shows", { title: view.title + (view.subtitle ? " - " + view.subtitle : "") }) : "");
   const result = $("result");
   if (g && g.result) {
     result.hidden = false;
@@ -207,16 +209,16 @@ function renderRemote() {
   const seat = g ? g.sides[r.seats[0]].name : "";
   box.innerHTML = "";
   const p = document.createElement("div");
-  if (!r.claimed) p.textContent = `${seat} is free: the game waits for the remote player to come back; claim the seat with the board's code.`;
-  else if (!mine()) p.textContent = `${seat} is played from the page that set up the game; this page watches (and acts for the board).`;
-  else p.textContent = r.waiting ? `Your move (${seat}): click a piece, then a square, or drag it.`
-    : `You play ${seat} from this page. ` + (g && g.phase === "setup" ? "Waiting for the pieces to be set up." : "Waiting for the board.");
+  if (!r.claimed) p.textContent = t("seat_free", { seat });
+  else if (!mine()) p.textContent = t("seat_elsewhere", { seat });
+  else p.textContent = r.waiting ? t("your_move", { seat })
+    : t("you_play", { seat }) + (g && g.phase === "setup" ? t("wait_setup") : t("wait_board"));
   box.appendChild(p);
   if (!mine()) {
     // An open seat (a resumed game) goes to the first page with the code; a held one only with the arbiter PIN.
     const b = document.createElement("button");
     b.id = "claim";
-    b.textContent = r.claimed ? "Take over the seat (arbiter PIN)" : `Play ${seat} on this page`;
+    b.textContent = r.claimed ? t("take_over") : t("play_here", { seat });
     b.onclick = claimSeat;
     box.appendChild(b);
   }
@@ -225,7 +227,7 @@ function renderRemote() {
   if (options.length > 1) {
     const c = document.createElement("div");
     c.className = "choices";
-    c.append("Which capture? ");
+    c.append(t("which_capture"));
     for (const m of options) {
       const b = document.createElement("button");
       b.textContent = m.text;
@@ -237,7 +239,7 @@ function renderRemote() {
 }
 
 // -- offers: a draw offered, a take-back asked, answered by the other party ------------------------
-const ANSWERED = { accepted: "accepted", declined: "declined", lapsed: "lapsed (a move was made or the game ended)" };
+const ANSWERED = ["accepted", "declined", "lapsed"];
 
 function renderOffer() {
   const o = damka.state.offer;
@@ -247,14 +249,14 @@ function renderOffer() {
   box.innerHTML = "";
   if (pending) {
     const p = document.createElement("div");
-    const what = pending.kind === "draw" ? "A draw" : `A take-back of ${pending.moves} move${pending.moves === 1 ? "" : "s"}`;
+    const what = pending.kind === "draw" ? t("a_draw") : pending.moves === 1 ? t("a_takeback_one") : t("a_takeback", { count: pending.moves });
     // The parties: the board (and, in a game with a remote seat, every page but the remote player's) and afar.
     const ours = damka.state.remote && !mine() ? "board" : "afar";
     const theirs = pending.where === "board" ? "board" : "afar";
     if (theirs !== ours) {
-      p.textContent = `${what} is offered from the board.`;
+      p.textContent = t("offered_board", { what });
       box.appendChild(p);
-      for (const [action, label] of [["accept", "Accept"], ["decline", "Decline"]]) {
+      for (const [action, label] of [["accept", t("accept")], ["decline", t("decline")]]) {
         const b = document.createElement("button");
         b.textContent = label;
         b.dataset.answer = action;
@@ -262,14 +264,15 @@ function renderOffer() {
         box.appendChild(b);
       }
     } else {
-      p.textContent = `${what} is offered from the ${pending.where}: waiting for the ${ours === "afar" ? "board's" : "remote player's"} answer.`;
+      p.textContent = t(ours === "afar" ? "offered_waiting_board" : "offered_waiting_remote", { what, where: pending.where });
       box.appendChild(p);
     }
   } else if (last) {
     const kind = last.kind;
     const p = document.createElement("div");
-    const who = last.where ? ` from the ${last.where}` : "";
-    p.textContent = `${kind === "draw" ? "Draw offer" : "Take-back request"} (from the ${last.offered_from}): ${ANSWERED[last.answer] || last.answer}${who}.`;
+    const who = last.where ? t("answered_from", { where: last.where }) : "";
+    p.textContent = t("answered", { kind: kind === "draw" ? t("draw_offer") : t("takeback_request"), offered: last.offered_from,
+                                    answer: ANSWERED.includes(last.answer) ? t(last.answer) : last.answer, who });
     p.dataset.answer = last.answer;
     box.appendChild(p);
   }
@@ -280,12 +283,12 @@ async function claimSeat() {
   try {
     const r = await post("/api/game/claim", {});
     sessionStorage.setItem("damka_seat", JSON.stringify({ token: r.seat_token, id: r.seat_id }));
-    notice("the remote seat is played on this page"); renderRemote();
+    notice(t("seat_here")); renderRemote();
   } catch (e) { notice(e.message, true); }
 }
 
 async function act(action, label) {
-  try { const r = await post("/api/game/action", { action }); notice(r.note || `${label}: done`); }
+  try { const r = await post("/api/game/action", { action }); notice(r.note || t("done", { label })); }
   catch (e) { notice(e.message, true); }
 }
 
@@ -301,15 +304,15 @@ function clickSquare(square) {
   const froms = [...new Set(legal.map((m) => m.from))];
   if (damka.selected) {
     const targets = legal.filter((m) => m.from === damka.selected).map((m) => m.to);
-    notice(`${damka.selected}-${square} is not legal: from ${damka.selected} the piece may go to ${targets.join(", ")}`, true);
+    notice(t("not_legal", { move: `${damka.selected}-${square}`, from: damka.selected, targets: targets.join(", ") }), true);
   } else {
-    notice(`no move from ${square}: ${legal.some((m) => m.captures.length) ? "a capture is compulsory; " : ""}pieces that can move: ${froms.join(", ")}`, true);
+    notice(t("no_move_from", { square, must: legal.some((m) => m.captures.length) ? t("must_capture") : "", froms: froms.join(", ") }), true);
   }
 }
 
 async function sendMove(text) {
   damka.selected = null; damka.target = null;
-  try { await post("/api/game/move", { move: text }); notice(`sent ${text}: the board lights it for the player at the table`); }
+  try { await post("/api/game/move", { move: text }); notice(t("sent", { move: text })); }
   catch (e) { notice(e.message, true); }
   render();
 }
@@ -331,23 +334,34 @@ function setupBoardInput() {
 
 // -- forms --------------------------------------------------------------------------------
 async function loadOptions() {
-  const o = await (await fetch("/api/options")).json();
+  const o = await (await fetch(`/api/options?language=${damkaWords.language}`)).json();
   damka.roles = o.roles || {};
   damka.palettes = o.palettes || {};
   const form = $("newgame");
-  const fill = (name, pairs) => { const s = form.elements[name]; s.innerHTML = ""; for (const [v, l] of pairs) s.add(new Option(l, v)); };
+  // Filled again in another language: each choice made stays.
+  const fill = (name, pairs) => {
+    const s = form.elements[name], keep = s.value;
+    s.innerHTML = ""; for (const [v, l] of pairs) s.add(new Option(l, v));
+    if (keep && pairs.some(([v]) => v === keep)) s.value = keep;
+  };
+  const again = damka.optionsLoaded;
+  damka.optionsLoaded = true;
   fill("variant", o.variants); fill("sides", o.sides); fill("mode", o.modes); fill("colours", o.colours);
   fill("level", o.levels); fill("hint_limit", o.hints);
-  fill("computers", [["0", "All but one"], ["1", "1 seat"], ["2", "2 seats"], ["3", "3 seats"]]);
-  form.elements.level.value = "casual";
+  fill("computers", [["0", t("all_but_one")], ["1", t("one_seat")], ["2", t("seats", { count: 2 })], ["3", t("seats", { count: 3 })]]);
   damka.sided = o.sided || [];
-  for (const name of ["variant", "sides", "mode"]) form.elements[name].addEventListener("change", fillSeats);
+  if (!again) {
+    form.elements.level.value = "casual";
+    for (const name of ["variant", "sides", "mode"]) form.elements[name].addEventListener("change", fillSeats);
+    form.elements.variant.value = (damka.state && damka.state.game && damka.state.game.variant) || "classic";
+  }
   fillSeats();
-  form.elements.variant.value = (damka.state && damka.state.game && damka.state.game.variant) || "classic";
   // The engines the board's config names for the chosen variant (names only), then Damka's own.
-  const engines = () => fill("engine", (o.engines || {})[form.elements.variant.value] || [["Damka", "Damka (own, by level)"]]);
-  form.elements.variant.addEventListener("change", () => { engines(); showRows(); }); engines(); showRows();
+  const engines = () => fill("engine", (o.engines || {})[form.elements.variant.value] || [["Damka", t("own_engine")]]);
+  if (!again) form.elements.variant.addEventListener("change", () => { engines(); showRows(); });
+  engines(); showRows();
   const dl = $("tcs");
+  dl.innerHTML = "";
   for (const [v, l] of o.time_controls) if (v) dl.appendChild(new Option(l, v));
   if (damka.state) render();
 }
@@ -356,14 +370,14 @@ async function loadOptions() {
 function fillSeats() {
   const f = $("newgame").elements;
   const sides = damka.sided.includes(f.variant.value) ? (f.sides.value === "teams" ? 2 : Number(f.sides.value)) : 2;
-  const ordinal = ["1st", "2nd", "3rd", "4th"];
+  const ordinal = [1, 2, 3, 4].map((n) => t(`ordinal_${n}`));
   const keep = f.remote_seat.value || "1";
   f.remote_seat.innerHTML = "";
-  for (let i = 0; i < sides; i++) f.remote_seat.add(new Option(`${ordinal[i]} to move${i === 0 ? " (first)" : ""}`, String(i)));
+  for (let i = 0; i < sides; i++) f.remote_seat.add(new Option(t(i === 0 ? "seat_first" : "seat_to_move", { ordinal: ordinal[i] }), String(i)));
   f.remote_seat.value = Number(keep) < sides ? keep : String(sides - 1);
   $("remoteseat").hidden = f.mode.value !== "remote";
   // Beside a remote seat the computer takes only the seats asked for (3-4 players); the rest are at the table.
-  if (f.computers.options.length) f.computers.options[0].text = f.mode.value === "remote" ? "None" : "All but one";
+  if (f.computers.options.length) f.computers.options[0].text = f.mode.value === "remote" ? t("none") : t("all_but_one");
   showRows();
 }
 
@@ -396,7 +410,7 @@ function init() {
   showTab("watch");
   $("codeform").onsubmit = async (e) => {
     e.preventDefault();
-    try { const r = await post("/api/login", {}); sessionStorage.setItem("damka_code", $("code").value.trim()); notice(`unlocked as ${r.role}`); }
+    try { const r = await post("/api/login", {}); sessionStorage.setItem("damka_code", $("code").value.trim()); notice(t("unlocked", { role: r.role })); }
     catch (err) { notice(err.message, true); }
   };
   $("code").value = sessionStorage.getItem("damka_code") || "";
@@ -412,7 +426,7 @@ function init() {
       const r = await post("/api/game/new", { game });
       if (r.seat_token) sessionStorage.setItem("damka_seat", JSON.stringify({ token: r.seat_token, id: r.seat_id }));
       else sessionStorage.removeItem("damka_seat");
-      $("setuperror").textContent = ""; showTab("watch"); notice("new game started"); }
+      $("setuperror").textContent = ""; showTab("watch"); notice(t("started")); }
     catch (err) { $("setuperror").textContent = err.message; }
   };
   setupBoardInput();
@@ -420,3 +434,5 @@ function init() {
   loadOptions();
 }
 init();
+// Once the page's words are in (and each time its language changes), everything written is written again.
+damkaWords.listeners.push(() => { $("conn").textContent = t(damka.conn || "connecting"); if (damka.optionsLoaded) loadOptions(); if (damka.state) render(); });

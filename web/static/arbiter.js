@@ -22,7 +22,7 @@
     select.dataset.sig = sig;
     const keep = select.value, keepWinner = winner.value;
     select.innerHTML = ""; winner.innerHTML = "";
-    labels.forEach((label, i) => { select.add(new Option(label, i)); winner.add(new Option(`${label} wins`, i)); });
+    labels.forEach((label, i) => { select.add(new Option(label, i)); winner.add(new Option(t("arb_wins", { side: label }), i)); });
     winner.add(new Option("Draw", "draw"));
     if (keep && keep < labels.length) select.value = keep;
     if (keepWinner) winner.value = keepWinner;
@@ -52,8 +52,8 @@
     sideOptions(g);
     renderLog(state.arbiter_log || []);
     const c = g && g.clock;
-    $("arbclock").textContent = !g ? "No game on the board." : !c ? "This game has no clock."
-    : `Clock ${c.state}` + (g.result ? ` - ${g.result.title} (${g.result.reason})` : "");
+    $("arbclock").textContent = !g ? t("arb_no_game") : !c ? t("arb_no_clock")
+    : t("arb_clock", { state: c.state }) + (g.result ? ` - ${g.result.title} (${g.result.reason})` : "");
   }
 
   function say(text, ok) {
@@ -63,7 +63,7 @@
   }
 
   async function send(action, body) {
-    try { const r = await window.damkaPost(`/api/arbiter/${action}`, body || {}); say(`done: ${r.done}`, true); }
+    try { const r = await window.damkaPost(`/api/arbiter/${action}`, body || {}); say(t("arb_done", { done: r.done }), true); }
     catch (e) { say(e.message, false); }
   }
 
@@ -78,12 +78,12 @@
     };
     for (const b of document.querySelectorAll("[data-arb]")) b.onclick = () => {
       const name = b.dataset.arb, body = buttons[name]();
-      if ("ms" in body && Number.isNaN(body.ms)) { say("time: write m:ss or seconds (e.g. 1:30)", false); return; }
-      if (name === "result" && !window.confirm(`End the game: ${$("arbwinner").selectedOptions[0].text}?`)) return;
+      if ("ms" in body && Number.isNaN(body.ms)) { say(t("arb_bad_time"), false); return; }
+      if (name === "result" && !window.confirm(t("arb_confirm", { result: $("arbwinner").selectedOptions[0].text }))) return;
       send(name === "sub_time" ? "add_time" : name, body);
     };
     $("rotate").onclick = async () => {
-      try { await window.damkaPost("/api/code/rotate", {}); say("the board's screen shows the new pairing code", true); }
+      try { await window.damkaPost("/api/code/rotate", {}); say(t("arb_rotated"), true); }
       catch (e) { say(e.message, false); }
     };
   }

@@ -13,12 +13,13 @@
     if (more) more.remove();
     if (!before) list.textContent = "";
     if (!res.ok) { list.textContent = data.error; return; }
-    if (!data.games.length && !before) { list.textContent = "No stored games yet."; return; }
+    if (!data.games.length && !before) { list.textContent = t("no_games"); return; }
     for (const g of data.games) {
       const li = document.createElement("li");
       li.dataset.id = g.id;
       li.tabIndex = 0;
-      li.textContent = `#${g.id} ${g.created.slice(0, 16).replace("T", " ")} ${g.variant}: ${g.players.join(" - ")} (${g.moves} move${g.moves === 1 ? "" : "s"}) ${g.result}`;
+      li.textContent = t("game_line", { id: g.id, when: g.created.slice(0, 16).replace("T", " "), variant: g.variant,
+                                        players: g.players.join(" - "), moves: g.moves, result: g.result });
       li.onclick = () => open(g.id);
       li.onkeydown = (e) => { if (e.key === "Enter") open(g.id); };
       list.appendChild(li);
@@ -28,7 +29,7 @@
       const button = document.createElement("button");
       li.className = "more";
       button.type = "button";
-      button.textContent = `More games (${data.total} in all)`;
+      button.textContent = t("more_games", { total: data.total });
       button.onclick = () => load(data.next);
       li.appendChild(button);
       list.appendChild(li);
@@ -53,14 +54,15 @@
   function show() {
     const i = Number($("slider").value);
     drawBoard($("replayboard"), { files: replay.files, ranks: replay.ranks, squares: replay.squares, pieces: replay.boards[i], frame: {} }, {});
-    $("replaymove").textContent = i ? `after move ${i} of ${replay.moves.length}: ${replay.moves[i - 1]}` : "start position";
+    $("replaymove").textContent = i ? t("after_move", { number: i, total: replay.moves.length, move: replay.moves[i - 1] })
+      : t("start_position");
   }
 
   async function upload(e) {
     e.preventDefault();
     const file = $("pdnfile").files[0];
     const msg = $("importmsg");
-    if (!file) { msg.className = "error"; msg.textContent = "choose a PDN file first"; return; }
+    if (!file) { msg.className = "error"; msg.textContent = t("choose_file"); return; }
     try {
       const r = await window.damkaPost("/api/games/import", { pdn: await file.text(), name: file.name });
       progress(r.import);
@@ -74,14 +76,14 @@
     if (p.job < shown.job || (p.job === shown.job && rank <= shown.rank)) return;
     shown = { job: p.job, rank };
     const msg = $("importmsg");
-    const known = p.known ? ` (${p.known} there already)` : "";
+    const known = p.known ? t("already", { count: p.known }) : "";
     if (p.state === "reading") {
       msg.className = "error ok";
-      msg.textContent = `importing ${p.name}: ${p.read} games read, ${p.stored} stored${known}`;
+      msg.textContent = t("importing", { name: p.name, read: p.read, stored: p.stored, known });
     } else if (p.state === "done") {
       msg.className = "error ok";
-      const rest = p.stored > p.ids.length ? ` and ${p.stored - p.ids.length} more` : "";
-      msg.textContent = p.stored ? `imported: game ${p.ids.join(", ")}${rest}${known}` : `imported: no new game${known}`;
+      const rest = p.stored > p.ids.length ? t("and_more", { count: p.stored - p.ids.length }) : "";
+      msg.textContent = p.stored ? t("imported", { ids: p.ids.join(", "), rest, known }) : t("imported_none", { known });
       load();
     } else if (p.state === "stopped") {
       msg.className = "error";

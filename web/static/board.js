@@ -20,7 +20,7 @@ function drawBoard(svg, board, opts) {
     svg.setAttribute("viewBox", "0 0 100 100");
     el("rect", { x: 0, y: 0, width: 100, height: 100, fill: "#2a2c33", rx: 4 }, svg);
     const t = el("text", { x: 50, y: 52, "text-anchor": "middle", fill: "#a0a4ad", "font-size": 7 }, svg);
-    t.textContent = "no game on the board";
+    t.textContent = window.t("no_game");
     return;
   }
   const [f0, f1] = board.files, [r0, r1] = board.ranks;

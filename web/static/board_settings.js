@@ -33,17 +33,17 @@
     }
     const clock = s.game && s.game.clock;
     clockBtn.disabled = !clock || (clock.state !== "running" && clock.state !== "paused");
-    clockBtn.textContent = clock && clock.state === "paused" ? "Start the clock" : "Pause the clock";
+    clockBtn.textContent = clock && clock.state === "paused" ? t("start_clock") : t("pause_clock");
     clockBtn.dataset.action = clock && clock.state === "paused" ? "start" : "pause";
-    why.textContent = !s.game ? "No game on the board." : !clock ? "This game has no clock."
-      : clock.state === "ready" ? "The clock starts with the first move." : clock.state === "finished" ? "The clock has stopped." : "";
+    why.textContent = !s.game ? t("arb_no_game") : !clock ? t("arb_no_clock")
+      : clock.state === "ready" ? t("clock_first_move") : clock.state === "finished" ? t("clock_stopped") : "";
   }
 
   async function change(key, value) {
     try {
       await post("/api/board/settings", { settings: { [key]: value } });
       error.textContent = "";
-      notice("board settings changed: the board's screen says so");
+      notice(t("settings_changed"));
     } catch (e) {
       error.textContent = e.message;
       shape = "";
@@ -56,10 +56,11 @@
     try {
       await post("/api/board/clock", { action });
       error.textContent = "";
-      notice(action === "pause" ? "clock paused" : "clock started");
+      notice(action === "pause" ? t("clock_paused") : t("clock_started"));
     } catch (e) { error.textContent = e.message; }
   };
 
   if (damka.source) damka.source.addEventListener("state", render);  // added after app.js's: damka.state is new
+  damkaWords.listeners.push(render);
   render();
 })();
