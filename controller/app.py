@@ -40,7 +40,7 @@ from damka.controller.menus import Menu, Row, game_menu, resume_menu
 from damka.controller.recorder import CHECKPOINT_MS, Recorder, WriteQueue
 from damka.controller.session import Session
 from damka.controller.seat_opponents import engine_seats, seat_remote
-from damka.controller.session_types import Opponent
+from damka.controller.players import Opponent
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store, StoredGame
 from damka.controller.view_builder import active_sides, game_view, player_colours, result_view, with_notice
@@ -282,7 +282,7 @@ class App(AppMenus, AppOffers, AppCommands):
         variant = build_variant(setup)
         computer: frozenset[int] = frozenset()
         engine: frozenset[int] = frozenset()
-        far = frozenset(getattr(remote, "seats", None) or ())   # a remote player's own seats (any seat)
+        far = frozenset(remote.seats or ()) if remote is not None else frozenset()   # its own seats (any seat)
         if setup.mode == "computer" and far:
             # 3-4 players: `computers` of the other seats are the computer's, the rest at the table.
             engine = engine_seats(setup.computers, setup.colours, len(variant.sides), far, self.random.sample)
@@ -295,7 +295,8 @@ class App(AppMenus, AppOffers, AppCommands):
                            computer_sides=computer)
         if remote is not None and computer:
             seat_remote(built.session, remote, far or built.computer_sides, engine)
-        engine_name = getattr(built.session.opponent, "engine_name", "")   # an external engine's name
+        opponent = built.session.opponent
+        engine_name = opponent.engine_name if opponent is not None else ""   # an external engine's name
         computer_label = f" ({engine_name})" if engine_name else " (computer)"
         labels = {seat: remote_label if remote is not None and seat not in engine else computer_label
                   for seat in computer}
@@ -435,7 +436,7 @@ class App(AppMenus, AppOffers, AppCommands):
         if self.session is None:
             return ""
         helpers = (self.session.opponent, self.session.coach)
-        engine = next((name for name in (getattr(h, "engine_name", "") for h in helpers) if name), "")
+        engine = next((h.engine_name for h in helpers if h is not None and h.engine_name), "")
         return f"{self.session.variant.title} - {self.setup.mode}" + (f" - {engine}" if engine else "")
 
 

@@ -61,7 +61,7 @@ class AppOffers:
         """What the board's screen says while a seat played from afar has no page (a resumed game)."""
         if self.session is None or self.session.result is not None:
             return ""
-        if any(not getattr(p, "claimed", True) for p in remote_players(self.session.opponent)):
+        if any(not p.claimed for p in remote_players(self.session.opponent)):
             return "Waiting for the remote player to come back (claim the seat on the web page with the code)"
         return ""
 

@@ -44,7 +44,7 @@ from damka.controller.clock import Clock
 from damka.controller.dxp_refusals import Chats, Refusals, clean_chat  # noqa: F401 (clean_chat: the chat's text)
 from damka.controller.dxp_resume import position_letters
 from damka.controller.game_factory import BuiltGame
-from damka.controller.opponent import Thinking
+from damka.controller.players import Opponent, Thinking
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Result, Variant
@@ -68,7 +68,7 @@ def board_letters(variant: Variant, game: Game) -> tuple[str, str]:
     return position_letters(variant, game.position)
 
 
-class DxpOpponent:
+class DxpOpponent(Opponent):
     """The peer's moves, delivered through the session's opponent interface."""
 
     label = "other program"

@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from damka.controller.opponent import Thinking
+from damka.controller.players import Opponent, Thinking
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.notation import format_move
@@ -42,7 +42,7 @@ class SeatKey:
         return isinstance(given, str) and bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
 
 
-class RemoteOpponent:
+class RemoteOpponent(Opponent):
     """Waits for the page's move; `poll()` says "thinking" until then."""
 
     label = "remote player"
