@@ -33,6 +33,7 @@ from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game, build_variant
 from damka.controller.app_commands import AppCommands
+from damka.controller.app_hooks import AppHooks
 from damka.controller.app_menus import AppMenus, AppState
 from damka.controller.app_offers import AppOffers
 from damka.controller.match import Match
@@ -104,6 +105,8 @@ class App(AppMenus, AppOffers, AppCommands):
         # Called on the board's thread after every input and tick: an outside
         # driver (the web page) runs the commands it queued here, never from its own thread.
         self.pumps: list[Callable[[], None]] = []
+        # Features beside the App (DXP): told of each game and input, they add to the view and menu.
+        self.hooks: list[AppHooks] = []
         # Who plays a resumed game's seats from afar (the web page's driver sets it;
         # None: no page, those seats come back at the table).
         self.remote_player: resume_mod.RemoteMaker | None = None
@@ -183,6 +186,7 @@ class App(AppMenus, AppOffers, AppCommands):
         self._handlers[type(event)](event)
         self._settle()
         self._after()
+        self._tell_hooks()
 
     def tick(self, now_ms: int) -> None:
         self.now = max(self.now, now_ms)
@@ -192,6 +196,11 @@ class App(AppMenus, AppOffers, AppCommands):
             ticker.tick(self.now)
         self._settle()
         self._after()
+        self._tell_hooks()
+
+    def _tell_hooks(self) -> None:
+        for hooks in list(self.hooks):
+            hooks.after_input()
 
     def next_deadline(self) -> int | None:
         due = []
@@ -208,6 +217,7 @@ class App(AppMenus, AppOffers, AppCommands):
         if self.writes is not None and self.writes.retry_at is not None:
             due.append(self.writes.retry_at)  # the store failed: try again then, input or not
         due.extend(time for time in (ticker.next_deadline() for ticker in self.tickers) if time is not None)
+        due.extend(time for time in (hooks.next_deadline(self.now) for hooks in self.hooks) if time is not None)
         future = [time for time in due if time > self.now]
         return min(future) if future else None
 
@@ -229,7 +239,10 @@ class App(AppMenus, AppOffers, AppCommands):
         button = press.button
         if self.state is AppState.GAME and self.overlay is None:
             if button is Button.MENU:
-                self.overlay = self._game_actions()  # (app_offers.py: Accept/Decline while an offer waits)
+                menu = self._game_actions()  # (app_offers.py: Accept/Decline while an offer waits)
+                for hooks in self.hooks:
+                    menu = hooks.game_menu(menu)
+                self.overlay = menu
             elif button is Button.OK and self.clock is not None and self.clock.state is State.PAUSED:
                 self._from_board(lambda: self.resume_clock("the board's ok button"))  # logged like every restart
             elif button is Button.OK and self.session is not None and self.session.game.turn >= self.side_buttons:
@@ -320,12 +333,17 @@ class App(AppMenus, AppOffers, AppCommands):
     def _recorder_for(self, built: BuiltGame, game_id: int | None = None) -> Recorder | None:
         if self.store is None:
             return None
+        tags = resume_mod.record_tags(built)
+        for hooks in self.hooks:
+            tags.update(hooks.record_tags(built))
         return Recorder(self.store, built.session, built.clock, players=self.game_players, mode=built.setup.mode,
-                        time_control=built.time_control, tags=resume_mod.record_tags(built),
+                        time_control=built.time_control, tags=tags,
                         now=lambda: self.now, game_id=game_id, checkpoint_ms=self.checkpoint_ms, queue=self.writes)
 
     def _start(self, built: BuiltGame, recorder: Recorder | None) -> None:
         """Make `built` the game on the board: wire its events, show what the board shows now."""
+        for hooks in self.hooks:
+            hooks.game_started(built)
         self.built = built
         self.recorder = recorder
         self.state = AppState.GAME
@@ -352,6 +370,12 @@ class App(AppMenus, AppOffers, AppCommands):
             self.session.close()  # a search still running is abandoned
         self.recorder = None
 
+    def take_up(self, stored: StoredGame) -> None:
+        """Play on `stored` (an unfinished game) now, as the resume offer would:
+        the board guides the pieces to its position (a feature's own resume: DXP)."""
+        self._resume_offer = stored
+        self._resume()
+
     def _resume(self) -> None:
         offer = self._resume_offer
         if offer is None:
@@ -364,6 +388,12 @@ class App(AppMenus, AppOffers, AppCommands):
         self.match = Match(list(offer.players))
         self.game_players = list(offer.players)
         self._start(built, self._recorder_for(built, game_id=offer.id))
+
+    def adjudicate(self, winner: int | None, reason: str) -> None:
+        """End the game as the arbiter decides (`winner` None: a draw), stored
+        with `reason` in the result and the arbiter log (a feature's own
+        adjudication: DXP after the peer is gone)."""
+        self._declare_end(None if winner is None else 1 - winner, reason)
 
     def _declare_end(self, loser: int | None, reason: str) -> None:
         """End the game from the menu (agreement, resignation). With three or
@@ -429,8 +459,14 @@ class App(AppMenus, AppOffers, AppCommands):
         view = with_notice(with_notice(view, self.offer_line() or self.remote_line(), alert=True), self.banner,
                            alert=False)
         view = with_notice(view, self.notice, alert=False)  # wrapped in the screen's message box
-        return with_notice(view, self.writes.notice(self.now) if self.writes is not None else "",
+        view = with_notice(view, self.writes.notice(self.now) if self.writes is not None else "",
                            alert=self.writes is not None and self.writes.failing)
+        return self._hooked_view(view)
+
+    def _hooked_view(self, view: View) -> View:
+        for hooks in self.hooks:
+            view = hooks.view(view)
+        return view
 
     def _title(self) -> str:
         if self.session is None:

@@ -53,6 +53,8 @@ class AppMenus:
             self._act(action)
 
     def _act(self, action: MenuAction) -> None:
+        if any(hooks.act(action) for hooks in self.hooks):
+            return  # a feature's own row (DXP: adjudicate)
         handler = {
             "start": self._start_from_menu, "back": self._back, "continue": self._close_overlay,
             "resume": self._resume, "new": self._open_new_menu, "draw": self._agree_draw, "resign": self._resign,

@@ -22,8 +22,8 @@ pytest.importorskip("serial")
 if sys.platform == "win32":
     pytest.skip("ptys are POSIX only", allow_module_level=True)
 
-from damka.bridges import dxp  # noqa: E402
-from damka.bridges.dxp_link import DxpLink  # noqa: E402
+from damka.dxp import protocol as dxp  # noqa: E402
+from damka.dxp.link import DxpLink  # noqa: E402
 from damka.hardware.pty_device import PtyBoard  # noqa: E402
 from waiting import DEADLINE_S, wait_until  # noqa: E402
 

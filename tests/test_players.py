@@ -14,7 +14,7 @@ from damka.controller.setup import GameSetup
 from damka.engine.game import Game
 from damka.engine.variants import find_variant
 from damka.web.remote import RemoteOpponent
-from damka.controller.dxp_game import DxpOpponent
+from damka.dxp.game import DxpOpponent
 
 
 class Silent(Opponent):

@@ -3,7 +3,7 @@
 A mixin of `DxpGame` (it works on the game's own state, on the board's loop
 thread). The `Redialer` finds a new connection off the loop; here its
 handshake is done: as follower the peer's GAMEREQ must continue the game
-(`dxp_resume.resume_fit`), as initiator the board sends its position and
+(`resume.resume_fit`), as initiator the board sends its position and
 waits for GAMEACC. A connection that fails its handshake is closed and the
 search goes on.
 """
@@ -15,10 +15,10 @@ import queue
 import time
 from typing import Any
 
-from damka.bridges import dxp
-from damka.bridges.dxp_door import Arrival
-from damka.bridges.dxp_link import Dropped, DxpLink
-from damka.controller.dxp_resume import Fit, position_letters, resume_fit, time_left
+from damka.dxp import protocol as dxp
+from damka.dxp.door import Arrival
+from damka.dxp.link import Dropped, DxpLink
+from damka.dxp.resume import Fit, position_letters, resume_fit, time_left
 
 log = logging.getLogger("damka.dxp")
 
@@ -99,7 +99,7 @@ class DxpReconnect:
 
     def reconnect(self, link: DxpLink, request: dxp.GameRequest) -> bool:
         """Go on with a new connection whose GAMEREQ continues this game (see
-        `dxp_resume`): GAMEACC 0, and a move lost in the drop sent again or
+        `resume.py`): GAMEACC 0, and a move lost in the drop sent again or
         lit; GAMEACC 1 (False) for another game."""
         variant = self.session.variant
         shown = (request.to_move, request.board) if request.board is not None else \
@@ -138,7 +138,7 @@ class DxpReconnect:
 
     def request_time(self) -> tuple[int, int]:
         """The resume GAMEREQ's (minutes, moves): the peer's time left on the
-        board's clock (`dxp_resume.time_left`); the game request's own time
+        board's clock (`resume.time_left`); the game request's own time
         when the game has no clock."""
         if self.clock is None:
             return self.time

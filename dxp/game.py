@@ -1,10 +1,11 @@
 """A board game against a DXP peer (another program over DamExchange).
 
-The peer sits in the computer's seat: `DxpOpponent` has the `Opponent`
-interface, so the session lights the peer's move on the board and accepts it
+The peer sits in the computer's seat: `DxpOpponent` (`seat.py`) is an
+`Opponent`, so the session lights the peer's move on the board and accepts it
 only when the person carries it out exactly, as it does the computer's. The
 rest of the protocol is `DxpGame`, which listens to the game's events and
-pumps the link on the board's loop thread (`DxpApp.handle`/`tick`):
+pumps the link on the board's loop thread (after every App input and tick:
+`feature.DxpFeature.after_input`):
 
 - the person's moves are sent when committed (`MoveCommitted`);
 - the game's end on the board is sent (`GAMEEND`), the peer's ends the game
@@ -15,17 +16,17 @@ pumps the link on the board's loop thread (`DxpApp.handle`/`tick`):
 - a malformed message, an illegal move, a move out of turn: refused with one
   `damka.dxp` log line and a message on the screen, the board plays on; a
   flood of them is summarised on one screen line and rate-limited in the log
-  (`dxp_refusals.py`), and one pump handles at most PUMP_MAX messages, so the
+  (`refusals.py`), and one pump handles at most PUMP_MAX messages, so the
   board's loop stays responsive;
 - a dropped connection: said on the screen; the game waits and is stored,
-  the clock held (`on_link` tells `DxpApp`, `dxp_clock.py`); a take-back
+  the clock held (`on_link` tells `DxpFeature`, `clock_hold.py`); a take-back
   of the peer's being carried out is finished.
   With a `Redialer` the board looks for the peer again (the follower listens
   again, the initiator calls again with back-off) and the game goes on over
   the new connection (`reconnect` / `adopt`: a GAMEREQ with the position,
-  see `dxp_resume.py`); or it is adjudicated (`adjudicate`).
+  see `resume.py`); or it is adjudicated (`adjudicate`).
 
-`DxpApp` (the App around it) is in `dxp_app.py`.
+How the App is told (the hooks, the adjudication menu, `--resume`): `feature.py`.
 """
 
 from __future__ import annotations
@@ -35,16 +36,16 @@ import queue
 import time
 from typing import Any, Callable
 
-from damka.bridges import dxp
-from damka.bridges.dxp_link import Dropped, DxpLink
-from damka.bridges.dxp_redial import Redialer
+from damka.dxp import protocol as dxp
+from damka.dxp.link import Dropped, DxpLink
+from damka.dxp.redial import Redialer
 from damka.controller import events as ev
-from damka.controller.dxp_reconnect import NAME, DxpReconnect
+from damka.dxp.reconnect import NAME, DxpReconnect
 from damka.controller.clock import Clock
-from damka.controller.dxp_refusals import Chats, Refusals, clean_chat  # noqa: F401 (clean_chat: the chat's text)
-from damka.controller.dxp_resume import position_letters
+from damka.dxp.refusals import Chats, Refusals, clean_chat  # noqa: F401 (clean_chat: the chat's text)
+from damka.dxp.resume import position_letters
 from damka.controller.game_factory import BuiltGame
-from damka.controller.players import Opponent, Thinking
+from damka.dxp.seat import DxpOpponent
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Result, Variant
@@ -66,47 +67,6 @@ def time_control_text(minutes: int, moves: int) -> str:
 def board_letters(variant: Variant, game: Game) -> tuple[str, str]:
     """The side to move (W/Z) and the 50 board letters of `game`'s position."""
     return position_letters(variant, game.position)
-
-
-class DxpOpponent(Opponent):
-    """The peer's moves, delivered through the session's opponent interface."""
-
-    label = "other program"
-
-    def __init__(self) -> None:
-        self.away = False   # the connection is down: no move will come until the peer is back
-        self._asked: tuple[int, Any] | None = None
-        self._moves: dict[tuple[int, Any], Move] = {}
-        self._since = 0.0
-
-    def start(self, game: Game, *, whole_turn: bool = False) -> None:
-        self._asked = (game.ply, game.position)
-
-    def deliver(self, game: Game, move: Move) -> None:
-        self._moves[(game.ply, game.position)] = move
-
-    def poll(self) -> Move | tuple[Move, ...] | Thinking | None:
-        if self._asked is None:
-            return None
-        move = self._moves.pop(self._asked, None)
-        if move is None:
-            return Thinking(0.0)
-        self._asked = None
-        return (move,)
-
-    def stop(self) -> None:
-        """'Move now' cannot hurry a peer."""
-
-    def cancel(self) -> None:
-        self._asked = None
-
-    def forget(self) -> None:
-        self._moves.clear()
-
-    @property
-    def holding(self) -> bool:
-        """A move of the peer's has come that the session has not taken yet."""
-        return bool(self._moves)
 
 
 class DxpGame(DxpReconnect):
