@@ -1,7 +1,7 @@
 """The board's clock while a DXP peer is gone: stopped, and running again when it is back.
 
 Nobody can move for the peer while the connection is down, so neither side's
-time may run. A mixin of `DxpApp` that acts only through the App's public
+time may run. `ClockHold` belongs to the DXP feature (feature.py) and acts only through the App's public
 clock commands (`pause_clock` / `resume_clock`), so every stop and restart
 is an `ArbiterActed` event, in the clock's log and the stored game's arbiter
 log:
