@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from damka.controller import events as ev
-from damka.controller.app_commands import CommandRefused
+from damka.controller.app import CommandRefused
 from damka.controller.clock import State
 from damka.controller.session_types import Phase
 

@@ -1,5 +1,5 @@
 """DXP beside the App: its game told of every game start and input through
-the App's public hooks (`controller/app_hooks.py`), no App subclass.
+the App's public hooks (`controller/app/hooks.py`), no App subclass.
 
 The peer's messages are handled after every input and tick, on the loop
 thread. While the connection is down the in-game menu also offers the
@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Mapping
 
 from damka.controller.app import App
-from damka.controller.app_hooks import AppHooks
+from damka.controller.app import AppHooks
 from damka.controller.clock import State
 from damka.controller.game_factory import BuiltGame
 from damka.controller.menus import Menu, MenuAction, Row, game_actions_menu

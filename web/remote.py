@@ -46,7 +46,7 @@ class RemoteOpponent(Opponent):
     """Waits for the page's move; `poll()` says "thinking" until then."""
 
     label = "remote player"
-    remote = True    # played from afar: a draw or a take-back is asked of it (controller/app_offers.py)
+    remote = True    # played from afar: a draw or a take-back is asked of it (controller/app/offer_desk.py)
 
     def __init__(self, variant: Variant, seats: frozenset[int] | None = None, key: SeatKey | None = None,
                  *, claimed: bool = True) -> None:
