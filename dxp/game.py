@@ -47,7 +47,6 @@ from damka.dxp.resume import position_letters
 from damka.controller.game_factory import BuiltGame
 from damka.dxp.seat import DxpOpponent
 from damka.engine.game import Game
-from damka.engine.move import Move
 from damka.engine.variant import Result, Variant
 
 log = logging.getLogger("damka.dxp")

@@ -34,23 +34,22 @@ from damka.controller.app.games import Games
 from damka.controller.app.hooks import AppHooks
 from damka.controller.app.menu_actions import MenuActions
 from damka.controller.app.offer_desk import OfferDesk
+from damka.controller.app.app_view import app_frame, app_view
 from damka.controller.app.screens import AppState, Screens
 from damka.controller.board_settings import SETTINGS_TITLE, BoardSettings, settings_menu
 from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock, State
-from damka.controller.game_factory import BuiltGame, build_variant
-from damka.controller.match import Match
-from damka.controller.menus import Menu, game_menu
-from damka.controller.offers import Offer, Offers
+from damka.controller.game_factory import build_variant
+from damka.controller.menus import game_menu
 from damka.controller.players import Opponent
-from damka.controller.recorder import CHECKPOINT_MS, Recorder, WriteQueue
+from damka.controller.recorder import CHECKPOINT_MS, WriteQueue
 from damka.controller.session import Session
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store, StoredGame
-from damka.controller.view_builder import game_view, player_colours, with_notice
-from damka.controller.views import Colour, MenuView, ResultView, View
+from damka.controller.view_builder import player_colours
+from damka.controller.views import Colour, View
 from damka.engine.game import Game
-from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Role, Snapshot
+from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
 # Clock buttons in a menu, by side: the first side's moves up, the second's
 # down, and so on round the board.
@@ -65,9 +64,17 @@ class Ticker(Protocol):
     def next_deadline(self) -> int | None: ...
 
 
-def _owned_by(part: str, name: str, doc: str) -> Any:
-    """A read-only App attribute that one of its parts owns (one owner, read everywhere)."""
+# Any: a property whose value is the part's own field or bound method (typed there).
+def _owned_by(part: str, name: str, doc: str | None = None) -> Any:
+    """A read-only App attribute (or command) that one of its parts owns: one
+    owner, read everywhere; a command's doc is its owner's."""
     return property(lambda app: getattr(getattr(app, part), name), doc=doc)
+
+
+def _command_of(owner: type, name: str) -> Any:
+    """The App's command `name`, done by its part of class `owner` (its doc says what it does)."""
+    part = {OfferDesk: "offer_desk", ArbiterCommands: "commands"}[owner]
+    return _owned_by(part, name, getattr(owner, name).__doc__)
 
 
 class App:
@@ -85,6 +92,24 @@ class App:
     overlay = _owned_by("screens", "overlay", "The menu open over the game or a menu (None: none).")
     result_view = _owned_by("screens", "result_view", "The last game's result, as its screen shows it.")
     shown_menu = _owned_by("screens", "shown_menu", "The menu on the screen now (None: the game or the result).")
+    # Offers (offer_desk.py): a draw offered, a take-back asked, and answered.
+    offers = _owned_by("offer_desk", "offers", "The offers of the game on the board (a new game: none pending).")
+    pending_offer = _owned_by("offer_desk", "pending_offer", "The offer waiting for its answer (None: none).")
+    remote_sides = _command_of(OfferDesk, "remote_sides")
+    remote_line = _command_of(OfferDesk, "remote_line")
+    offer = _command_of(OfferDesk, "offer")
+    answer_offer = _command_of(OfferDesk, "answer_offer")
+    offer_line = _command_of(OfferDesk, "offer_line")
+    # The arbiter's commands (commands.py): each says what it did, or raises CommandRefused.
+    side_label = _command_of(ArbiterCommands, "side_label")
+    pause_clock = _command_of(ArbiterCommands, "pause_clock")
+    resume_clock = _command_of(ArbiterCommands, "resume_clock")
+    adjust_clock = _command_of(ArbiterCommands, "adjust_clock")
+    set_clock = _command_of(ArbiterCommands, "set_clock")
+    undo_clock_press = _command_of(ArbiterCommands, "undo_clock_press")
+    declare_result = _command_of(ArbiterCommands, "declare_result")
+    resign = _command_of(ArbiterCommands, "resign")
+    menu_action = _command_of(ArbiterCommands, "menu_action")
 
     def __init__(self, *, store: Store | None = None, setup: GameSetup | None = None,
                  players: Sequence[str] | None = None, offer_resume: bool = True, start_game: bool = False,
@@ -181,14 +206,7 @@ class App:
 
     @property
     def frame(self) -> LedFrame:
-        if self.state is AppState.GAME and self.session is not None:
-            if not self.board_settings.last_move:
-                return {square: role for square, role in self.session.frame.items() if role is not Role.LAST_MOVE}
-            return self.session.frame
-        offer = self.games.resume_offer
-        if self.state is AppState.RESUME and offer is not None:
-            return resume_mod.guidance_frame(offer, self.occupied)
-        return {}
+        return app_frame(self)
 
     def clock_ms(self) -> list[int] | None:
         """Time left per side now (None: no clock)."""
@@ -333,10 +351,6 @@ class App:
         """A tap (touch screen, mouse) on the `index`-th row of the menu shown: as ok on that row."""
         self.menu_actions.tap_menu(index)
 
-    def menu_action(self, name: str, where: str) -> None:
-        """A row of the board's menu chosen from outside: the same path as the button."""
-        self.commands.menu_action(name, where)
-
     def set_board_settings(self, settings: BoardSettings) -> None:
         """New board settings (the menu, the config at start, later the web page): tell the listeners."""
         if settings != self.board_settings:
@@ -349,99 +363,10 @@ class App:
             for listener in self.settings_listeners:
                 listener(settings)
 
-    # -- offers (offer_desk.py) ---------------------------------------------------------
-
-    @property
-    def offers(self) -> Offers:
-        """The offers of the game on the board (a new game starts with none pending)."""
-        return self.offer_desk.offers
-
-    @property
-    def pending_offer(self) -> Offer | None:
-        return self.offer_desk.pending_offer
-
-    def remote_sides(self) -> frozenset[int]:
-        """The seats played from afar (a remote player on the page); empty in a game at the table."""
-        return self.offer_desk.remote_sides()
-
-    def remote_line(self) -> str:
-        """What the board's screen says while a seat played from afar has no page (a resumed game)."""
-        return self.offer_desk.remote_line()
-
-    def offer(self, kind: str, side: int | None, where: str, moves: int | None = None) -> None:
-        """Offer a draw or ask for a take-back (`OfferDesk.offer` says how)."""
-        self.offer_desk.offer(kind, side, where, moves)
-
-    def answer_offer(self, accept: bool, where: str) -> None:
-        """Accept or decline the pending offer from `where` (the other party's place)."""
-        self.offer_desk.answer_offer(accept, where)
-
-    def offer_line(self) -> str:
-        """What the board's screen says of the pending offer ('' : none)."""
-        return self.offer_desk.offer_line()
-
-    # -- the arbiter's commands (commands.py) ------------------------------------------
-
-    def side_label(self, side: int) -> str:
-        """The side as the console lists it: the player's name and the variant's own word for the side."""
-        return self.commands.side_label(side)
-
-    def pause_clock(self, where: str) -> str:
-        return self.commands.pause_clock(where)
-
-    def resume_clock(self, where: str) -> str:
-        return self.commands.resume_clock(where)
-
-    def adjust_clock(self, side: int, ms: int, where: str) -> str:
-        """Give `side` `ms` more (negative: less) time."""
-        return self.commands.adjust_clock(side, ms, where)
-
-    def set_clock(self, side: int, ms_left: int, where: str) -> str:
-        """Set `side`'s remaining (main) time to `ms_left`."""
-        return self.commands.set_clock(side, ms_left, where)
-
-    def undo_clock_press(self, where: str) -> str:
-        """Undo the last press (the turn it ended taken back, the clock paused)."""
-        return self.commands.undo_clock_press(where)
-
-    def declare_result(self, winner: int | None, reason: str, where: str) -> str:
-        """End the game: a win for `winner` (every other side loses), or a draw (None)."""
-        return self.commands.declare_result(winner, reason, where)
-
-    def resign(self, where: str, side: int | None = None) -> str:
-        """`side` resigns (None: the board resigns; `ArbiterCommands.resign` says which side)."""
-        return self.commands.resign(where, side)
-
     # -- the screen ---------------------------------------------------------------------
 
     def colours(self) -> dict[str, Colour]:
         return player_colours(self.session, self.game_players)
 
     def view(self) -> View:
-        overlay = self.overlay
-        if overlay is not None:
-            return MenuView(overlay, subtitle=_lines(self._title(), self.offer_line(), self.banner))
-        if self.state is AppState.RESULT and self.result_view is not None:
-            return self.result_view
-        if self.state in (AppState.MENU, AppState.RESUME) or self.session is None:
-            return MenuView(self.menu, subtitle=_lines(self.menu.description, self.banner), warning=self.notice)
-        view = game_view(self.session, self.clock, self.game_players, self._title(), self.now)
-        view = with_notice(with_notice(view, self.offer_line() or self.remote_line(), alert=True), self.banner,
-                           alert=False)
-        view = with_notice(view, self.notice, alert=False)  # wrapped in the screen's message box
-        view = with_notice(view, self.writes.notice(self.now) if self.writes is not None else "",
-                           alert=self.writes is not None and self.writes.failing)
-        for hooks in self.hooks:
-            view = hooks.view(view)
-        return view
-
-    def _title(self) -> str:
-        if self.session is None:
-            return ""
-        helpers = (self.session.opponent, self.session.coach)
-        engine = next((h.engine_name for h in helpers if h is not None and h.engine_name), "")
-        return f"{self.session.variant.title} - {self.setup.mode}" + (f" - {engine}" if engine else "")
-
-
-def _lines(*parts: str) -> str:
-    return "  ".join(part for part in parts if part)
+        return app_view(self)
