@@ -18,10 +18,13 @@ It is `remote` when a seat is played from afar, with those seats as `seats`
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from damka.controller.players import Opponent
 from damka.engine.game import Game
+
+if TYPE_CHECKING:
+    from damka.controller.session import Session
 
 
 class SeatOpponents(Opponent):
@@ -119,7 +122,7 @@ def far_seats(opponent: Opponent | None, computer_sides: frozenset[int]) -> froz
     return frozenset(opponent.seats or computer_sides)
 
 
-def seat_remote(session: Any, remote: Opponent, far: frozenset[int], engine: frozenset[int]) -> None:
+def seat_remote(session: Session, remote: Opponent, far: frozenset[int], engine: frozenset[int]) -> None:
     """The remote player takes the seats `far` of `session`; the computer the
     session was built with keeps `engine` (one opponent routing each turn), or
     gives way entirely (closed) when it has no seat left."""

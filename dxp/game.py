@@ -88,7 +88,7 @@ class DxpGame(DxpReconnect):
         self._outbox: list[dxp.Message] = []  # queued by the board's events, sent by pump
         self._end_after_move: int | None = None  # the peer's GAMEEND reason, waiting for its last move
         self.opponent = DxpOpponent()
-        self.session: Any = None
+        self.session: Any = None   # Any: the game's Session, set by attach() before any message is handled
         self.refusals = Refusals(now_s)   # what was refused: counted, the latest kept, floods summarised
         self.chat = Chats(now_s)          # the peer's chat: logged and announced at a limited rate
         self.dropped = ""                 # why the connection ended ("" while it is up)

@@ -36,6 +36,7 @@ from damka.hardware.interfaces import Button, ButtonPress
 
 if TYPE_CHECKING:
     from damka.controller.app.app import App
+    from damka.controller.session import Session
 
 # What ends a pending offer unanswered: the position it was made in is gone.
 LAPSES = (ev.MoveCommitted, ev.TakenBack, ev.GameOver, ev.NewGame)
@@ -143,7 +144,7 @@ class OfferDesk:
 
     # -- inside ----------------------------------------------------------------------
 
-    def _live_session(self) -> Any:
+    def _live_session(self) -> Session:
         session = self.app.session
         if session is None or self.app.built is None:
             raise OfferError("there is no game on the board")
@@ -169,7 +170,7 @@ class OfferDesk:
         players = self.app.game_players
         return players[side] if side < len(players) else self.app.session.variant.player_name(side)
 
-    def _watch_lapse(self, session: Any) -> None:
+    def _watch_lapse(self, session: Session) -> None:
         def lapse(event: ev.GameEvent) -> None:
             offer = self.offers.lapse()
             self._stop_watching()
