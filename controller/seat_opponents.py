@@ -44,7 +44,7 @@ class SeatOpponents(Opponent):
     @property
     def label(self) -> str:
         """Who is asked of an offer: the remote player when there is one."""
-        remote = [self.by_seat[seat] for seat in sorted(self.seats)]
+        remote = [self.by_seat[seat] for seat in sorted(self.seats or ())]
         return (remote or self._players())[0].label
 
     def label_for(self, seat: int) -> str:

@@ -80,7 +80,7 @@ class ClockHold:
         if not self._in_play():
             self.clock_held = self.restart_when_back = False
         elif not up:
-            running = self.app.clock.state is State.RUNNING
+            running = self.app.clock is not None and self.app.clock.state is State.RUNNING
             if running:
                 self._clock_command(self.app.pause_clock, DROP_BY)
             self.hold(restart=running)
@@ -93,9 +93,10 @@ class ClockHold:
         pieces stand (a resumed game's are put back as lit first)."""
         if not self.restart_when_back or self.game.link is None:
             return
-        if not self._in_play() or self.app.clock.state is not State.PAUSED:
+        clock, session = self.app.clock, self.app.session
+        if not self._in_play() or clock is None or session is None or clock.state is not State.PAUSED:
             self.restart_when_back = False              # over, or running already (a committed move)
-        elif self.app.session.phase is not Phase.SETUP:
+        elif session.phase is not Phase.SETUP:
             self.restart_when_back = False
             self._clock_command(self.app.resume_clock, BACK_BY)
 

@@ -73,7 +73,8 @@ def _owned_by(part: str, name: str, doc: str | None = None) -> Any:
 
 def _command_of(owner: type, name: str) -> Any:
     """The App's command `name`, done by its part of class `owner` (its doc says what it does)."""
-    part = {OfferDesk: "offer_desk", ArbiterCommands: "commands"}[owner]
+    parts: dict[type, str] = {OfferDesk: "offer_desk", ArbiterCommands: "commands"}
+    part = parts[owner]
     return _owned_by(part, name, getattr(owner, name).__doc__)
 
 

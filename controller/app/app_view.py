@@ -48,9 +48,10 @@ def app_view(app: App) -> View:
     writes = app.writes
     view = with_notice(view, writes.notice(app.now) if writes is not None else "",
                        alert=writes is not None and writes.failing)
+    shown: View = view
     for hooks in app.hooks:
-        view = hooks.view(view)
-    return view
+        shown = hooks.view(shown)
+    return shown
 
 
 def title(app: App) -> str:

@@ -33,6 +33,7 @@ from damka.engine.variant import Result
 
 if TYPE_CHECKING:
     from damka.controller.app.app import App
+    from damka.controller.session import Session
 
 MAX_CLOCK_MS = 24 * 3600 * 1000      # no side is given or set more than a day
 MENU_COMMANDS = ("resign", "draw", "takeback", "pause", "unpause", "new", "resume")
@@ -56,15 +57,21 @@ class ArbiterCommands:
             raise CommandRefused("the game is over: its clock is stopped for good")
         return self.app.clock
 
+    def _session(self) -> Session:
+        session = self.app.session
+        if session is None:
+            raise CommandRefused("there is no game on the board")
+        return session
+
     def _check_side(self, side: object) -> int:
-        sides = len(self.app.session.variant.sides)
+        sides = len(self._session().variant.sides)
         if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < sides:
             raise BadArgument(f"side: {side!r} is not a side of this game (0-{sides - 1})")
         return side
 
     def side_label(self, side: int) -> str:
         """The side as the console lists it: the player's name and the variant's own word for the side."""
-        variant = self.app.session.variant
+        variant = self._session().variant
         word = variant.player_name(side)
         name = self.app.game_players[side] if side < len(self.app.game_players) else word
         return name if name == word or word in name else f"{name} ({word})"
@@ -93,7 +100,7 @@ class ArbiterCommands:
         clock = self._game_clock()
         if clock.state is not State.PAUSED:
             raise CommandRefused(f"the clock is {clock.state}: only a paused clock can be restarted")
-        if self.app.session.phase is Phase.SETUP:
+        if self._session().phase is Phase.SETUP:
             # A resumed game: nobody's time runs while the pieces are put back as lit.
             raise CommandRefused("the pieces are not set up yet: the clock runs again when play goes on")
         try:
@@ -136,7 +143,7 @@ class ArbiterCommands:
         turn that press ended taken back, so the board and the clock agree
         again (the board guides the player to put the pieces back)."""
         clock = self._game_clock()
-        session = self.app.session
+        session = self._session()
         committed = session.committed
         if not committed:
             raise CommandRefused("no clock press to undo: no move has been played")
@@ -214,7 +221,7 @@ class ArbiterCommands:
             raise CommandRefused("there is no game on the board")
         if name == "resume" and self.app.screens.state.value != "resume":
             raise CommandRefused("there is no stored game to resume")
-        if name in ("resign", "draw") and self.app.session.result is not None:
+        if name in ("resign", "draw") and self._session().result is not None:
             raise CommandRefused("the game is over already")
         if name == "pause":
             self.pause_clock(where)

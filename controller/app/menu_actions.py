@@ -117,13 +117,15 @@ class MenuActions:
             self.from_board(lambda: self.app.offer("takeback", None, "board"))
 
     def _pause(self) -> None:
-        app = self.app
+        app, session = self.app, self.app.session
         app.screens.open_overlay(None)
-        if app.clock is not None and app.clock.state is State.RUNNING and app.session.result is None:
+        if (app.clock is not None and app.clock.state is State.RUNNING and session is not None
+                and session.result is None):
             app.pause_clock("the board's menu")   # the same command as the page's (commands.py)
 
     def _unpause(self) -> None:
-        app = self.app
+        app, session = self.app, self.app.session
         app.screens.open_overlay(None)
-        if app.clock is not None and app.clock.state is State.PAUSED and app.session.result is None:
+        if (app.clock is not None and app.clock.state is State.PAUSED and session is not None
+                and session.result is None):
             self.from_board(lambda: app.resume_clock("the board's menu"))

@@ -47,7 +47,8 @@ class OfferDesk:
 
     def __init__(self, app: App) -> None:
         self.app = app
-        self._offers_of: tuple[Any, Offers, Callable[[], None] | None] | None = None  # (built game, offers, unsubscribe)
+        # (the built game, its offers, the unsubscribe of the watch that lapses them)
+        self._offers_of: tuple[Any, Offers, Callable[[], None] | None] | None = None
 
     @property
     def offers(self) -> Offers:
@@ -115,7 +116,8 @@ class OfferDesk:
         self._stop_watching()
         answer = "accepted" if accept else "declined"
         text = f"{offer_text(offer, self._side_name(offer.side))}: {answer} from the {where}"
-        session.bus.publish(ev.OfferAnswered(self.app.now, session.game.ply, offer.kind, answer, where, offer.where, text))
+        session.bus.publish(ev.OfferAnswered(self.app.now, session.game.ply, offer.kind, answer, where, offer.where,
+                                             text))
         if offer.kind == "takeback" and offer.where == "board":
             who = "remote player" if self.remote_sides() else where
             session.takeback_answered(accept, offer.moves, f"take-back {answer} by the {who}")
@@ -132,7 +134,9 @@ class OfferDesk:
         if pending is not None and pending.kind == "takeback" and pending.where == "board":
             return pending.moves
         self.offer("takeback", None, "board", plies)
-        return self.pending_offer.moves
+        made = self.pending_offer
+        assert made is not None  # (offer raised otherwise)
+        return made.moves
 
     def offer_line(self) -> str:
         """What the board's screen says of the pending offer ('' : none)."""
@@ -153,14 +157,16 @@ class OfferDesk:
         return session
 
     def _at_once(self, kind: str, moves: int | None = None) -> None:
+        session = self.app.session
+        assert session is not None  # (offers are made in a game only)
         if kind == "draw":
             self.app.games.declare_end(None, "agreement")
         elif kind == "takeback" and moves is None:
             self.app.screens.open_overlay(None)
-            self.app.session.handle(ButtonPress(Button.TAKE_BACK, self.app.now))  # the button itself (in the sensor log)
+            session.handle(ButtonPress(Button.TAKE_BACK, self.app.now))  # the button itself (in the sensor log)
         elif kind == "takeback":
             self.app.screens.open_overlay(None)
-            self.app.session.ask_takeback(moves)
+            session.ask_takeback(moves)
         else:
             raise OfferError(f"offer: {kind!r} is not draw or takeback")
 
@@ -181,6 +187,7 @@ class OfferDesk:
                                                      offer.where, text))
                 self._offer_menu_changed()
 
+        assert self._offers_of is not None  # (made by `offers` before any offer)
         built, offers, _ = self._offers_of
         self._offers_of = (built, offers, session.bus.subscribe(lapse, *LAPSES))
 

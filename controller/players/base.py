@@ -31,12 +31,10 @@ class Opponent(ABC):
     `label_for`, `remote`, `seats`, `claimed`, `away`, `away_for`,
     `engine_name`, `take_notices`, `stop`, `close_engine`, `close`."""
 
-    label: str = "computer"            # who it is on the screen ("remote player", a peer's name)
     remote: bool = False               # played from afar: a draw or a take-back is asked of it
     seats: frozenset[int] | None = None  # a remote player's own seats (None: the seats the setup gives it)
     claimed: bool = True               # a remote seat some page holds (False: nobody yet)
     away: bool = False                 # gone for now (a DXP peer whose connection dropped)
-    engine_name: str = ""              # an external engine's name, for the title
 
     # -- must -------------------------------------------------------------------------
 
@@ -53,6 +51,16 @@ class Opponent(ABC):
         """Forget the turn asked for: its move is never delivered."""
 
     # -- may --------------------------------------------------------------------------
+
+    @property
+    def label(self) -> str:
+        """Who it is on the screen ("computer", "remote player", a peer's name)."""
+        return "computer"
+
+    @property
+    def engine_name(self) -> str:
+        """An external engine's name, for the title ("" : none)."""
+        return ""
 
     def label_for(self, seat: int) -> str:
         """Who plays `seat`: one player plays all of its seats under one label."""
