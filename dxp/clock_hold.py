@@ -103,8 +103,9 @@ class ClockHold:
     def keep(self) -> None:
         """After every input: a held clock that a committed move restarted is
         paused again; a clock waiting for the pieces runs once they stand."""
+        clock = self.app.clock
         if (self.clock_held and self.game.link is None and self._in_play()
-                and self.app.clock.state is State.RUNNING):
+                and clock is not None and clock.state is State.RUNNING):
             self._clock_command(self.app.pause_clock, DROP_BY if self.restart_when_back else KEEP_BY)
         self._restart_when_set_up()
 

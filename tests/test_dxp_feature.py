@@ -65,3 +65,11 @@ def test_dxp_never_touches_the_apps_private_fields() -> None:
                          or (isinstance(node.value, ast.Attribute) and node.value.attr == "app"))):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: app.{node.attr}")
     assert offenders == []
+
+
+def test_the_dxp_game_has_no_mixins() -> None:
+    """The handshake after a drop is a part the game owns (`Reconnection`), not a mixin on its fields."""
+    from damka.dxp.game import DxpGame
+    from damka.dxp.reconnect import Reconnection
+
+    assert DxpGame.__mro__ == (DxpGame, object) and Reconnection.__mro__ == (Reconnection, object)
