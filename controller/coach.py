@@ -63,7 +63,13 @@ class HintLimitReached(Exception):
 
 
 class Coach:
-    """Hints and blunder warnings for one game's settings."""
+    """Hints and blunder warnings for one game's settings.
+
+    Damka's own coach thinks in the loop's thread; a coach that asks an
+    external engine (`hub_coach.HubCoach`) overrides `engine_name`,
+    `take_notices` and `close_engine`."""
+
+    engine_name = ""  # an external engine's name while it coaches, for the title
 
     def __init__(
         self,
@@ -86,6 +92,13 @@ class Coach:
         self.hints_used = 0
         self._multi = variant.search_kind == "multi"
         self._material = None if self._multi else Searcher(variant, evaluate=MaterialEvaluator(variant))
+
+    def take_notices(self) -> list[str]:
+        """Lines for the screen since last asked (an engine that failed): none here."""
+        return []
+
+    def close_engine(self) -> None:
+        """Stop an external engine's process: Damka's own coach has none."""
 
     # -- hints ------------------------------------------------------------------
 

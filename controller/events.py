@@ -236,7 +236,7 @@ class OfferAnswered(GameEvent):
 @dataclass(frozen=True)
 class ArbiterActed(GameEvent):
     """An arbiter's (or a player's) action on the clock or the result, from the
-    board's menu or outside (`app_commands.py`): who (where from), what, details."""
+    board's menu or outside (`app/commands.py`): who (where from), what, details."""
 
     who: str
     action: str                    # pause, resume, adjust, set-time, undo, result

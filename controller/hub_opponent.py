@@ -24,7 +24,8 @@ from typing import Any, Callable
 
 from damka.bridges.hub_client import HubClient, HubEngineError
 from damka.bridges.hub_protocol import HubBoard, HubError, find_dialect
-from damka.controller.opponent import ComputerOpponent, Thinking
+from damka.controller.opponent import ComputerOpponent
+from damka.controller.players import Opponent, Thinking
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Variant
@@ -45,7 +46,7 @@ def hub_variant(variant: Variant) -> str | None:
         return None
 
 
-class HubOpponent:
+class HubOpponent(Opponent):
     """The computer's moves from an external Hub engine, Damka's own search as the fallback."""
 
     def __init__(self, variant: Variant, command: str, *, fallback: ComputerOpponent,

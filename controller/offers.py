@@ -1,7 +1,7 @@
 """Offers between the players: a draw offered, a take-back asked, and the answer.
 
 Pure state, no I/O: the board's menu, the web page and (later) DXP share it
-through the App (`controller/app_offers.py`). At most one offer is pending at
+through the App (`controller/app/offer_desk.py`). At most one offer is pending at
 a time; it is made by a side (or by the board as a whole, side None) from a
 place ("board", "page", "remote page") at a ply, and it ends accepted,
 declined, or lapsed (a move committed, a take-back, the game's end).

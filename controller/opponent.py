@@ -27,7 +27,6 @@ import random
 import threading
 import time
 from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from damka.engine.game import Game
@@ -35,6 +34,7 @@ from damka.engine.levels import DEFAULT_LEVEL, Level, choose_move, find_level, m
 from damka.engine.move import Move
 from damka.engine.search import SearchResult
 from damka.engine.variant import Position, Variant
+from damka.controller.players.base import Opponent, Thinking
 
 
 def _yield() -> None:
@@ -46,14 +46,7 @@ def _yield() -> None:
     time.sleep(0)
 
 
-@dataclass(frozen=True)
-class Thinking:
-    """What `poll()` reports while no move is ready."""
-
-    elapsed: float
-
-
-class ComputerOpponent:
+class ComputerOpponent(Opponent):
     """Plays one side of one game at a level, thinking in a worker thread."""
 
     label = "computer"

@@ -23,7 +23,7 @@ from damka.controller.clock_errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game
 from damka.controller.seat_opponents import far_seats, seat_remote
 from damka.controller.session import CommittedMove, Mode
-from damka.controller.session.types import Opponent
+from damka.controller.players import Opponent
 from damka.controller.setup import GameSetup
 from damka.controller.store import StoredGame
 from damka.controller.tracker import BoardMap

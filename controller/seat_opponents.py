@@ -18,20 +18,23 @@ It is `remote` when a seat is played from afar, with those seats as `seats`
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-from damka.controller.session.types import Opponent
+from damka.controller.players import Opponent
 from damka.engine.game import Game
 
+if TYPE_CHECKING:
+    from damka.controller.session import Session
 
-class SeatOpponents:
+
+class SeatOpponents(Opponent):
     """Routes each turn to the opponent of the seat to move."""
 
     def __init__(self, by_seat: Mapping[int, Opponent]) -> None:
         if not by_seat:
             raise ValueError("seat opponents: no seat given")
         self.by_seat = dict(by_seat)
-        self.seats = frozenset(seat for seat, each in self.by_seat.items() if getattr(each, "remote", False))
+        self.seats = frozenset(seat for seat, each in self.by_seat.items() if each.remote)
         self.remote = bool(self.seats)
         self._active: Opponent | None = None
 
@@ -41,7 +44,7 @@ class SeatOpponents:
     @property
     def label(self) -> str:
         """Who is asked of an offer: the remote player when there is one."""
-        remote = [self.by_seat[seat] for seat in sorted(self.seats)]
+        remote = [self.by_seat[seat] for seat in sorted(self.seats or ())]
         return (remote or self._players())[0].label
 
     def label_for(self, seat: int) -> str:
@@ -51,7 +54,7 @@ class SeatOpponents:
 
     @property
     def engine_name(self) -> str:
-        return next((name for name in (getattr(p, "engine_name", "") for p in self._players()) if name), "")
+        return next((name for name in (p.engine_name for p in self._players()) if name), "")
 
     # -- what the session calls ----------------------------------------------------
 
@@ -72,19 +75,15 @@ class SeatOpponents:
             self._active.cancel()
 
     def take_notices(self) -> list[str]:
-        return [text for p in self._players() for text in (getattr(p, "take_notices", lambda: [])())]
+        return [text for p in self._players() for text in p.take_notices()]
 
     def close_engine(self) -> None:
         for player in self._players():
-            end = getattr(player, "close_engine", None)
-            if end is not None:
-                end()
+            player.close_engine()
 
     def close(self) -> None:
         for player in self._players():
-            end = getattr(player, "close", None)
-            if end is not None:
-                end()
+            player.close()
 
 
 def engine_seats(computers: int, colours: str, sides: int, taken: frozenset[int],
@@ -107,21 +106,23 @@ def engine_seats(computers: int, colours: str, sides: int, taken: frozenset[int]
     return frozenset(seat for seat in others if seat not in humans)
 
 
-def remote_players(opponent: Any) -> list[Any]:
+def remote_players(opponent: Opponent | None) -> list[Opponent]:
     """The players from afar among the session's opponent (one, or a `SeatOpponents`' seats)."""
+    if opponent is None:
+        return []
     players = list(opponent.by_seat.values()) if isinstance(opponent, SeatOpponents) else [opponent]
-    return list({id(p): p for p in players if getattr(p, "remote", False)}.values())
+    return list({id(p): p for p in players if p.remote}.values())
 
 
-def far_seats(opponent: Any, computer_sides: frozenset[int]) -> frozenset[int]:
+def far_seats(opponent: Opponent | None, computer_sides: frozenset[int]) -> frozenset[int]:
     """The seats played from afar (empty in a game at the table): the remote
     player's own `seats`, else (a remote given no seats) the computer's."""
-    if not getattr(opponent, "remote", False):
+    if opponent is None or not opponent.remote:
         return frozenset()
-    return frozenset(getattr(opponent, "seats", None) or computer_sides)
+    return frozenset(opponent.seats or computer_sides)
 
 
-def seat_remote(session: Any, remote: Opponent, far: frozenset[int], engine: frozenset[int]) -> None:
+def seat_remote(session: Session, remote: Opponent, far: frozenset[int], engine: frozenset[int]) -> None:
     """The remote player takes the seats `far` of `session`; the computer the
     session was built with keeps `engine` (one opponent routing each turn), or
     gives way entirely (closed) when it has no seat left."""
@@ -129,6 +130,6 @@ def seat_remote(session: Any, remote: Opponent, far: frozenset[int], engine: fro
     if engine and searcher is not None:
         session.opponent = SeatOpponents({**{seat: remote for seat in far}, **{seat: searcher for seat in engine}})
         return
-    if searcher is not None and hasattr(searcher, "close"):
+    if searcher is not None:
         searcher.close()
     session.opponent = remote

@@ -20,6 +20,7 @@ import random
 import sys
 import time
 
+from damka.dxp.feature import dxp_of
 from damka.cli import build_parser
 from damka.commands.dxp import open_app
 from damka.controller import events as ev
@@ -66,7 +67,7 @@ def main() -> int:
             break
         if session.phase is not Phase.PLAYING:
             continue
-        if session.game.turn == app.dxp.peer_side:
+        if session.game.turn == dxp_of(app).peer_side:
             move = session.planned[0] if session.planned else None
         else:
             move = rng.choice(session.game.legal_moves())
@@ -77,7 +78,7 @@ def main() -> int:
     for _ in range(50):        # the GAMEEND exchange, the last writes
         board.advance(20)
         time.sleep(0.01)
-    app.dxp.close()
+    dxp_of(app).close()
     with open(mine.pdn, "w", encoding="utf-8") as out:
         out.write(export_pdn(store.load_game(app.game_id)))
     store.close()

@@ -1,4 +1,4 @@
-"""The App's command API (controller/app_commands.py) on a live game on the virtual board:
+"""The App's command API (controller/app/commands.py) on a live game on the virtual board:
 each command does what it says, is logged (event, clock log, store) with who, and gives a
 one-line reason when it cannot be done now. Real App, clock, SQLite store."""
 
@@ -10,7 +10,7 @@ import pytest
 
 from damka.controller import events as ev
 from damka.controller.app import App
-from damka.controller.app_commands import BadArgument, CommandRefused
+from damka.controller.app import BadArgument, CommandRefused
 from damka.controller.clock import State
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from damka.bridges import dxp
-from damka.bridges.dxp_link import DxpLink
+from damka.dxp.feature import dxp_of
+from damka.dxp import protocol as dxp
+from damka.dxp.link import DxpLink
 from damka.controller import events as ev
-from damka.controller.dxp_game import board_letters
-from damka.controller.dxp_start import follow, initiate, make_app, start_letters
+from damka.dxp.game import board_letters
+from damka.dxp.start import follow, initiate, make_app, start_letters
 from damka.controller.store import Store
 from damka.controller.store_pdn import export_pdn
 from damka.controller.tracker import BoardMap
@@ -191,8 +192,8 @@ def test_a_whole_game_against_pydraughts_dxp_both_pdns_the_same(tmp_path: Path) 
     peer.engine.sender.disconnect()
     assert peer.error is None and not peer.is_alive()
     assert session.game.is_over, f"no result after {session.game.ply} plies"
-    app.dxp.pump()
-    assert app.dxp.refused == []
+    dxp_of(app).pump()
+    assert dxp_of(app).refused == []
     ours = export_pdn(store.load_game(app.game_id))
     theirs_path = tmp_path / "theirs.pdn"
     draughts.PDN.PDNWriter(str(theirs_path), board=peer.board)
@@ -262,10 +263,10 @@ def test_garbage_truncated_and_illegal_messages_are_refused_and_the_game_goes_on
     junk += [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40))) + b"\x00" for _ in range(200)]
     for data in junk:
         peer.send_raw(data)
-    wait_on_board(board, lambda: len(app.dxp.refused) >= len(junk) - 5, "every bad message refused")
+    wait_on_board(board, lambda: len(dxp_of(app).refused) >= len(junk) - 5, "every bad message refused")
     assert session.game.ply == 1 and not session.planned and not session.game.is_over
-    assert len(app.dxp.refused) >= len(junk) - 5                  # (random junk may merge into one message)
-    assert any("not legal" in text for text in app.dxp.refused)   # 31-26 is not a black move here
+    assert len(dxp_of(app).refused) >= len(junk) - 5                  # (random junk may merge into one message)
+    assert any("not legal" in text for text in dxp_of(app).refused)   # 31-26 is not a black move here
     assert any("refused" in record.getMessage() for record in caplog.records)
     # A right move is still taken after all that.
     legal = session.game.legal_moves()[0]
@@ -301,7 +302,7 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     board.lift(name(reply.end))                                  # the person puts black's man back
     board.drop(name(reply.start))
     board.advance(2500)
-    assert session.game.ply == 1 and app.dxp.back_target is None and app.dxp.refused == []
+    assert session.game.ply == 1 and dxp_of(app).back_target is None and dxp_of(app).refused == []
     other = session.game.legal_moves()[-1]
     peer.send(dxp.move_message(variant, other))                  # the peer plays another move there
     wait_for_peer(app, board)
@@ -309,17 +310,17 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     peer.send(dxp.BackRequest(9, "W"))                           # a position the game never had
     assert not next_of(peer, dxp.BackAccept, board).accepted and session.game.ply == 1
     peer.close()                                                 # the peer goes away
-    wait_on_board(board, lambda: app.dxp.dropped, "the drop noticed")
+    wait_on_board(board, lambda: dxp_of(app).dropped, "the drop noticed")
     assert any("lost" in text for text in said) and not session.game.is_over
     # The peer comes back with the game's position: resumed where it stopped.
     links, port, listener = listen()
     again = raw_peer(port)
     listener.join(DEADLINE_S)
     colour, letters = board_letters(variant, session.game)
-    assert not app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "Z"))
+    assert not dxp_of(app).reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, start_letters()[1], "Z"))
     assert next_of(again, dxp.GameAccept).code == 1                 # another position: refused
-    assert app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
-    assert next_of(again, dxp.GameAccept).accepted and not app.dxp.dropped
+    assert dxp_of(app).reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
+    assert next_of(again, dxp.GameAccept).accepted and not dxp_of(app).dropped
     assert session.game.turn == 1
     answer = session.game.legal_moves()[0]
     again.send(dxp.move_message(variant, answer))
@@ -329,7 +330,7 @@ def test_the_peers_take_back_and_game_end_and_a_dropped_connection(tmp_path: Pat
     again.close()
     # Adjudicated by the arbiter: the game ends and is over on the board.
     from damka.engine.variant import Result
-    app.dxp.adjudicate(Result((0.5, 0.5), (1, 1), "adjudicated: draw"))
+    dxp_of(app).adjudicate(Result((0.5, 0.5), (1, 1), "adjudicated: draw"))
     assert session.game.ply == 2
     assert session.game.is_over and session.game.result.reason == "adjudicated: draw"
 
@@ -424,7 +425,7 @@ def test_the_board_s_screen_shows_the_peer_s_chat_refusals_and_a_dropped_connect
     again = raw_peer(port)
     listener.join(DEADLINE_S)
     colour, letters = board_letters(variant, session.game)
-    assert app.dxp.reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
+    assert dxp_of(app).reconnect(links[0], dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
     assert next_of(again, dxp.GameAccept).accepted
     shown = wait_screen(app, board, "is back")
     assert "come back" not in shown and "lost" not in shown and not app.view().alert

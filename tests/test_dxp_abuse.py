@@ -14,8 +14,9 @@ import threading
 import time
 from pathlib import Path
 
-from damka.bridges import dxp
-from damka.bridges.dxp_link import DxpLink
+from damka.dxp.feature import dxp_of
+from damka.dxp import protocol as dxp
+from damka.dxp.link import DxpLink
 from dxp_process import BoardProcess
 from waiting import wait_on_board
 
@@ -100,8 +101,8 @@ def test_stray_and_silent_connections_leave_the_listener_listening(tmp_path: Pat
 
 
 def test_a_connection_that_never_sends_a_game_request_is_closed_and_the_door_stays_open() -> None:
-    from damka.bridges.dxp_door import DxpDoor
-    from damka.bridges.dxp_link import DxpServer
+    from damka.dxp.door import DxpDoor
+    from damka.dxp.link import DxpServer
 
     now = [0.0]
     door = DxpDoor(DxpServer("127.0.0.1", 0), handshake_s=30.0, clock=lambda: now[0])
@@ -205,7 +206,7 @@ def connect_when_open(port: int, timeout: float = 20.0) -> socket.socket:
 
 def test_after_a_drop_strays_and_a_silent_connection_do_not_keep_the_peer_out() -> None:
     from damka.controller import events as ev
-    from damka.controller.dxp_game import board_letters
+    from damka.dxp.game import board_letters
     from tests.test_dxp import make
     from tests.test_dxp_clock import follower_game
 
@@ -233,7 +234,7 @@ def test_after_a_drop_strays_and_a_silent_connection_do_not_keep_the_peer_out() 
             return None
     answer = wait_on_board(board, answered, f"the peer let in (the screen said {said[-3:]})")
     assert isinstance(answer, dxp.GameAccept) and answer.accepted
-    wait_on_board(board, lambda: not app.dxp.dropped, "the game goes on")
+    wait_on_board(board, lambda: not dxp_of(app).dropped, "the game goes on")
     assert sum("new connection closed" in text for text in said) <= 1, said   # not a line per stray
     silent.close()
     back.close()
@@ -241,9 +242,9 @@ def test_after_a_drop_strays_and_a_silent_connection_do_not_keep_the_peer_out() 
 
 
 def test_a_refused_game_request_may_be_followed_by_another_on_the_same_connection() -> None:
-    from damka.bridges.dxp_door import DxpDoor
-    from damka.bridges.dxp_link import DxpServer
-    from damka.controller.dxp_start import follow_at, start_letters
+    from damka.dxp.door import DxpDoor
+    from damka.dxp.link import DxpServer
+    from damka.dxp.start import follow_at, start_letters
 
     door = DxpDoor(DxpServer("127.0.0.1", 0))
     try:

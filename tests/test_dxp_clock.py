@@ -14,15 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from damka.bridges import dxp
-from damka.bridges.dxp_link import DxpLink
-from damka.bridges.dxp_redial import Redialer
+from damka.dxp.feature import dxp_of, feature_of
+from damka.dxp import protocol as dxp
+from damka.dxp.link import DxpLink
+from damka.dxp.redial import Redialer
 from damka.controller import events as ev
 from damka.controller.clock import State
-from damka.controller.dxp_clock import BACK_BY, DROP_BY
-from damka.controller.dxp_game import board_letters
-from damka.controller.dxp_resume import time_left
-from damka.controller.dxp_start import follow, initiate, make_app, resume_app
+from damka.dxp.clock_hold import BACK_BY, DROP_BY
+from damka.dxp.game import board_letters
+from damka.dxp.resume import time_left
+from damka.dxp.start import follow, initiate, make_app, resume_app
 from damka.controller.store import Store
 from damka.controller.tracker import BoardMap
 from damka.sim.virtual_board import VirtualBoard
@@ -90,7 +91,7 @@ def come_back(app, board, port: int) -> DxpLink:
     colour, letters = board_letters(app.session.variant, app.session.game)
     again.send(dxp.GameRequest("Peer", "W", 5, 0, letters, colour))
     assert answer(board, again, dxp.GameAccept).accepted
-    wait_until(board, lambda: not app.dxp.dropped, "the board takes the peer back")
+    wait_until(board, lambda: not dxp_of(app).dropped, "the board takes the peer back")
     return again
 
 
@@ -105,7 +106,7 @@ def test_the_clock_stops_while_the_peer_is_gone_and_runs_again_when_it_is_back(p
     if paused_by_hand:
         app.pause_clock("arbiter console")
     peer.close()
-    wait_until(board, lambda: app.dxp.dropped, "the drop")
+    wait_until(board, lambda: dxp_of(app).dropped, "the drop")
     assert app.clock.state is State.PAUSED
     assert ((DROP_BY, "pause") in acted) is not paused_by_hand
     at_drop = app.clock_ms()
@@ -167,7 +168,7 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     assert time_left(white) == (2, 38)
     game_id = app.game_id
     board.advance(1_000)
-    app.dxp.close()
+    dxp_of(app).close()
     back[0].close()
     # The board restarted: `--resume` sends the time left as stored (the clock was stopped at the drop).
     back, listener = listen_once(port)
@@ -177,9 +178,9 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     waited(ticked(resumed, lambda: not back[0].incoming.empty()), "the resumed board's GAMEREQ")
     request = next_of(back[0], dxp.GameRequest)
     assert (request.minutes, request.moves) == (2, 38)
-    assert resumed.clock.state is State.PAUSED and resumed.restart_when_back
+    assert resumed.clock.state is State.PAUSED and feature_of(resumed).clock_hold.restart_when_back
     back[0].send(dxp.GameAccept("Peer", 0))
-    waited(ticked(resumed, lambda: not resumed.dxp.dropped), "the peer taken back")
+    waited(ticked(resumed, lambda: not dxp_of(resumed).dropped), "the peer taken back")
     assert resumed.clock.state is State.PAUSED    # the pieces are not put back yet: nobody's time runs
     acted: list[tuple[str, str]] = []
     resumed.bus.subscribe(lambda event: acted.append((event.who, event.action)), ev.ArbiterActed)
@@ -188,7 +189,7 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     board.connect(resumed)                                          # the pieces stand as stored
     wait_on_board(board, lambda: resumed.clock.state is State.RUNNING, "the peer's clock running again")
     assert (BACK_BY, "resume") in acted                             # restarted for the peer's return, logged
-    resumed.dxp.close()
+    dxp_of(resumed).close()
     back[0].close()
     store.close()
 
@@ -205,29 +206,29 @@ def test_a_take_back_of_the_peers_in_progress_at_a_drop_is_finished_and_the_resu
     target.pop()
     target.pop()                                                    # ply 1: black (the peer) to move
     peer.send(dxp.BackRequest(1, "Z"))
-    assert next_of(peer, dxp.BackAccept, board).accepted and app.dxp.back_target == 1
+    assert next_of(peer, dxp.BackAccept, board).accepted and dxp_of(app).back_target == 1
     white_move = session.game.moves[-1]
     board.lift(name(white_move.end))                                # the person puts white's man back ...
     board.drop(name(white_move.start))
     board.advance(2_500)
-    assert session.game.ply == 2 and app.dxp.back_target == 1       # ... and black's is still to go back
+    assert session.game.ply == 2 and dxp_of(app).back_target == 1       # ... and black's is still to go back
     peer.close()                                                    # the link drops in the middle of it
-    wait_until(board, lambda: app.dxp.dropped, "the drop")
+    wait_until(board, lambda: dxp_of(app).dropped, "the drop")
     again = call_again(board, port)                                 # the peer is back: at the take-back's target
     colour, letters = board_letters(variant, target)
     again.send(dxp.GameRequest("Peer", "W", 0, 0, letters, colour))
     assert answer(board, again, dxp.GameAccept).accepted            # the same game: it goes on
-    wait_until(board, lambda: not app.dxp.dropped, "the board takes the peer back")
+    wait_until(board, lambda: not dxp_of(app).dropped, "the board takes the peer back")
     black_move = session.game.moves[-1]
     board.lift(name(black_move.end))                                # the person finishes the take-back
     board.drop(name(black_move.start))
     board.advance(2_500)
-    assert session.game.ply == 1 and app.dxp.back_target is None
+    assert session.game.ply == 1 and dxp_of(app).back_target is None
     assert board_letters(variant, session.game) == (colour, letters)  # both sides have the same game
     other = session.game.legal_moves()[-1]
     again.send(dxp.move_message(variant, other))                    # and play goes on from there
     wait_for_peer(app, board)
     make(board, app, other)
-    assert session.game.ply == 2 and session.game.moves[-1] == other and app.dxp.refused == []
+    assert session.game.ply == 2 and session.game.moves[-1] == other and dxp_of(app).refused == []
     again.close()
     redial.close()

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from damka.bridges import dxp
-from damka.bridges.dxp_redial import Redialer
+from damka.dxp import protocol as dxp
+from damka.dxp.redial import Redialer
 from damka.controller import events as ev
-from damka.controller.dxp_resume import Fit, position_letters, resume_fit
-from damka.controller.dxp_start import follow, make_app
+from damka.dxp.resume import Fit, position_letters, resume_fit
+from damka.dxp.start import follow, make_app
 from damka.controller.store import Store
 from damka.engine import pdn
 from damka.engine.game import Game

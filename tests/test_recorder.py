@@ -125,7 +125,7 @@ def test_a_game_goes_on_while_the_disk_is_full_and_every_move_is_stored_after(di
         assert "saved" not in screen_text(app)
 
         play(app, board, 6)
-        app._resign()                              # a whole game: it ends with a result
+        app.menu_action("resign", "the board's menu")       # a whole game: it ends with a result
         assert app.state is AppState.RESULT
         stored = store.load_game(app.game_id)      # (load_game checks each ply is there once, in order)
         assert stored.game.moves == app.session.game.moves and stored.result is not None

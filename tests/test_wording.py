@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from damka.controller.app import App
 from damka.controller.setup import GameSetup
+from damka.controller.players import Opponent
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import carry_out
 from app_rig import on_board
@@ -66,7 +67,7 @@ def test_a_take_back_clears_the_hint_and_the_last_move() -> None:
         assert not any("hint" in line for line in app.view().messages), mode
 
 
-class Waiting:
+class Waiting(Opponent):
     """An opponent that never answers (a person on the web page still thinking)."""
 
     label = "remote player"

@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from damka.controller import events as ev
 from damka.controller.app import App, AppState
-from damka.controller.app_commands import CommandRefused
+from damka.controller.app import CommandRefused
 from damka.controller.game_factory import build_variant
 from damka.controller.session import Phase
 from damka.controller.setup import GameSetup

@@ -1,7 +1,7 @@
 """The arbiter's console: the page's request turned into one App command, behind the arbiter PIN.
 
 Runs on the board's thread (through `Driver.call`). The App does the work and
-logs it (`controller/app_commands.py`: the clock's log, the stored game's
+logs it (`controller/app/commands.py`: the clock's log, the stored game's
 arbiter log, an `ArbiterActed` event the page's feed turns into the console's
 list); this only reads the request's fields and names the one that is wrong.
 """

@@ -15,7 +15,7 @@ from collections import deque
 from concurrent.futures import Future
 from typing import Any, Callable
 
-from damka.controller.app_commands import BadArgument, CommandRefused
+from damka.controller.app import BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
 from damka.controller.menus import mode_choices
 from damka.controller.offers import OfferError

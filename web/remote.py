@@ -16,7 +16,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from damka.controller.opponent import Thinking
+from damka.controller.players import Opponent, Thinking
 from damka.controller.words import say
 from damka.engine.game import Game
 from damka.engine.move import Move
@@ -43,11 +43,11 @@ class SeatKey:
         return isinstance(given, str) and bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
 
 
-class RemoteOpponent:
+class RemoteOpponent(Opponent):
     """Waits for the page's move; `poll()` says "thinking" until then."""
 
     label = "remote player"
-    remote = True    # played from afar: a draw or a take-back is asked of it (controller/app_offers.py)
+    remote = True    # played from afar: a draw or a take-back is asked of it (controller/app/offer_desk.py)
 
     def __init__(self, variant: Variant, seats: frozenset[int] | None = None, key: SeatKey | None = None,
                  *, claimed: bool = True) -> None:

@@ -197,9 +197,8 @@ class Assistants:
         """What an external engine (opponent or coach) has to say: it was given up."""
         out: list[str] = []
         for helper in (self.opponent, self.coach):
-            take = getattr(helper, "take_notices", None)
-            if take is not None:
-                out.extend(take())
+            if helper is not None:
+                out.extend(helper.take_notices())
         return out
 
     def close(self) -> None:
@@ -207,9 +206,8 @@ class Assistants:
         any external engine process."""
         self.cancel_search()
         for helper in (self.opponent, self.coach):
-            end = getattr(helper, "close_engine", None)
-            if end is not None:
-                end()
+            if helper is not None:
+                helper.close_engine()
         if self._jobs is not None:
             self._jobs.shutdown(wait=False, cancel_futures=True)
             self._jobs = None

@@ -50,7 +50,7 @@ class TakebackFlow:
         """A take-back made at the board is asked of the far side first: the
         opponent plays a seat from afar (its `remote` flag) and the App gave
         the hook that asks it."""
-        return self._hook is not None and bool(getattr(opponent, "remote", False))
+        return self._hook is not None and opponent is not None and opponent.remote
 
     def aim(self, ply: int | None) -> None:
         """Guide back to `ply` (None: to the last turn start, as the button does)."""

@@ -1,6 +1,7 @@
 """The session's vocabulary: modes, phases, settings, and what the session
-needs of a clock and of a computer opponent (the committed-move record,
-`CommittedMove`, is `controller/game_record.py`'s, re-exported here)."""
+needs of a clock; the players' base class (`Opponent`, controller/players/)
+and the committed-move record (`CommittedMove`, controller/game_record.py)
+are re-exported here."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from damka.controller.game_record import CommittedMove
+from damka.controller.players import Opponent
 from damka.controller.tracker import TrackerSettings
-from damka.engine.game import Game
 
 __all__ = ["CommittedMove", "Mode", "Opponent", "POLL_MS", "Phase", "PolledClock", "SessionSettings", "TurnClock",
            "seat_away", "seat_label"]
@@ -44,38 +45,16 @@ class SessionSettings:
     warn_ms: int = 8000            # learning: a move the coach warned about is committed after this quiet
 
 
-class Opponent(Protocol):
-    """What the session needs of a computer opponent thinking off the loop
-    (`controller/opponent.py`'s `ComputerOpponent` fits). `label` names it on
-    the screen: "computer", "remote player", the DXP peer's name."""
-
-    label: str
-
-    def start(self, game: Game, *, whole_turn: bool = False) -> None: ...
-
-    def poll(self) -> Any: ...
-
-    def cancel(self) -> None: ...
-
-
 def seat_away(opponent: Opponent | None, seat: int) -> bool:
     """Whether who plays `seat` is gone for now (a DXP peer whose connection
-    dropped): no move will come until it is back, so the screen must not ask
-    for one. An opponent says so with `away` (or `away_for(seat)`)."""
-    away_for = getattr(opponent, "away_for", None)
-    if away_for is not None:
-        return bool(away_for(seat))
-    return bool(getattr(opponent, "away", False))
+    dropped): no move will come until it is back, so the screen must not ask for one."""
+    return opponent is not None and opponent.away_for(seat)
 
 
 def seat_label(opponent: Opponent | None, seat: int) -> str:
     """Who plays `seat` for the screen ("computer", "remote player", a peer's
-    name): an opponent of several players (`controller/seat_opponents.py`)
-    names each seat's."""
-    if opponent is None:
-        return "computer"
-    label_for = getattr(opponent, "label_for", None)
-    return label_for(seat) if label_for is not None else opponent.label
+    name): an opponent of several players (`controller/seat_opponents.py`) names each seat's."""
+    return "computer" if opponent is None else opponent.label_for(seat)
 
 
 @runtime_checkable

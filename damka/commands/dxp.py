@@ -17,10 +17,10 @@ import logging
 import time
 from pathlib import Path
 
-from damka.bridges.dxp import DEFAULT_PORT
+from damka.dxp.protocol import DEFAULT_PORT
 from damka.commands.deadline import StopAfter
 from damka.commands.net import port_number
-from damka.bridges.dxp_redial import GIVE_UP_S
+from damka.dxp.redial import GIVE_UP_S
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -63,6 +63,7 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def run(args: argparse.Namespace) -> int:
     from damka.controller.store import Store
+    from damka.dxp.feature import dxp_of
 
     stop = StopAfter(args.seconds)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
@@ -76,20 +77,20 @@ def run(args: argparse.Namespace) -> int:
         try:
             return _play(app, args, stop)
         finally:
-            app.dxp.close()
+            dxp_of(app).close()
     finally:
         store.close()
 
 
 def open_app(args: argparse.Namespace, store, stop: StopAfter | None = None):
-    """The board's DxpApp as the arguments say: a new game after the handshake,
+    """The board's App with the DXP feature as the arguments say: a new game after the handshake,
     or (`--resume`) the stored game waiting for the peer. ValueError says why not;
     TimeoutError: `stop`'s deadline came while waiting for the peer."""
-    from damka.bridges.dxp_door import DxpDoor
-    from damka.bridges.dxp_link import DxpLink, DxpServer
-    from damka.bridges.dxp_redial import Redialer
-    from damka.controller.dxp_app import DxpResumeError
-    from damka.controller.dxp_start import DxpStartError, follow_at, initiate, make_app, resume_app
+    from damka.dxp.door import DxpDoor
+    from damka.dxp.link import DxpLink, DxpServer
+    from damka.dxp.redial import Redialer
+    from damka.dxp.feature import DxpResumeError
+    from damka.dxp.start import DxpStartError, follow_at, initiate, make_app, resume_app
     from damka.controller.store_schema import StoreError
 
     if args.minutes < 0 or args.moves < 0:

@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from damka.bridges.dxp import DxpError, GameRequest
-from damka.bridges.dxp_link import Dropped, DxpLink, DxpServer
+from damka.dxp.protocol import DxpError, GameRequest
+from damka.dxp.link import Dropped, DxpLink, DxpServer
 from damka.log_limit import LogLimit
 
 log = logging.getLogger("damka.dxp")

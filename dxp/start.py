@@ -4,8 +4,8 @@ As follower (`damka dxp --listen`) the board waits for the peer's game
 request and accepts it when it is a game the board can set up (international
 draughts from the start position; DXP version 1 has no game type, so other
 variants are refused); as initiator (`--connect`) it sends one. Either way
-the result is a `DxpApp` whose game has the peer in the computer's seat and
-the clock from the request's time.
+the result is an `App` with the DXP feature (feature.py) whose game has the
+peer in the computer's seat and the clock from the request's time.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ import queue
 import time
 from typing import Any
 
-from damka.bridges import dxp
-from damka.bridges.dxp_door import DxpDoor
-from damka.bridges.dxp_link import Dropped, DxpLink
-from damka.bridges.dxp_redial import Redialer
-from damka.controller.dxp_app import DxpApp, stored_peer
-from damka.controller.dxp_game import NAME, VARIANT, DxpGame, board_letters, time_control_text
-from damka.controller.dxp_resume import time_of
+from damka.dxp import protocol as dxp
+from damka.dxp.door import DxpDoor
+from damka.dxp.link import Dropped, DxpLink
+from damka.dxp.redial import Redialer
+from damka.controller.app import App
+from damka.dxp.feature import DxpFeature, stored_peer
+from damka.dxp.game import NAME, VARIANT, DxpGame, board_letters, time_control_text
+from damka.dxp.resume import time_of
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store
 from damka.engine.game import Game
@@ -116,7 +117,7 @@ def initiate(link: DxpLink, *, person_colour: str = "W", minutes: int = 0, moves
 
 
 def make_app(link: DxpLink, request: dxp.GameRequest, peer_side: int, peer_name: str = "", *,
-             initiator: bool = False, redial: Redialer | None = None, **app_options: Any) -> DxpApp:
+             initiator: bool = False, redial: Redialer | None = None, **app_options: Any) -> App:
     """The board's App, its game against the peer already set up (waiting for the pieces).
     `redial`: how the peer is found again after a drop (None: the game waits)."""
     name = peer_name or request.name or "DXP peer"
@@ -124,11 +125,14 @@ def make_app(link: DxpLink, request: dxp.GameRequest, peer_side: int, peer_name:
     setup = GameSetup(VARIANT, mode="computer", colours="second" if peer_side == 0 else "first",
                       time_control=time_control_text(request.minutes, request.moves))
     players = ["Board", name] if peer_side == 1 else [name, "Board"]
-    return DxpApp(game, setup=setup, start_game=True, offer_resume=False, players=players, **app_options)
+    app = App(setup=setup, offer_resume=False, players=players, **app_options)
+    DxpFeature(app, game)
+    app.new_game(setup)
+    return app
 
 
 def resume_app(store: Store, game_id: int, *, initiator: bool, redial: Redialer | None,
-               **app_options: Any) -> DxpApp:
+               **app_options: Any) -> App:
     """The stored unfinished DXP game `game_id` taken up again (a new process
     after the board restarted): the board guides the pieces to its position
     and looks for the peer (`redial`); the game goes on when the peer's
@@ -139,6 +143,6 @@ def resume_app(store: Store, game_id: int, *, initiator: bool, redial: Redialer 
     game = DxpGame(None, peer_side, name, initiator=initiator, time=time_of(stored.time_control or ""),
                    redial=redial)
     game.dropped = "not connected yet"
-    app = DxpApp(game, store=store, setup=GameSetup(VARIANT), offer_resume=False, **app_options)
-    app.resume_stored(stored)
+    app = App(store=store, setup=GameSetup(VARIANT), offer_resume=False, **app_options)
+    DxpFeature(app, game).resume_stored(stored)
     return app

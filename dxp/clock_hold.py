@@ -1,7 +1,7 @@
 """The board's clock while a DXP peer is gone: stopped, and running again when it is back.
 
 Nobody can move for the peer while the connection is down, so neither side's
-time may run. A mixin of `DxpApp` that acts only through the App's public
+time may run. `ClockHold` belongs to the DXP feature (feature.py) and acts only through the App's public
 clock commands (`pause_clock` / `resume_clock`), so every stop and restart
 is an `ArbiterActed` event, in the clock's log and the stored game's arbiter
 log:
@@ -23,12 +23,16 @@ log:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from damka.controller import events as ev
-from damka.controller.app_commands import CommandRefused
+from damka.controller.app import CommandRefused
 from damka.controller.clock import State
 from damka.controller.session.types import Phase
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
+    from damka.dxp.game import DxpGame
 
 DROP_BY = "DXP: connection lost"
 KEEP_BY = "DXP: connection lost (paused by hand before)"
@@ -47,34 +51,39 @@ def held_when_stored(clock_state: dict[str, Any] | None) -> bool:
     return clock_state.get("state") == "paused" and bool(pauses) and pauses[-1].get("by") == DROP_BY
 
 
-class DxpClockHold:
-    clock_held = False        # the peer is gone: the clock must not run
-    restart_when_back = False  # the drop stopped it (not the arbiter): it runs again when the peer is back
+class ClockHold:
+    """Whether the board holds the clock for a peer that is gone; it owns
+    `clock_held` and `restart_when_back`, and reads the App and the game."""
 
-    def _watch_arbiter(self) -> None:
-        self.bus.subscribe(self._on_arbiter, ev.ArbiterActed)
+    def __init__(self, app: App, game: DxpGame) -> None:
+        self.app = app
+        self.game = game
+        self.clock_held = False         # the peer is gone: the clock must not run
+        self.restart_when_back = False  # the drop stopped it (not the arbiter): it runs again when the peer is back
+        app.bus.subscribe(self._on_arbiter, ev.ArbiterActed)
 
     def _on_arbiter(self, event: ev.ArbiterActed) -> None:
         if not event.who.startswith("DXP:") and event.action in ARBITER_CLOCK_ACTIONS:
             self.clock_held = self.restart_when_back = False   # the arbiter has taken the clock in hand
 
     def _in_play(self) -> bool:
-        return self.session is not None and self.session.result is None and self.clock is not None
+        app = self.app
+        return app.session is not None and app.session.result is None and app.clock is not None
 
-    def hold_clock(self, restart: bool) -> None:
+    def hold(self, restart: bool) -> None:
         """The peer is gone (a drop, or `--resume` before it is back): the clock
         stays stopped; `restart`: it runs again when the peer is back."""
         self.clock_held, self.restart_when_back = self._in_play(), restart and self._in_play()
 
-    def _on_link(self, up: bool) -> None:
+    def on_link(self, up: bool) -> None:
         """The DXP game's connection went down (False) or the peer is back (True)."""
         if not self._in_play():
             self.clock_held = self.restart_when_back = False
         elif not up:
-            running = self.clock.state is State.RUNNING
+            running = self.app.clock is not None and self.app.clock.state is State.RUNNING
             if running:
-                self._clock_command(self.pause_clock, DROP_BY)
-            self.hold_clock(restart=running)
+                self._clock_command(self.app.pause_clock, DROP_BY)
+            self.hold(restart=running)
         else:
             self.clock_held = False
             self._restart_when_set_up()
@@ -82,23 +91,26 @@ class DxpClockHold:
     def _restart_when_set_up(self) -> None:
         """The peer is back: the clock the drop stopped runs again, once the
         pieces stand (a resumed game's are put back as lit first)."""
-        if not self.restart_when_back or self.dxp.link is None:
+        if not self.restart_when_back or self.game.link is None:
             return
-        if not self._in_play() or self.clock.state is not State.PAUSED:
+        clock, session = self.app.clock, self.app.session
+        if not self._in_play() or clock is None or session is None or clock.state is not State.PAUSED:
             self.restart_when_back = False              # over, or running already (a committed move)
-        elif self.session.phase is not Phase.SETUP:
+        elif session.phase is not Phase.SETUP:
             self.restart_when_back = False
-            self._clock_command(self.resume_clock, BACK_BY)
+            self._clock_command(self.app.resume_clock, BACK_BY)
 
-    def _keep_held(self) -> None:
+    def keep(self) -> None:
         """After every input: a held clock that a committed move restarted is
         paused again; a clock waiting for the pieces runs once they stand."""
-        if (self.clock_held and self.dxp.link is None and self._in_play()
-                and self.clock.state is State.RUNNING):
-            self._clock_command(self.pause_clock, DROP_BY if self.restart_when_back else KEEP_BY)
+        clock = self.app.clock
+        if (self.clock_held and self.game.link is None and self._in_play()
+                and clock is not None and clock.state is State.RUNNING):
+            self._clock_command(self.app.pause_clock, DROP_BY if self.restart_when_back else KEEP_BY)
         self._restart_when_set_up()
 
-    def _clock_command(self, command: Any, where: str) -> None:
+    @staticmethod
+    def _clock_command(command: Any, where: str) -> None:
         try:
             command(where)
         except CommandRefused:

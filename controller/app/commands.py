@@ -13,68 +13,77 @@ Every clock action and declared result is published on `App.bus` as an
 time), is written to the clock's own log and to the stored game's arbiter
 log: the page's console shows the list live, the record keeps it.
 
-A mixin of `App` (it acts on the app's own game and state). Draw offers and
-take-back requests are not here (`app_offers.py`).
+`ArbiterCommands` owns no state: it acts on the App's game (`games.py`)
+through the App. Draw offers and take-back requests are not here
+(`offer_desk.py`); the refusals are `errors.py`'s.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
 from damka.controller import wording
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
+from damka.controller.app.errors import BadArgument, CommandRefused
 from damka.controller.menus import MenuAction
 from damka.controller.session.types import Phase
 from damka.controller.view_builder import active_sides
 from damka.engine.variant import Result
 
+if TYPE_CHECKING:
+    from damka.controller.app.app import App
+    from damka.controller.session import Session
+
 MAX_CLOCK_MS = 24 * 3600 * 1000      # no side is given or set more than a day
-MAX_NAME = 40
 MENU_COMMANDS = ("resign", "draw", "takeback", "pause", "unpause", "new", "resume")
 
 
-class CommandRefused(ValueError):
-    """What the board cannot do now (no game, the clock is not running): the reason in one line."""
+class ArbiterCommands:
+    """The arbiter's commands on the App's game; they own no state (the game
+    is the App's `Games`', the screen its `Screens`')."""
 
+    def __init__(self, app: App) -> None:
+        self.app = app
 
-class BadArgument(CommandRefused):
-    """A command asked with something that is wrong in itself (no such side, a time out of range)."""
-
-
-class AppCommands:
     # -- checks ---------------------------------------------------------------------
 
     def _game_clock(self) -> Clock:
-        if self.session is None:
+        if self.app.session is None:
             raise CommandRefused("there is no game on the board")
-        if self.clock is None:
+        if self.app.clock is None:
             raise CommandRefused("this game has no clock")
-        if self.clock.state is State.FINISHED or self.session.result is not None:
+        if self.app.clock.state is State.FINISHED or self.app.session.result is not None:
             raise CommandRefused("the game is over: its clock is stopped for good")
-        return self.clock
+        return self.app.clock
+
+    def _session(self) -> Session:
+        session = self.app.session
+        if session is None:
+            raise CommandRefused("there is no game on the board")
+        return session
 
     def _check_side(self, side: object) -> int:
-        sides = len(self.session.variant.sides)
+        sides = len(self._session().variant.sides)
         if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < sides:
             raise BadArgument(f"side: {side!r} is not a side of this game (0-{sides - 1})")
         return side
 
     def side_label(self, side: int) -> str:
         """The side as the console lists it: the player's name and the variant's own word for the side."""
-        variant = self.session.variant
+        variant = self._session().variant
         word = wording.engine_side_name(variant, side)
-        name = self.game_players[side] if side < len(self.game_players) else word
+        name = self.app.game_players[side] if side < len(self.app.game_players) else word
         return name if name == word or word in name else f"{name} ({word})"
 
     def _acted(self, action: str, detail: str, where: str, *, store: bool = True) -> str:
         """Log the action everywhere it is kept; the line to show."""
         line = f"{detail} (by {where})"
-        if store and self.recorder is not None:
-            self.recorder.log_arbiter(action, line, self.now)
-        ply = self.session.game.ply if self.session is not None else 0
-        self.bus.publish(ev.ArbiterActed(self.now, ply, where, action, detail))
+        if store and self.app.recorder is not None:
+            self.app.recorder.log_arbiter(action, line, self.app.now)
+        ply = self.app.session.game.ply if self.app.session is not None else 0
+        self.app.bus.publish(ev.ArbiterActed(self.app.now, ply, where, action, detail))
         return line
 
     # -- the clock ------------------------------------------------------------------
@@ -83,20 +92,20 @@ class AppCommands:
         clock = self._game_clock()
         if clock.state is not State.RUNNING:
             raise CommandRefused(f"the clock is {clock.state}: only a running clock can be paused")
-        clock.pause(self.now, by=where)
-        if self.recorder is not None:
-            self.recorder.checkpoint(self.now)
+        clock.pause(self.app.now, by=where)
+        if self.app.recorder is not None:
+            self.app.recorder.checkpoint(self.app.now)
         return self._acted("pause", "clock paused", where)
 
     def resume_clock(self, where: str) -> str:
         clock = self._game_clock()
         if clock.state is not State.PAUSED:
             raise CommandRefused(f"the clock is {clock.state}: only a paused clock can be restarted")
-        if self.session.phase is Phase.SETUP:
+        if self._session().phase is Phase.SETUP:
             # A resumed game: nobody's time runs while the pieces are put back as lit.
             raise CommandRefused("the pieces are not set up yet: the clock runs again when play goes on")
         try:
-            clock.resume(self.now)
+            clock.resume(self.app.now)
         except ClockError as error:
             raise CommandRefused(str(error)) from None
         return self._acted("resume", "clock running again", where)
@@ -113,7 +122,7 @@ class AppCommands:
         if self._check_ms(ms, "ms") == 0:
             raise BadArgument("ms: 0 changes nothing (give a time to add, or a negative one to take off)")
         try:
-            clock.adjust(side, ms, self.now, reason=f"by {where}")
+            clock.adjust(side, ms, self.app.now, reason=f"by {where}")
         except ClockError as error:
             raise CommandRefused(str(error)) from None
         return self._acted("adjust", f"{self.side_label(side)} {_ms_text(ms, sign=True)}", where)
@@ -125,7 +134,7 @@ class AppCommands:
         if self._check_ms(ms_left, "ms_left") <= 0:
             raise BadArgument(f"ms_left: {ms_left} is no time left (the arbiter declares the result instead)")
         try:
-            clock.set_time(side, ms_left, self.now, reason=f"by {where}")
+            clock.set_time(side, ms_left, self.app.now, reason=f"by {where}")
         except ClockError as error:
             raise CommandRefused(str(error)) from None
         return self._acted("set-time", f"{self.side_label(side)} set to {_ms_text(ms_left)}", where)
@@ -135,7 +144,7 @@ class AppCommands:
         turn that press ended taken back, so the board and the clock agree
         again (the board guides the player to put the pieces back)."""
         clock = self._game_clock()
-        session = self.session
+        session = self._session()
         committed = session.committed
         if not committed:
             raise CommandRefused("no clock press to undo: no move has been played")
@@ -143,7 +152,7 @@ class AppCommands:
         if not session.record.can_take_back(plies):
             raise CommandRefused("the last press cannot be undone: a player went out after it")
         try:
-            clock.undo(self.now)
+            clock.undo(self.app.now)
         except ClockError as error:
             raise CommandRefused(f"{error} (a resumed game keeps no presses to undo)") from None
         mover = committed[-1].side
@@ -156,7 +165,7 @@ class AppCommands:
 
     def declare_result(self, winner: int | None, reason: str, where: str) -> str:
         """End the game: a win for `winner` (every other side loses), or a draw (None)."""
-        session = self.session
+        session = self.app.session
         if session is None or session.result is not None:
             raise CommandRefused("there is no game in play")
         if winner is not None:
@@ -166,14 +175,14 @@ class AppCommands:
         what = "draw" if winner is None else f"{self.side_label(winner)} wins"
         line = self._acted("result", what, where, store=False)
         if winner is None or sides == 2:
-            self._declare_end(None if winner is None else 1 - winner, reason)  # logs the result itself
+            self.app.games.declare_end(None if winner is None else 1 - winner, reason)  # logs the result itself
         else:
-            self.overlay = None
-            if self.recorder is not None:
-                self.recorder.log_arbiter("result", f"{what}: {reason}", self.now)
+            self.app.screens.open_overlay(None)
+            if self.app.recorder is not None:
+                self.app.recorder.log_arbiter("result", f"{what}: {reason}", self.app.now)
             session.declare(Result(tuple(1.0 if i == winner else 0.0 for i in range(sides)),
                                    tuple(1 if i == winner else 2 for i in range(sides)), reason, winner),
-                            at_ms=self.now)
+                            at_ms=self.app.now)
         return line
 
     def resign(self, where: str, side: int | None = None) -> str:
@@ -182,52 +191,45 @@ class AppCommands:
         resigns (its menu, a page acting for it): the side to move when it is
         played at the table, else the table's one side (never a seat of the
         computer or from afar)."""
-        session = self.session
+        session = self.app.session
         if session is None:
             raise CommandRefused("there is no game on the board")
         if session.result is not None:
             raise CommandRefused("the game is over already")
         if side is None:
             side = session.game.turn
-            if side in self.built.computer_sides:
+            if side in self.app.built.computer_sides:
                 # Against the computer (or a remote player) the one side at the table
                 # resigns whoever is to move: a child resigning while the computer thinks.
-                table = [s for s in active_sides(session) if s not in self.built.computer_sides]
+                table = [s for s in active_sides(session) if s not in self.app.built.computer_sides]
                 if len(table) != 1:
-                    who = "the remote player" if side in self.remote_sides() else "the computer"
+                    who = "the remote player" if side in self.app.remote_sides() else "the computer"
                     raise CommandRefused(f"it is {self.side_label(side)}'s turn, played by {who}: with several "
                                          "sides at the table, the board resigns the side to move on its turn")
                 side = table[0]
         elif side not in active_sides(session):
             raise CommandRefused(f"{self.side_label(self._check_side(side))} is out of the game already")
-        self._declare_end(side, "resignation")
+        self.app.games.declare_end(side, "resignation")
         return f"{self.side_label(side)} resigned (from {where})"
 
     # -- players and menus ----------------------------------------------------------
-
-    def set_player_names(self, names: Sequence[str]) -> None:
-        """The players' names for the next game (one per side; none: the sides' own names)."""
-        if isinstance(names, str) or not all(isinstance(n, str) and len(n.strip()) <= MAX_NAME for n in names):
-            raise BadArgument(f"players: a list of names ({MAX_NAME} characters at most)")
-        self._named_players = [n.strip() for n in names if n.strip()]
-        self.match.players = []          # the names given are used for the next game
 
     def menu_action(self, name: str, where: str) -> None:
         """A row of the board's menu chosen from outside: the same path as the button."""
         if name not in MENU_COMMANDS:
             raise BadArgument(f"action: {name!r} is not one of {', '.join(MENU_COMMANDS)}")
-        if name in ("resign", "draw", "takeback", "pause", "unpause") and self.session is None:
+        if name in ("resign", "draw", "takeback", "pause", "unpause") and self.app.session is None:
             raise CommandRefused("there is no game on the board")
-        if name == "resume" and self.state.value != "resume":
+        if name == "resume" and self.app.screens.state.value != "resume":
             raise CommandRefused("there is no stored game to resume")
-        if name in ("resign", "draw") and self.session.result is not None:
+        if name in ("resign", "draw") and self._session().result is not None:
             raise CommandRefused("the game is over already")
         if name == "pause":
             self.pause_clock(where)
         elif name == "unpause":
             self.resume_clock(where)
         else:
-            self._act(MenuAction(name))
+            self.app.menu_actions.act(MenuAction(name))
 
 
 def _ms_text(ms: int, sign: bool = False) -> str:

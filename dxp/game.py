@@ -1,10 +1,11 @@
 """A board game against a DXP peer (another program over DamExchange).
 
-The peer sits in the computer's seat: `DxpOpponent` has the `Opponent`
-interface, so the session lights the peer's move on the board and accepts it
+The peer sits in the computer's seat: `DxpOpponent` (`seat.py`) is an
+`Opponent`, so the session lights the peer's move on the board and accepts it
 only when the person carries it out exactly, as it does the computer's. The
 rest of the protocol is `DxpGame`, which listens to the game's events and
-pumps the link on the board's loop thread (`DxpApp.handle`/`tick`):
+pumps the link on the board's loop thread (after every App input and tick:
+`feature.DxpFeature.after_input`):
 
 - the person's moves are sent when committed (`MoveCommitted`);
 - the game's end on the board is sent (`GAMEEND`), the peer's ends the game
@@ -15,17 +16,17 @@ pumps the link on the board's loop thread (`DxpApp.handle`/`tick`):
 - a malformed message, an illegal move, a move out of turn: refused with one
   `damka.dxp` log line and a message on the screen, the board plays on; a
   flood of them is summarised on one screen line and rate-limited in the log
-  (`dxp_refusals.py`), and one pump handles at most PUMP_MAX messages, so the
+  (`refusals.py`), and one pump handles at most PUMP_MAX messages, so the
   board's loop stays responsive;
 - a dropped connection: said on the screen; the game waits and is stored,
-  the clock held (`on_link` tells `DxpApp`, `dxp_clock.py`); a take-back
+  the clock held (`on_link` tells `DxpFeature`, `clock_hold.py`); a take-back
   of the peer's being carried out is finished.
   With a `Redialer` the board looks for the peer again (the follower listens
   again, the initiator calls again with back-off) and the game goes on over
   the new connection (`reconnect` / `adopt`: a GAMEREQ with the position,
-  see `dxp_resume.py`); or it is adjudicated (`adjudicate`).
+  see `resume.py`); or it is adjudicated (`adjudicate`).
 
-`DxpApp` (the App around it) is in `dxp_app.py`.
+How the App is told (the hooks, the adjudication menu, `--resume`): `feature.py`.
 """
 
 from __future__ import annotations
@@ -35,18 +36,17 @@ import queue
 import time
 from typing import Any, Callable
 
-from damka.bridges import dxp
-from damka.bridges.dxp_link import Dropped, DxpLink
-from damka.bridges.dxp_redial import Redialer
+from damka.dxp import protocol as dxp
+from damka.dxp.link import Dropped, DxpLink
+from damka.dxp.redial import Redialer
 from damka.controller import events as ev
-from damka.controller.dxp_reconnect import NAME, DxpReconnect
+from damka.dxp.reconnect import NAME, Reconnection
 from damka.controller.clock import Clock
-from damka.controller.dxp_refusals import Chats, Refusals, clean_chat  # noqa: F401 (clean_chat: the chat's text)
-from damka.controller.dxp_resume import position_letters
+from damka.dxp.refusals import Chats, Refusals, clean_chat  # noqa: F401 (clean_chat: the chat's text)
+from damka.dxp.resume import position_letters, time_left
 from damka.controller.game_factory import BuiltGame
-from damka.controller.opponent import Thinking
+from damka.dxp.seat import DxpOpponent
 from damka.engine.game import Game
-from damka.engine.move import Move
 from damka.engine.variant import Result, Variant
 
 log = logging.getLogger("damka.dxp")
@@ -68,48 +68,7 @@ def board_letters(variant: Variant, game: Game) -> tuple[str, str]:
     return position_letters(variant, game.position)
 
 
-class DxpOpponent:
-    """The peer's moves, delivered through the session's opponent interface."""
-
-    label = "other program"
-
-    def __init__(self) -> None:
-        self.away = False   # the connection is down: no move will come until the peer is back
-        self._asked: tuple[int, Any] | None = None
-        self._moves: dict[tuple[int, Any], Move] = {}
-        self._since = 0.0
-
-    def start(self, game: Game, *, whole_turn: bool = False) -> None:
-        self._asked = (game.ply, game.position)
-
-    def deliver(self, game: Game, move: Move) -> None:
-        self._moves[(game.ply, game.position)] = move
-
-    def poll(self) -> Move | tuple[Move, ...] | Thinking | None:
-        if self._asked is None:
-            return None
-        move = self._moves.pop(self._asked, None)
-        if move is None:
-            return Thinking(0.0)
-        self._asked = None
-        return (move,)
-
-    def stop(self) -> None:
-        """'Move now' cannot hurry a peer."""
-
-    def cancel(self) -> None:
-        self._asked = None
-
-    def forget(self) -> None:
-        self._moves.clear()
-
-    @property
-    def holding(self) -> bool:
-        """A move of the peer's has come that the session has not taken yet."""
-        return bool(self._moves)
-
-
-class DxpGame(DxpReconnect):
+class DxpGame:
     """The protocol around one board game: moves out, the peer's messages in."""
 
     def __init__(self, link: DxpLink | None, peer_side: int, peer_name: str = "DXP peer", *,
@@ -124,12 +83,11 @@ class DxpGame(DxpReconnect):
         self.initiator = initiator
         self.time = time
         self.redial = redial
-        self._candidate: DxpLink | None = None   # a new connection whose handshake is not done
-        self._candidate_until = 0.0
+        self.reconnection = Reconnection(self)   # a new connection's handshake after a drop
         self._outbox: list[dxp.Message] = []  # queued by the board's events, sent by pump
         self._end_after_move: int | None = None  # the peer's GAMEEND reason, waiting for its last move
         self.opponent = DxpOpponent()
-        self.session: Any = None
+        self.session: Any = None   # Any: the game's Session, set by attach() before any message is handled
         self.refusals = Refusals(now_s)   # what was refused: counted, the latest kept, floods summarised
         self.chat = Chats(now_s)          # the peer's chat: logged and announced at a limited rate
         self.dropped = ""                 # why the connection ended ("" while it is up)
@@ -171,14 +129,14 @@ class DxpGame(DxpReconnect):
         built.session.opponent = self.opponent
         self._unsubscribe = built.session.bus.subscribe(self._on_event)
 
-    def _say(self, text: str, alert: bool = False) -> None:
+    def say(self, text: str, alert: bool = False) -> None:
         """Say `text` about the peer: on the screen (kept until the game moves on) and as an event."""
         text = text[:LINE_CHARS]
         self.line, self.line_alert = text, alert
         if self.session is not None:
             self.session.say(text)
 
-    def _send(self, message: dxp.Message) -> None:
+    def send(self, message: dxp.Message) -> None:
         if self.link is not None and not self.link.closed:
             self.link.send(message)
 
@@ -192,11 +150,11 @@ class DxpGame(DxpReconnect):
         it is dropped; except for the initiator whose GAMEREQ is already
         out: a move made since goes after the peer's GAMEACC."""
         if self.link is None:
-            if not (self.initiator and self._candidate is not None):
+            if not (self.initiator and self.reconnection.candidate is not None):
                 self._outbox.clear()
             return
         while self._outbox:
-            self._send(self._outbox.pop(0))
+            self.send(self._outbox.pop(0))
 
     def _on_event(self, event: ev.GameEvent) -> None:
         if isinstance(event, ev.MoveCommitted):
@@ -231,7 +189,7 @@ class DxpGame(DxpReconnect):
         if self.session is None:
             return
         self._flush()
-        self._pump_redial()
+        self.reconnection.pump()
         self._deferred_end()
         for _ in range(PUMP_MAX):
             if self.link is None:
@@ -243,22 +201,22 @@ class DxpGame(DxpReconnect):
             try:
                 self._handle(item)
             except Exception as error:  # noqa: BLE001 - a message must never bring the board down
-                self._refuse(f"message not handled: {error}")
+                self.refuse(f"message not handled: {error}")
         self._flush()
 
-    def _refuse(self, why: str, full: str = "", logged: bool = False) -> None:
+    def refuse(self, why: str, full: str = "", logged: bool = False) -> None:
         """Refuse `why` from the peer: in the log (unless `logged` already) and on the
         screen, a flood summarised (`Refusals`)."""
         peer = f"{self.peer_name} ({self.link.peer})" if self.link is not None else self.peer_name
         line, announce = self.refusals.add(why, peer, full or f"{self.peer_name}: refused: {why}", logged)
         if announce:
-            self._say(line, alert=True)
+            self.say(line, alert=True)
         else:
             self.line, self.line_alert = line[:LINE_CHARS], True    # on the screen, no new message event
 
     def _handle(self, item: Any) -> None:
         if isinstance(item, dxp.DxpError):
-            self._refuse(str(item), f"{self.peer_name}: bad message refused: {item}", logged=True)  # by the link
+            self.refuse(str(item), f"{self.peer_name}: bad message refused: {item}", logged=True)  # by the link
         elif isinstance(item, Dropped):
             self.refusals.flush()
             self.dropped = item.reason
@@ -274,7 +232,7 @@ class DxpGame(DxpReconnect):
             finish = "; finish putting the pieces back" if self.back_target is not None else ""
             self._drop_line = (f"connection to {self.peer_name} lost ({item.reason}): waiting for it to come back"
                                f" (menu: adjudicate){finish}")[:LINE_CHARS]
-            self._say(self._drop_line, alert=True)
+            self.say(self._drop_line, alert=True)
             self._link_changed(False)
             self.look_for_peer()
         elif isinstance(item, dxp.MoveMessage):
@@ -285,31 +243,31 @@ class DxpGame(DxpReconnect):
             self._peer_back(item)
         elif isinstance(item, dxp.BackAccept):
             if not self._back_pending:
-                self._refuse("BACKACC without a take-back request")
+                self.refuse("BACKACC without a take-back request")
             elif not item.accepted:
-                self._say(f"{self.peer_name} refused the take-back: put the moves back on the board")
+                self.say(f"{self.peer_name} refused the take-back: put the moves back on the board")
             self._back_pending = False
         elif isinstance(item, dxp.Chat):
             line, announce = self.chat.add(self.peer_name, item.text)
             if announce:
-                self._say(line)
+                self.say(line)
             else:
                 self.line, self.line_alert = line[:LINE_CHARS], False   # on the screen, no new message event
         else:
-            self._refuse(f"{type(item).__name__} in the middle of a game")
+            self.refuse(f"{type(item).__name__} in the middle of a game")
 
     def _peer_move(self, message: dxp.MoveMessage) -> None:
-        game = self._game_now()
+        game = self.game_now()
         if game.is_over or self.ended:
-            self._refuse("a move after the end of the game")
+            self.refuse("a move after the end of the game")
             return
         if game.turn != self.peer_side:
-            self._refuse(f"move {message.start}-{message.end} out of turn")
+            self.refuse(f"move {message.start}-{message.end} out of turn")
             return
         try:
             move = dxp.find_move(self.session.variant, game.position, message)
         except dxp.DxpError as error:
-            self._refuse(str(error))
+            self.refuse(str(error))
             return
         self.opponent.deliver(game, move)
         self.refusals.calm()
@@ -321,11 +279,11 @@ class DxpGame(DxpReconnect):
             # The peer's last move is still lit (its GAMEEND came right after
             # it): the person carries it out first; the end is acted on then.
             self._end_after_move = message.reason
-            self._say(f"{self.peer_name} ends the game: carry out its last move first")
+            self.say(f"{self.peer_name} ends the game: carry out its last move first")
             return
         if not self.ended:
             self.ended = True
-            self._send(dxp.GameEnd({0: 0, 1: 3, 2: 2, 3: 1}[message.reason]))  # the same end, said by us
+            self.send(dxp.GameEnd({0: 0, 1: 3, 2: 2, 3: 1}[message.reason]))  # the same end, said by us
             self._declare(message.reason)
         log.info("DXP: %s ended the game (reason %d)", self.peer_name, message.reason)
 
@@ -360,16 +318,16 @@ class DxpGame(DxpReconnect):
         game = self.session.game
         target = (message.move - 1) * 2 + (0 if message.colour == "W" else 1)
         if not 0 <= target < game.ply or game.is_over:
-            self._send(dxp.BackAccept(2))
-            self._refuse(f"take-back to move {message.move}{message.colour}: not a position of this game")
+            self.send(dxp.BackAccept(2))
+            self.refuse(f"take-back to move {message.move}{message.colour}: not a position of this game")
             return
         self.opponent.forget()
         self.back_target = target
-        self._send(dxp.BackAccept(0))
+        self.send(dxp.BackAccept(0))
         undo = game.ply - target
         self.session.guide_take_back(undo, f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}")
 
-    def _game_now(self) -> Game:
+    def game_now(self) -> Game:
         """The game as the peer sees it: at the take-back's target while the board catches up."""
         game = self.session.game
         if self.back_target is None or self.back_target >= game.ply:
@@ -379,8 +337,48 @@ class DxpGame(DxpReconnect):
             earlier.pop()
         return earlier
 
-    # -- after a drop (looking for the peer, resuming: DxpReconnect) ------------------
+    # -- the peer lost and found again (the handshake: reconnect.py) -----------------
 
+    def look_for_peer(self) -> None:
+        """Start looking for the peer again (after a drop, or a resumed game with no link yet)."""
+        if not self.ended and self.link is None:
+            self.opponent.away = True           # no move is asked for until it is back
+            if self.redial is not None:
+                self.redial.want()
+
+    def reconnect(self, link: DxpLink, request: dxp.GameRequest) -> bool:
+        """Go on with a new connection whose GAMEREQ continues this game (`Reconnection.reconnect`)."""
+        return self.reconnection.reconnect(link, request)
+
+    def adopt(self, link: DxpLink) -> None:
+        """Play on over `link` (its handshake done)."""
+        self.reconnection.release(link)
+        self.link, self.dropped, self._drop_line = link, "", ""
+        self.opponent.away = False
+        self.opponent.forget()                  # the peer plays its move again on the new connection
+        self.session.assistants.cancel_search()
+        log.info("DXP: %s is back (%s): the game goes on", self.peer_name, link.peer)
+        self.say(f"{self.peer_name} is back: the game goes on")
+        self._link_changed(True)
+
+    def _link_changed(self, up: bool) -> None:
+        if self.on_link is not None and not self.ended:
+            self.on_link(up)
+
+    def request_time(self) -> tuple[int, int]:
+        """The resume GAMEREQ's (minutes, moves): the peer's time left on the
+        board's clock (`resume.time_left`); the game request's own time
+        when the game has no clock."""
+        if self.clock is None:
+            return self.time
+        return time_left(self.clock.view(self.session.now).sides[self.peer_side])
+
+    def close(self) -> None:
+        if self.redial is not None:
+            self.redial.close()
+        self.reconnection.close()
+        if self.link is not None:
+            self.link.close()
     def adjudicate(self, result: Result) -> None:
         """End the game as the arbiter decides (after a drop, nobody to play)."""
         self.ended = True

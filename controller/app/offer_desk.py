@@ -1,7 +1,7 @@
 """The App's offers: a draw offered, a take-back asked, and answered by the other player.
 
-A mixin of `App`. The board's menu, the web page and (later) DXP all come
-here, so there is one piece of logic for the handshake (`controller/offers.py`
+`OfferDesk` owns the offers of the game on the board. The board's menu and
+the web page both come here, so there is one piece of logic for the handshake (`controller/offers.py`
 holds its state, one `Offers` per game).
 
 When is there someone to ask? When a seat is played from afar (a remote
@@ -12,7 +12,7 @@ buttons). In the usual local game (both sides at the board, or the computer
 as the opponent) the board's menu draws or takes back at once, as ever.
 
 A take-back made at the board by hand in such a game is asked too: the
-session calls its `takeback_consent` hook (`_board_takeback` here) instead of
+session calls its `takeback_consent` hook (`board_takeback` here) instead of
 taking back, and `answer_offer` hands the answer back to it
 (`Session.takeback_answered`: declined, the LEDs guide the pieces forward).
 
@@ -24,7 +24,7 @@ back or the game ends).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from damka.controller import events as ev
 from damka.controller.clock import State
@@ -34,34 +34,43 @@ from damka.controller.seat_opponents import far_seats, remote_players
 from damka.controller.session.types import Phase
 from damka.hardware.interfaces import Button, ButtonPress
 
+if TYPE_CHECKING:
+    from damka.controller.app.app import App
+    from damka.controller.session import Session
+
 # What ends a pending offer unanswered: the position it was made in is gone.
 LAPSES = (ev.MoveCommitted, ev.TakenBack, ev.GameOver, ev.NewGame)
 
 
-class AppOffers:
-    _offers_of: tuple[Any, Offers, Callable[[], None] | None] | None = None   # (built game, offers, unsubscribe)
+class OfferDesk:
+    """The offers of the game on the board; it owns them (and the watch that lapses them)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        # (the built game, its offers, the unsubscribe of the watch that lapses them)
+        self._offers_of: tuple[Any, Offers, Callable[[], None] | None] | None = None
 
     @property
     def offers(self) -> Offers:
         """The offers of the game on the board (a new game starts with none pending)."""
-        if self._offers_of is None or self._offers_of[0] is not self.built:
-            self._offers_of = (self.built, Offers(), None)
+        if self._offers_of is None or self._offers_of[0] is not self.app.built:
+            self._offers_of = (self.app.built, Offers(), None)
         return self._offers_of[1]
 
     @property
     def pending_offer(self) -> Offer | None:
-        return self.offers.pending if self.built is not None else None
+        return self.offers.pending if self.app.built is not None else None
 
     def remote_sides(self) -> frozenset[int]:
         """The seats played from afar (a remote player on the page); empty in a game at the table."""
-        built = self.built
+        built = self.app.built
         return far_seats(built.session.opponent, built.computer_sides) if built is not None else frozenset()
 
     def remote_line(self) -> str:
         """What the board's screen says while a seat played from afar has no page (a resumed game)."""
-        if self.session is None or self.session.result is not None:
+        if self.app.session is None or self.app.session.result is not None:
             return ""
-        if any(not getattr(p, "claimed", True) for p in remote_players(self.session.opponent)):
+        if any(not p.claimed for p in remote_players(self.app.session.opponent)):
             return "Waiting for the remote player to come back (claim the seat on the web page with the code)"
         return ""
 
@@ -73,7 +82,7 @@ class AppOffers:
         "remote page"); `moves`: a take-back's plies (None: the requester's
         last turn). From the board with no one far away: done at once."""
         session = self._live_session()
-        if kind == "takeback" and self.setup.mode == "tournament":
+        if kind == "takeback" and self.app.setup.mode == "tournament":
             raise OfferError("no take-back in tournament play")
         remote = self.remote_sides()
         if where == "board" and not remote:
@@ -95,7 +104,7 @@ class AppOffers:
         made = self.offers.make(kind, side, where, session.game.ply, moves)
         self._watch_lapse(session)
         text = offer_text(made, self._side_name(made.side))
-        session.bus.publish(ev.OfferMade(self.now, session.game.ply, kind, made.side, where, made.moves, text))
+        session.bus.publish(ev.OfferMade(self.app.now, session.game.ply, kind, made.side, where, made.moves, text))
         self._offer_menu_changed()
 
     def answer_offer(self, accept: bool, where: str) -> None:
@@ -107,7 +116,8 @@ class AppOffers:
         self._stop_watching()
         answer = "accepted" if accept else "declined"
         text = f"{offer_text(offer, self._side_name(offer.side))}: {answer} from the {where}"
-        session.bus.publish(ev.OfferAnswered(self.now, session.game.ply, offer.kind, answer, where, offer.where, text))
+        session.bus.publish(ev.OfferAnswered(self.app.now, session.game.ply, offer.kind, answer, where, offer.where,
+                                             text))
         if offer.kind == "takeback" and offer.where == "board":
             who = "remote player" if self.remote_sides() else where
             session.takeback_answered(accept, offer.moves, f"take-back {answer} by the {who}")
@@ -115,7 +125,7 @@ class AppOffers:
             self._at_once(offer.kind, offer.moves)
         self._offer_menu_changed()
 
-    def _board_takeback(self, plies: int | None) -> int:
+    def board_takeback(self, plies: int | None) -> int:
         """The session's hook (`Session.takeback_consent`): a take-back made at
         the board in a game with a seat played from afar is asked of it (an
         offer from the board); the plies asked. A take-back the board asked for
@@ -124,7 +134,9 @@ class AppOffers:
         if pending is not None and pending.kind == "takeback" and pending.where == "board":
             return pending.moves
         self.offer("takeback", None, "board", plies)
-        return self.pending_offer.moves
+        made = self.pending_offer
+        assert made is not None  # (offer raised otherwise)
+        return made.moves
 
     def offer_line(self) -> str:
         """What the board's screen says of the pending offer ('' : none)."""
@@ -136,33 +148,35 @@ class AppOffers:
 
     # -- inside ----------------------------------------------------------------------
 
-    def _live_session(self) -> Any:
-        session = self.session
-        if session is None or self.built is None:
+    def _live_session(self) -> Session:
+        session = self.app.session
+        if session is None or self.app.built is None:
             raise OfferError("there is no game on the board")
         if session.result is not None or session.phase is Phase.OVER:
             raise OfferError("the game is over already")
         return session
 
     def _at_once(self, kind: str, moves: int | None = None) -> None:
+        session = self.app.session
+        assert session is not None  # (offers are made in a game only)
         if kind == "draw":
-            self._declare_end(None, "agreement")
+            self.app.games.declare_end(None, "agreement")
         elif kind == "takeback" and moves is None:
-            self.overlay = None
-            self.session.handle(ButtonPress(Button.TAKE_BACK, self.now))  # the button itself (in the sensor log)
+            self.app.screens.open_overlay(None)
+            session.handle(ButtonPress(Button.TAKE_BACK, self.app.now))  # the button itself (in the sensor log)
         elif kind == "takeback":
-            self.overlay = None
-            self.session.ask_takeback(moves)
+            self.app.screens.open_overlay(None)
+            session.ask_takeback(moves)
         else:
             raise OfferError(f"offer: {kind!r} is not draw or takeback")
 
     def _side_name(self, side: int | None) -> str:
-        if side is None or self.session is None:
+        if side is None or self.app.session is None:
             return ""
-        players = self.game_players
-        return players[side] if side < len(players) else self.session.variant.player_name(side)
+        players = self.app.game_players
+        return players[side] if side < len(players) else self.app.session.variant.player_name(side)
 
-    def _watch_lapse(self, session: Any) -> None:
+    def _watch_lapse(self, session: Session) -> None:
         def lapse(event: ev.GameEvent) -> None:
             offer = self.offers.lapse()
             self._stop_watching()
@@ -173,6 +187,7 @@ class AppOffers:
                                                      offer.where, text))
                 self._offer_menu_changed()
 
+        assert self._offers_of is not None  # (made by `offers` before any offer)
         built, offers, _ = self._offers_of
         self._offers_of = (built, offers, session.bus.subscribe(lapse, *LAPSES))
 
@@ -181,17 +196,18 @@ class AppOffers:
             self._offers_of[2]()
             self._offers_of = (self._offers_of[0], self._offers_of[1], None)
 
-    def _game_actions(self) -> Menu:
+    def game_actions(self) -> Menu:
         """The in-game menu (the menu button): with Accept/Decline while an offer waits for the board."""
         offer = self.pending_offer
         remote = bool(self.remote_sides())
-        state = self.clock.state if self.clock is not None else None
+        state = self.app.clock.state if self.app.clock is not None else None
         return game_actions_menu(clock_running=state is State.RUNNING, clock_paused=state is State.PAUSED,
-                                 can_take_back=self.setup.mode != "tournament",
+                                 can_take_back=self.app.setup.mode != "tournament",
                                  offer=self.offer_line() if offer is not None and offer.where != "board" else "",
                                  asks=remote)
 
     def _offer_menu_changed(self) -> None:
         """An open in-game menu follows the offer (its Accept/Decline rows come and go)."""
-        if self.overlay is not None and self.overlay.name == "game":
-            self.overlay = self._game_actions()
+        overlay = self.app.screens.overlay
+        if overlay is not None and overlay.name == "game":
+            self.app.screens.open_overlay(self.game_actions())

@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from damka.bridges import dxp
+from damka.dxp import protocol as dxp
 from damka.controller.clock_view import SideView
 from damka.engine.game import Game
 from damka.engine.move import Move

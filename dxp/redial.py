@@ -20,8 +20,8 @@ import threading
 import time
 from typing import Callable
 
-from damka.bridges.dxp_door import Arrival, DxpDoor
-from damka.bridges.dxp_link import DxpLink, DxpServer
+from damka.dxp.door import Arrival, DxpDoor
+from damka.dxp.link import DxpLink, DxpServer
 
 log = logging.getLogger("damka.dxp")
 

@@ -21,7 +21,7 @@ import socket
 import threading
 from dataclasses import dataclass
 
-from damka.bridges.dxp import DEFAULT_PORT, DxpError, Framer, Message, format_message, parse
+from damka.dxp.protocol import DEFAULT_PORT, DxpError, Framer, Message, format_message, parse
 from damka.log_limit import LogLimit
 
 log = logging.getLogger("damka.dxp")

@@ -1,0 +1,13 @@
+"""The App and its parts, each owning its own state (see `app.py`).
+
+`from damka.controller.app import App` is how the rest of the program and
+the tests reach it; the names others use are re-exported here.
+"""
+
+from damka.controller.app.app import NAVIGATION, App, Ticker
+from damka.controller.app.errors import BadArgument, CommandRefused
+from damka.controller.app.hooks import AppHooks
+from damka.controller.app.screens import AppState
+from damka.controller.recorder import CHECKPOINT_MS
+
+__all__ = ["App", "AppHooks", "AppState", "BadArgument", "CHECKPOINT_MS", "CommandRefused", "NAVIGATION", "Ticker"]
