@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from damka.controller import events as ev
 from damka.controller.clock_view import ClockView
@@ -232,7 +232,8 @@ class CueListener:
             sink.announce(item)
 
 
-_HANDLERS = {
+# Any: each handler takes the kind of event its key names (a dict cannot say so per key).
+_HANDLERS: dict[type[ev.GameEvent], Callable[[CueListener, Any], None]] = {
     ev.GameStarted: CueListener._started, ev.MoveCommitted: CueListener._move,
     ev.MoveRefused: CueListener._refused, ev.PositionUnknown: CueListener._unknown,
     ev.ComputerPlanned: CueListener._computer, ev.FlagFell: CueListener._flag,

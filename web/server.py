@@ -57,7 +57,7 @@ class WebConfig:
     streams_per_address: int = 24    # open event streams (pages watching) one address may hold
     request_timeout_s: float = 10.0  # a request must arrive whole within this: idle and slowloris sockets close
     write_timeout_s: float = 20.0    # a client that takes nothing written to it for this long is closed
-    keep_alive_s: float = 5.0        # uvicorn's timeout_keep_alive: an idle socket between requests
+    keep_alive_s: int = 5            # uvicorn's timeout_keep_alive: an idle socket between requests
     max_connections: int = 1000      # uvicorn's limit_concurrency: everyone together (503 beyond)
 
 

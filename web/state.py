@@ -10,6 +10,7 @@ about the rules itself.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from damka.controller.board_settings import setting_rows
@@ -133,7 +134,7 @@ def view_data(app: Any) -> dict[str, Any]:
     return {"kind": "game", "title": view.title, "status": view.status, "messages": list(view.messages)}
 
 
-def snapshot(app: Any, remote: Any = None, arbiter_log: list[dict[str, Any]] = ()) -> dict[str, Any]:
+def snapshot(app: Any, remote: Any = None, arbiter_log: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The whole picture; `remote`: the page's `RemoteOpponent` of the game (or None);
     `arbiter_log`: the console's list, newest last."""
     data = {"app": app.state.value, "now": app.now, "board": board_data(app), "game": game_data(app),

@@ -21,6 +21,7 @@ from damka.commands.sim import add_game_arguments, players_from, setup_from
 
 if TYPE_CHECKING:
     from damka.controller.board_loop import BoardLoop
+    from damka.controller.cues import CueSink
     from damka.hardware.backends import HardwareBoard
     from damka.hardware.config import BoardConfig
 
@@ -159,7 +160,7 @@ def attach_cues(app, board, config) -> list:
     from damka.controller.board_settings import BoardSettings
     from damka.hardware.voice import Espeak, espeak_path
 
-    sinks = []
+    sinks: list[CueSink] = []
     if board.buzzer is not None:
         sinks.append(ThreadedSink(tune_player(board.buzzer), name="buzzer"))
     if config.voice.enabled or espeak_path() is not None:  # the menu may switch the voice on later
