@@ -20,6 +20,7 @@ from functools import cache
 from typing import Sequence
 
 from damka.controller import timecontrol
+from damka.controller.clock_errors import TimeControlError
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
 from damka.engine import levels
 from damka.engine.variants import variant_catalogue, variant_class
@@ -237,7 +238,7 @@ class GameMenu(Menu):
             sides = 2 if game[1] == "teams" else int(game[1])
             preset = timecontrol.casual_preset(game[0], sides)
             label = f"Casual default ({preset.name}, {preset.text})"
-        except (timecontrol.TimeControlError, ValueError):
+        except (TimeControlError, ValueError):
             label = "Casual default"
         row.choices = tuple((value, label if value == "casual" else text) for value, text in row.choices)
 

@@ -14,7 +14,8 @@ from typing import Any
 from damka.hall.accounts import RESERVED
 from damka.hall.broker import BrokerSettings
 from damka.hall.topics import NAME
-from damka.hardware.config import ConfigError, Section, read_config_text
+from damka.hardware.config import Section, read_config_text
+from damka.hardware.errors import ConfigError
 
 
 @dataclass(frozen=True)
