@@ -13,7 +13,7 @@ import asyncio
 import threading
 from collections import deque
 from concurrent.futures import Future
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from damka.controller.app_commands import BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
@@ -27,6 +27,9 @@ from damka.engine.variant import Variant
 from damka.engine.variants import variant_names
 from damka.web.feed import WebFeed
 from damka.web.remote import RemoteOpponent
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
 
 COMMAND_TIMEOUT_S = 10.0
 
@@ -116,7 +119,7 @@ def _remote_seat(value: Any, sides: int) -> int:
 class Driver:
     """Queues commands for the board's thread; holds the page's remote seat."""
 
-    def __init__(self, app: Any, feed: WebFeed) -> None:
+    def __init__(self, app: App, feed: WebFeed) -> None:
         self.app = app
         self.feed = feed
         self._queue: deque[tuple[Callable[[], Any], Future]] = deque()
@@ -201,7 +204,8 @@ class Driver:
         remote = self.current_remote()
         if remote is None:
             raise CommandError("no seat of this game is played from the page")
-        if self.app.session.result is not None:
+        session = self.app.session
+        if session is None or session.result is not None:
             raise CommandError("the game is over already")
         if remote.claimed and remote.key.matches(seat):
             return {"ok": True, "seat_token": remote.key.token, "seat_id": remote.key.public}
@@ -235,11 +239,13 @@ class Driver:
                 note = app.resign(who, side)
             elif name in ("draw", "takeback"):
                 app.offer(name, None, where)
-                offer = app.pending_offer
-                note = f"{'draw offered' if name == 'draw' else f'take-back of {offer.moves} asked'} from {who}"
+                made = app.pending_offer  # None: settled at once (at the board, no one far away)
+                plies = f" of {made.moves}" if made is not None else ""
+                note = f"{'draw offered' if name == 'draw' else f'take-back{plies} asked'} from {who}"
             elif name in ("accept", "decline"):
                 offer = app.pending_offer
-                app.answer_offer(name == "accept", where)
+                app.answer_offer(name == "accept", where)  # OfferError when there is none
+                assert offer is not None
                 answer = "accepted" if name == "accept" else "declined"
                 note = f"{'draw' if offer.kind == 'draw' else 'take-back'} {answer} from {who}"
             else:
@@ -253,8 +259,8 @@ class Driver:
     def _remote_side(self) -> int:
         """The remote player's side in the game: the one to move when it is theirs, else their first still in it."""
         session = self.app.session
-        seats = self.app.remote_sides() & active_sides(session)
-        if not seats:
+        seats = self.app.remote_sides() & active_sides(session) if session is not None else frozenset()
+        if session is None or not seats:
             raise CommandError("the remote player's side is out of the game already")
         return session.game.turn if session.game.turn in seats else min(seats)
 

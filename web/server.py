@@ -22,7 +22,7 @@ import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import uvicorn
 from starlette.applications import Starlette
@@ -39,6 +39,9 @@ from damka.web.guard import Limits, StreamCap, guarded_protocol
 from damka.web.hosts import HostCheck, board_names
 from damka.web.importer import Importer
 from damka.web.security import Access, new_pin
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
 
 STATIC = Path(__file__).resolve().parent / "static"
 HEARTBEAT_S = 15.0
@@ -64,7 +67,7 @@ class WebConfig:
 class WebServer:
     """The page's server for one App: feed, driver, access codes, uvicorn thread."""
 
-    def __init__(self, app: Any, config: WebConfig = WebConfig(), *, feed: WebFeed | None = None) -> None:
+    def __init__(self, app: App, config: WebConfig = WebConfig(), *, feed: WebFeed | None = None) -> None:
         self.app = app
         self.config = config
         self.feed = feed or WebFeed(app)

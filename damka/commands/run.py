@@ -20,6 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from damka.commands.sim import add_game_arguments, players_from, setup_from
 
 if TYPE_CHECKING:
+    from damka.controller.app import App
     from damka.controller.board_loop import BoardLoop
     from damka.controller.cues import CueSink
     from damka.hardware.backends import HardwareBoard
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def board_loop(app: Any, board: "HardwareBoard", config: "BoardConfig", *, now_ms: Callable[[], int],
+def board_loop(app: App, board: "HardwareBoard", config: "BoardConfig", *, now_ms: Callable[[], int],
                draw: Callable[[Any], None] | None = None) -> "BoardLoop":
     """The board loop on the opened devices, with the config's cues; while the
     board does not answer its screen says so (and one line on stderr, for a
