@@ -19,7 +19,9 @@ from damka.hardware.interfaces import Button, ButtonPress
 from damka.hardware.leds import LedStyle, RecordingLeds
 
 if TYPE_CHECKING:
-    from damka.hardware.gpio_matrix import GpioMatrix
+    from damka.hardware.gpio_matrix import GpioMatrix, Gpiozero
+    from damka.hardware.mock_matrix import SwitchMatrix
+    from damka.hardware.sound import Notes
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 SPI_PINS = (9, 10, 11)  # SPI0 with dtoverlay=spi0-0cs: MISO, MOSI (LED data), SCLK
@@ -108,7 +110,7 @@ class MockPins:
     """Hands on a MockFactory matrix: close switches, press buttons by name
     (on their own pins, or on the key row), turn the encoder a detent."""
 
-    def __init__(self, matrix, factory, buttons: dict[str, int], gpio: GpioConfig) -> None:
+    def __init__(self, matrix: SwitchMatrix, factory: Gpiozero, buttons: dict[str, int], gpio: GpioConfig) -> None:
         self.matrix, self.factory, self.buttons, self.gpio = matrix, factory, buttons, gpio
 
     def set_closed(self, cells: Iterable[tuple[int, int]]) -> None:
@@ -139,7 +141,7 @@ class MockPins:
             time.sleep(0.002)
 
 
-def open_encoder(pins: tuple[int, ...], factory, matrix) -> Callable[[], None]:
+def open_encoder(pins: tuple[int, ...], factory: Gpiozero, matrix: GpioMatrix) -> Callable[[], None]:
     """gpiozero's RotaryEncoder on [gpio] encoder's two pins: each detent a DOWN (clockwise) or UP press."""
     from gpiozero import RotaryEncoder
 
@@ -206,7 +208,8 @@ def open_matrix(config: BoardConfig, mock: bool) -> HardwareBoard:
     return board
 
 
-def open_buzzer(pin: int, tonal: bool, factory, mock: bool, board: HardwareBoard):
+def open_buzzer(pin: int, tonal: bool, factory: Gpiozero, mock: bool,
+                board: HardwareBoard) -> Callable[[Notes], None]:
     """The buzzer on [gpio] buzzer's pin (a PWM-capable mock pin when simulated)."""
     from damka.hardware.sound import GpioBuzzer
 

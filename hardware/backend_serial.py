@@ -19,6 +19,7 @@ from damka.hardware.errors import LinkError
 from damka.hardware.leds import LedStyle
 
 if TYPE_CHECKING:
+    from damka.hardware.pty_device import PtyBoard
     from damka.hardware.serial_link import SerialLink
 
 PICO_VID = 0x2E8A
@@ -54,7 +55,7 @@ def parse(s: Section | None, shape: BoardShape) -> SerialConfig:
 class PtyHands:
     """Hands on the firmware running on a pty: its simulated matrix and buttons."""
 
-    def __init__(self, device, buttons: dict[str, int]) -> None:
+    def __init__(self, device: PtyBoard, buttons: dict[str, int]) -> None:
         self.device, self.buttons = device, buttons
 
     def set_closed(self, cells: Iterable[tuple[int, int]]) -> None:

@@ -111,7 +111,7 @@ class RecordingPixels:
         self.shown: list[tuple[int, int, int]] = [(0, 0, 0)] * n
         self.writes = 0
 
-    def write(self, words) -> None:
+    def write(self, words: Iterable[int]) -> None:
         self.shown = [(w >> 8 & 0xFF, w >> 16 & 0xFF, w & 0xFF) for w in words]
         self.writes += 1
 
@@ -333,5 +333,5 @@ class PtyBoard:
     def __enter__(self) -> "PtyBoard":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

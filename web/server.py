@@ -19,6 +19,7 @@ import secrets
 import socket
 import threading
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,7 +96,7 @@ class WebServer:
 
     def asgi(self) -> Starlette:
         @asynccontextmanager
-        async def lifespan(_app: Starlette):
+        async def lifespan(_app: Starlette) -> AsyncIterator[None]:
             self.feed.attach(asyncio.get_running_loop())
             self._started.set()
             try:

@@ -21,7 +21,7 @@ from damka.hardware import pico_firmware as fw
 CHECK_TIMEOUT_S = 3.0
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("firmware", help="install the Pico's firmware, or check what the board runs",
                                    description=__doc__.split("\n\n")[1])
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
