@@ -23,6 +23,7 @@ from damka.hardware.palette import role_colour
 
 if TYPE_CHECKING:
     from damka.controller.app import App
+    from damka.web.remote import RemoteOpponent
 
 FEATURES = ("app", "game", "view")
 
@@ -137,7 +138,7 @@ def view_data(app: App) -> dict[str, Any]:
     return {"kind": "game", "title": view.title, "status": view.status, "messages": list(view.messages)}
 
 
-def snapshot(app: App, remote: Any = None, arbiter_log: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+def snapshot(app: App, remote: RemoteOpponent | None = None, arbiter_log: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The whole picture; `remote`: the page's `RemoteOpponent` of the game (or None);
     `arbiter_log`: the console's list, newest last."""
     data = {"app": app.state.value, "now": app.now, "board": board_data(app), "game": game_data(app),
