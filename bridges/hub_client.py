@@ -23,7 +23,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from damka.bridges.hub_protocol import HubError, format_line, parse_line
 
@@ -153,7 +153,7 @@ class HubClient:
         except HubError as error:
             raise HubEngineError(f"engine {self.name!r} sent a broken line {line[:60]!r}: {error}") from None
 
-    def _until(self, wanted: str, timeout: float):
+    def _until(self, wanted: str, timeout: float) -> Iterator[tuple[str, dict[str, str]]]:
         """The lines up to `wanted` (yielded, `wanted` not included); `error` lines are raised."""
         deadline = time.monotonic() + timeout
         while True:

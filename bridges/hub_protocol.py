@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from damka.engine.draughts_position import DraughtsPosition
 from damka.engine.move import Move
@@ -84,15 +84,26 @@ def format_line(command: str, args: dict[str, Any] | None = None, *flags: str) -
 # -- numbers, levels --------------------------------------------------------------
 
 
-def read_number(args: dict[str, str], name: str, *, integer: bool = False, low: float = 0.0) -> float | int | None:
+def read_number(args: dict[str, str], name: str, *, low: float = 0.0) -> float | None:
     """The numeric argument `name`, or None when absent; HubError when not a number >= low."""
+    return _read(args, name, float, "a number", low)
+
+
+def read_whole(args: dict[str, str], name: str, *, low: int = 1) -> int | None:
+    """The whole-number argument `name`, or None when absent; HubError when not one >= low."""
+    return _read(args, name, int, "a whole number", low)
+
+
+Number = TypeVar("Number", int, float)
+
+
+def _read(args: dict[str, str], name: str, parse: Callable[[str], Number], kind: str, low: float) -> Number | None:
     if name not in args:
         return None
     text = args[name]
     try:
-        value: float | int = int(text) if integer else float(text)
+        value = parse(text)
     except ValueError:
-        kind = "a whole number" if integer else "a number"
         raise HubError(f"{name}={text!r} is not {kind}") from None
     if value != value or value < low or value in (float("inf"), float("-inf")):
         raise HubError(f"{name}={text!r} is out of range (at least {low:g})")
@@ -137,9 +148,9 @@ def read_level(args: dict[str, str]) -> SearchLimit:
         move_time=read_number(args, "move-time"),
         time=read_number(args, "time"),
         increment=read_number(args, "inc") or 0.0,
-        moves=read_number(args, "moves", integer=True, low=1),
-        depth=read_number(args, "depth", integer=True, low=1),
-        nodes=read_number(args, "nodes", integer=True, low=1),
+        moves=read_whole(args, "moves"),
+        depth=read_whole(args, "depth"),
+        nodes=read_whole(args, "nodes"),
     )
     if limit.move_time is None and limit.time is None and limit.depth is None and limit.nodes is None:
         raise HubError("level needs one of move-time=, time=, depth=, nodes= or infinite")

@@ -11,15 +11,18 @@ to come back; nothing needs restarting. The devices are the interfaces of
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from damka.controller.view_builder import with_warning
 from damka.controller.wording import board_missing_text
 from damka.hardware.interfaces import BoardSensor, ButtonPress, Buttons, ClockPress, LedFrame, LedOutput, Snapshot
 
+if TYPE_CHECKING:
+    from damka.controller.app import App
+
 
 class BoardLoop:
-    def __init__(self, app: Any, sensor: BoardSensor, leds: LedOutput, buttons: Buttons, *,
+    def __init__(self, app: App, sensor: BoardSensor, leds: LedOutput, buttons: Buttons, *,
                  now_ms: Callable[[], int], draw: Callable[[Any], None] | None = None, poll_ms: int = 5,
                  redraw_ms: int = 100, missing: Callable[[], str | None] = lambda: None) -> None:
         """`missing`: the device that does not answer, named (None while it does;

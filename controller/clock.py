@@ -722,8 +722,8 @@ class Clock:
         for mover in reversed(movers):
             side = self._check_side(mover)
             entry = self._undo[-1] if known and self._undo else None
-            known = entry is not None and entry["active"] == mover and "bonus_ms" in entry
-            if not known:
+            if entry is None or entry["active"] != mover or "bonus_ms" not in entry:
+                known = False  # and for every earlier mover too
                 side.turns, side.stage_turns = max(0, side.turns - 1), max(0, side.stage_turns - 1)
                 side.moves = max(0, side.moves - self.moves_per_turn)
                 turn_moves = 0

@@ -90,8 +90,9 @@ class Coach:
         self.blunder_depth = blunder_depth
         self.blunder_nodes = blunder_nodes
         self.hints_used = 0
-        self._multi = variant.search_kind == "multi"
-        self._material = None if self._multi else Searcher(variant, evaluate=MaterialEvaluator(variant))
+        # None: a game of n sides (MultiSearcher per check); else the draughts material searcher.
+        self._material = (None if variant.search_kind == "multi"
+                          else Searcher(variant, evaluate=MaterialEvaluator(variant)))
 
     def take_notices(self) -> list[str]:
         """Lines for the screen since last asked (an engine that failed): none here."""
@@ -135,12 +136,11 @@ class Coach:
         legal = self.variant.legal_moves(position)
         if move not in legal or len(legal) == 1:
             return None  # not ours to judge, or there was no choice
-        if self._multi:
+        if self._material is None:
             return self._check_multi(position, move)
-        return self._check_draughts(game, move)
+        return self._check_draughts(self._material, game, move)
 
-    def _check_draughts(self, game: Game, move: Move) -> BlunderWarning | None:
-        searcher = self._material
+    def _check_draughts(self, searcher: Searcher, game: Game, move: Move) -> BlunderWarning | None:
         history = game.positions[:-1]
         best = searcher.search(game.position, max_depth=self.blunder_depth, max_nodes=self.blunder_nodes,
                                history=history, all_root_scores=True)

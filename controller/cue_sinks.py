@@ -54,7 +54,12 @@ class ThreadedSink:
     def drain(self, timeout: float = 10.0) -> bool:
         """Wait until everything queued has played (tests, shutting down). True if it did."""
         done = threading.Event()
-        threading.Thread(target=lambda: (self._queue.join(), done.set()), daemon=True).start()
+
+        def wait_for_the_queue() -> None:
+            self._queue.join()
+            done.set()
+
+        threading.Thread(target=wait_for_the_queue, daemon=True).start()
         return done.wait(timeout)
 
     def close(self) -> None:

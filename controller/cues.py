@@ -17,15 +17,18 @@ the last seconds of the side to move, and the flag.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from damka.controller import events as ev
-from damka.controller.clock_view import ClockView
+from damka.controller.clock_view import ClockView, SideView
 from damka.controller.wording_voice import Phrases, phrases_for
 
 if TYPE_CHECKING:
     from damka.controller.app import App
+    from damka.controller.board_settings import BoardSettings
+    from damka.controller.board_config import SoundConfig, VoiceConfig
 
 
 class Cue(enum.Enum):
@@ -67,7 +70,7 @@ class CueSettings:
     announce_moves: bool = True
 
     @classmethod
-    def from_config(cls, sound, voice) -> "CueSettings":
+    def from_config(cls, sound: SoundConfig, voice: VoiceConfig) -> "CueSettings":
         """From the board config's [sound] and [voice] (controller.board_config SoundConfig, VoiceConfig)."""
         return cls(sound=sound.enabled, cues=frozenset(c for c in Cue if c.value not in sound.off),
                    tournament_quiet=sound.tournament_quiet, voice=voice.enabled, language=voice.language,
@@ -105,7 +108,7 @@ class _ClockMark:
 class CueListener:
     """Subscribed once to `App.bus`; also ticked by the app for the clock warnings."""
 
-    def __init__(self, app: App, sinks: list[CueSink], settings: CueSettings | None = None) -> None:
+    def __init__(self, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None) -> None:
         self.app = app
         self.sinks = list(sinks)
         self.settings = settings or CueSettings()
@@ -114,14 +117,14 @@ class CueListener:
         self._marks = _ClockMark()
 
     @classmethod
-    def attach(cls, app: App, sinks: list[CueSink], settings: CueSettings | None = None) -> "CueListener":
+    def attach(cls, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None) -> "CueListener":
         listener = cls(app, sinks, settings)
         app.bus.subscribe(listener)
         app.tickers.append(listener)
         app.settings_listeners.append(listener.follow)
         return listener
 
-    def follow(self, board) -> None:
+    def follow(self, board: BoardSettings) -> None:
         """The board settings changed (controller.board_settings.BoardSettings): sound and voice on or off."""
         self.configure(replace(self.settings, sound=board.sound, voice=board.voice))
 
@@ -212,7 +215,7 @@ class CueListener:
                                                                                  (left + 999) // 1000))
 
     @staticmethod
-    def _last_key(side) -> tuple[int, int, int, bool]:
+    def _last_key(side: SideView) -> tuple[int, int, int, bool]:
         return side.side, side.stage, side.periods, side.period_ms is not None
 
     # -- out ----------------------------------------------------------------------
@@ -232,7 +235,8 @@ class CueListener:
             sink.announce(item)
 
 
-_HANDLERS = {
+# Any: each handler takes the kind of event its key names (a dict cannot say so per key).
+_HANDLERS: dict[type[ev.GameEvent], Callable[[CueListener, Any], None]] = {
     ev.GameStarted: CueListener._started, ev.MoveCommitted: CueListener._move,
     ev.MoveRefused: CueListener._refused, ev.PositionUnknown: CueListener._unknown,
     ev.ComputerPlanned: CueListener._computer, ev.FlagFell: CueListener._flag,

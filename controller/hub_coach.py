@@ -36,8 +36,8 @@ class HubCoach(Coach):
         self.name = name or (command.split()[0] if command.split() else "engine")
         self.unavailable = unavailable
         self.check_time = check_time
-        name = hub_variant(variant)
-        self._board = HubBoard(find_dialect(name)) if name else None
+        hub_name = hub_variant(variant)
+        self._board = HubBoard(find_dialect(hub_name)) if hub_name else None
         self._client: HubClient | None = None
         self._lock = threading.Lock()
         self.failed = unavailable or ("" if name else f"the Hub protocol cannot name {variant.name}")

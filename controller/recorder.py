@@ -190,8 +190,15 @@ class Recorder:
     def _clock_state(self) -> dict | None:
         return self.clock.snapshot(self.now()) if self.clock is not None else None
 
-    def _put(self, kind: str, run: Callable[[Store, int | None], Any]) -> None:
-        self.queue.put(Write(kind, self.ref, run))
+    def _put(self, kind: str, run: Callable[[Store, int], Any]) -> None:
+        """Queue a write to this game's record. It runs after the game's own
+        new_game write (the queue keeps the order), so the id is known then."""
+        def with_id(store: Store, game_id: int | None) -> Any:
+            if game_id is None:  # no record to write to (its new_game never went through)
+                return None
+            return run(store, game_id)
+
+        self.queue.put(Write(kind, self.ref, with_id))
 
     def _open(self) -> None:
         session, ref = self.session, self.ref
@@ -203,7 +210,7 @@ class Recorder:
             ref.id = store.new_game(variant, start=start, players=players, mode=mode, time_control=time_control,
                                     clock_ms=clock_ms, clock_state=clock_state, tags=tags, at=at)
         ref.opened = True
-        self._put("open", open_game)
+        self.queue.put(Write("open", ref, open_game))
 
     def _started(self, event: ev.GameStarted) -> None:
         if not self.opened:

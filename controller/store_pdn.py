@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from damka.controller import timecontrol
 from damka.controller.clock_errors import TimeControlError
 from damka.controller.store import StoredGame
-from damka.engine import pdn
+from damka.engine import pdn, pdn_tags
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.controller.timed_game import format_clock, parse_clock, side_labels  # noqa: F401 (re-exported)
@@ -42,7 +42,7 @@ def export_pdn(stored: StoredGame) -> str:
     tags["DamkaMode"] = stored.mode
     if stored.drops:
         # Players out of play (side:ply, 1-based side): a reader re-applies them after those plies.
-        tags[pdn.OUT_TAG] = pdn.write_out_tag([(drop.ply, drop.side) for drop in stored.drops])
+        tags[pdn_tags.OUT_TAG] = pdn_tags.write_out_tag([(drop.ply, drop.side) for drop in stored.drops])
     for name, value in stored.tags.items():
         tags.setdefault(name, value)
     clocks = [format_clock(variant, m.clock_ms) if m.clock_ms else None for m in stored.moves]
@@ -141,7 +141,7 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
             raise RecordError(f"{where}: {exc}") from None
         time_control = timecontrol.format_control(parsed) if parsed is not None else None
     mode = tags.pop("DamkaMode", "casual")
-    for tag in ("Result", "FEN", pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn.OUT_TAG):
+    for tag in ("Result", "FEN", pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn_tags.OUT_TAG):
         tags.pop(tag, None)
     clocks = [parse_clock(variant, clock) if clock else None for clock in record.clocks][:len(moves)]
     cut = upto_ply is not None and upto_ply < len(record.moves)

@@ -22,7 +22,7 @@ reader also takes `H:MM:SS.mmm`).
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from damka.controller import timecontrol
 from damka.controller.clock import Clock, TimeSource
@@ -31,6 +31,9 @@ from damka.controller.events import FlagFell, GameEvent, SideOut
 from damka.controller.timecontrol import TimeControl
 from damka.engine import pdn
 from damka.engine.variant import Variant
+
+if TYPE_CHECKING:
+    from damka.controller.session import Session
 
 PDN_PREFIX = "pdn:"
 _CLOCK_RE = re.compile(r"(?:([a-z]+\d*)=?)?(\d+):(\d\d):(\d\d)(?:\.(\d{1,3}))?", re.IGNORECASE)
@@ -147,7 +150,7 @@ def stored_control_tags(variant: Variant, text: str) -> dict[str, str]:
     return time_control_tags(controls, stored_control(variant, text)) if controls else {}
 
 
-def game_pdn(session: Any, controls: Sequence[TimeControl] | None = None,
+def game_pdn(session: Session, controls: Sequence[TimeControl] | None = None,
              tags: Mapping[str, str] | None = None, events: Sequence[GameEvent] = ()) -> str:
     """The session's game as PDN: `[%clock ...]` after the last move of every
     turn, the TimeControl tags, a comment where a flag fell or a player went

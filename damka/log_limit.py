@@ -25,11 +25,12 @@ class LogLimit:
         """Log this line unless one went out less than `every_s` ago (then count it); True: logged."""
         self.total += 1
         now = self.clock()
-        if self._last is not None and now - self._last < self.every_s:
+        since = None if self._last is None else now - self._last
+        if since is not None and since < self.every_s:
             self.unsaid += 1
             return False
-        if self.unsaid:
-            text += f" (and {self.unsaid:,} more like it in the last {now - self._last:.0f} s, not logged)"
+        if self.unsaid and since is not None:
+            text += f" (and {self.unsaid:,} more like it in the last {since:.0f} s, not logged)"
         self.logger.log(level, text, *args)
         self._last, self.unsaid = now, 0
         return True

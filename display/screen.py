@@ -15,7 +15,7 @@ by side. `PANEL_SIZES` lists the sizes the tests render and check.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 import pygame
 
@@ -41,7 +41,8 @@ class Screen:
     """Draws views onto a surface of any size (the board's panel is 480x320)."""
 
     size: tuple[int, int] = SIZE
-    _draw: dict[type, Callable[[pygame.Surface, object], None]] = field(init=False, repr=False)
+    # Any: each method takes the kind of view its key names (a dict cannot say so per key).
+    _draw: dict[type, Callable[[pygame.Surface, Any], None]] = field(init=False, repr=False)
     _menu_slots: list[tuple[int, pygame.Rect]] = field(init=False, repr=False, default_factory=list)
 
     def __post_init__(self) -> None:
@@ -59,7 +60,7 @@ class Screen:
 
     # -- the running game -------------------------------------------------------
 
-    def _game(self, surface: pygame.Surface, view: GameView) -> None:  # type: ignore[override]
+    def _game(self, surface: pygame.Surface, view: GameView) -> None:
         width, height = surface.get_size()
         k = scale_of((width, height))
         small, info, big = _size(READABLE, k), _size(24, k), _size(30, k)
@@ -101,9 +102,9 @@ class Screen:
                                            say("screen.last_short", move=view.last_move)], info, room)
             widgets.text(surface, words, (pad, y), info, TEXT, max_width=room)
         y += widgets.line_height(info) + pad // 2
-        lines = ([view.hint] if view.hint else []) + list(view.messages)
-        if lines and height - y - pad // 2 >= widgets.line_height(small) + 10:
-            widgets.message_box(surface, pygame.Rect(pad // 2, y, width - pad, height - y - pad // 2), lines,
+        said = ([view.hint] if view.hint else []) + list(view.messages)
+        if said and height - y - pad // 2 >= widgets.line_height(small) + 10:
+            widgets.message_box(surface, pygame.Rect(pad // 2, y, width - pad, height - y - pad // 2), said,
                                 small, alert=view.alert)
 
     def _clocks(self, surface: pygame.Surface, rect: pygame.Rect, view: GameView, k: float) -> None:
@@ -138,7 +139,7 @@ class Screen:
 
     # -- menus -------------------------------------------------------------------
 
-    def _menu(self, surface: pygame.Surface, view: MenuView) -> None:  # type: ignore[override]
+    def _menu(self, surface: pygame.Surface, view: MenuView) -> None:
         width, height = surface.get_size()
         k = scale_of((width, height))
         pad = round(8 * k)
@@ -171,7 +172,7 @@ class Screen:
 
     # -- result and match standings ----------------------------------------------
 
-    def _result(self, surface: pygame.Surface, view: ResultView) -> None:  # type: ignore[override]
+    def _result(self, surface: pygame.Surface, view: ResultView) -> None:
         width, height = surface.get_size()
         k = scale_of((width, height))
         pad = round(8 * k)

@@ -10,13 +10,16 @@ the touch itself has already tapped.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pygame
 
 from damka.controller.views import GameView, MenuView, ResultView
 from damka.display.screen import Screen
 from damka.hardware.interfaces import Button, ButtonPress
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
 
 
 def tap_point(event: pygame.event.Event, size: tuple[int, int]) -> tuple[int, int] | None:
@@ -28,7 +31,7 @@ def tap_point(event: pygame.event.Event, size: tuple[int, int]) -> tuple[int, in
     return None
 
 
-def tap(screen: Screen, app: Any, pos: tuple[int, int], now: int) -> bool:
+def tap(screen: Screen, app: App, pos: tuple[int, int], now: int) -> bool:
     """Act on a tap at `pos` on the screen showing `app.view()`; whether it did anything."""
     view = app.view()
     if isinstance(view, MenuView):

@@ -273,7 +273,7 @@ def _arrow(surface: pygame.Surface, tip: tuple[int, int], size: int, *, up: bool
 
 
 def standings_table(surface: pygame.Surface, rect: pygame.Rect, header: Sequence[Sequence[str]],
-                    rows: Sequence[Sequence[str]], highlight: int | None = None, size: int = READABLE) -> int:
+                    rows: Sequence[Sequence[object]], highlight: int | None = None, size: int = READABLE) -> int:
     """A small table: first column left, the others right-aligned, each as wide
     as its widest cell. `header` gives each column's wordings, longest first:
     the first set that fits is used. Returns the height used."""

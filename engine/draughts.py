@@ -54,7 +54,7 @@ class DraughtsVariant(Variant):
     pdn_points_scale = 2  # PDN's draughts results: 2-0, 1-1, 0-2
     # Options `create` accepts: the rule settings every draughts variant takes,
     # plus each variant's own (`free_capture`, `symmetric`).
-    option_specs = (
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         # At most 1000: a larger count is a typing error (no game runs that long).
         OptionSpec("draw_moves", int, 15, "DrawMoves",
                    "moves each without a capture or a man moved before a draw", minimum=1, maximum=1000),
@@ -233,7 +233,7 @@ class ClassicDraughts(DraughtsVariant):
     """Warcaby klasyczne: 8x8, Brazilian rules."""
 
     name = "classic"
-    aliases = ("brazilian", "warcaby", "klasyczne", "warcaby-klasyczne", "brazilian-draughts")
+    aliases: tuple[str, ...] = ("brazilian", "warcaby", "klasyczne", "warcaby-klasyczne", "brazilian-draughts")
     title = "Classic draughts (Brazilian rules)"
     pdn_gametype = "26"
     option_specs = DraughtsVariant.option_specs + (
@@ -294,7 +294,7 @@ class InternationalDraughts(DraughtsVariant):
     """International draughts, 10x10 (in Polish usage: warcaby polskie)."""
 
     name = "international"
-    aliases = ("polish", "10x10", "warcaby-polskie", "polskie", "international-draughts")
+    aliases: tuple[str, ...] = ("polish", "10x10", "warcaby-polskie", "polskie", "international-draughts")
     title = "International draughts (10x10)"
     pdn_gametype = "20"
     numeric_notation = True

@@ -117,8 +117,7 @@ class DraughtsEvaluator:
         # The long diagonal through a1 (the "main road") on a square board.
         diagonal = 0
         for i in range(min(width, height)):
-            square = geometry.index(i, low + i) if low + i < height else None
-            if square is not None and geometry.is_playable(square):
+            if low + i < height and geometry.is_playable(square := geometry.index(i, low + i)):
                 diagonal |= 1 << square
         self.long_diagonal = diagonal
         self.start_count = max(1, sum(self.read(variant.start_position())[i].bit_count() for i in (0, 1)))

@@ -260,9 +260,9 @@ class MultiwarcabyVariant(Variant):
         if len(scores) == 2:
             if scores[0] == scores[1]:
                 return Result((0.0, 0.0), (1, 1), reason, None)
-            winner = 0 if scores[0] > scores[1] else 1
-            points = (1.0, 0.0) if winner == 0 else (0.0, 1.0)
-            return Result(points, (1, 2) if winner == 0 else (2, 1), reason, winner)
+            side = 0 if scores[0] > scores[1] else 1
+            points = (1.0, 0.0) if side == 0 else (0.0, 1.0)
+            return Result(points, (1, 2) if side == 0 else (2, 1), reason, side)
         places = tuple(1 + sum(other > score for other in scores) for score in scores)
         winner = places.index(1) if places.count(1) == 1 else None
         return Result(tuple(float(score) for score in scores), places, reason, winner)
@@ -339,4 +339,4 @@ class Multiwarcaby7(MultiwarcabyVariant):
         return "multiwarcaby7"
 
 
-VARIANTS = (Multiwarcaby, Multiwarcaby7)
+VARIANTS: tuple[type[MultiwarcabyVariant], ...] = (Multiwarcaby, Multiwarcaby7)

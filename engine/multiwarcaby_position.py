@@ -12,10 +12,14 @@ counters the end rules need. The string form is described in
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from damka.engine.errors import PositionError
 from damka.engine.geometry import Geometry
+
+# The error for a field of a position string: (field key, what is wrong) -> PositionError.
+Failure = Callable[[str, str], PositionError]
 
 TEAM_LETTERS = "AB"
 
@@ -175,7 +179,7 @@ class PositionFormat:
         label = label.upper()
         return labels.index(label) if label in labels else None
 
-    def _parse_turn(self, value: str, fail) -> tuple[int, int]:
+    def _parse_turn(self, value: str, fail: Failure) -> tuple[int, int]:
         label, dot, move = value.partition(".")
         side = self._side_index(label)
         if side is None:
@@ -186,14 +190,14 @@ class PositionFormat:
         return side, int(move) - 1
 
     @staticmethod
-    def _parse_numbers(value: str, fail, key: str) -> list[int]:
+    def _parse_numbers(value: str, fail: Failure, key: str) -> list[int]:
         parts = value.split(",")
         if not all(part.strip().isdigit() for part in parts):
             raise fail(key, "expected non-negative whole numbers separated by commas")
         return [int(part) for part in parts]
 
     @staticmethod
-    def _parse_count(seen, key: str, fail) -> int:
+    def _parse_count(seen: Mapping[str, tuple[int, str, str]], key: str, fail: Failure) -> int:
         if key not in seen:
             return 0
         value = seen[key][1]
@@ -201,7 +205,7 @@ class PositionFormat:
             raise fail(key, "expected a non-negative whole number")
         return int(value)
 
-    def _parse_board(self, value: str, fail, key: str) -> int:
+    def _parse_board(self, value: str, fail: Failure, key: str) -> int:
         height = self.ranks[1] - self.ranks[0] + 1
         width = self.files[1] - self.files[0] + 1
         rows = value.split("/")

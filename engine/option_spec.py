@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 _YES = {"1", "yes", "true", "on", "y"}
 _NO = {"0", "no", "false", "off", "n"}
@@ -99,9 +100,11 @@ class OptionSpec:
         return str(int(value) + self.one_based)  # type: ignore[call-overload]
 
 
-def check_options(specs: Iterable[OptionSpec], options: Mapping[str, object], variant: str) -> dict[str, object]:
+def check_options(specs: Iterable[OptionSpec], options: Mapping[str, object], variant: str) -> dict[str, Any]:
     """Every option given, checked; the defaults for the others. ValueError for an
-    option the variant does not take (naming the ones it does) or a bad value."""
+    option the variant does not take (naming the ones it does) or a bad value.
+    (Any: each value has its own spec's type, checked here, which a dict cannot
+    say key by key.)"""
     table = {spec.name: spec for spec in specs}
     for key in options:
         if key not in table:

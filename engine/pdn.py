@@ -200,7 +200,7 @@ class GameBuilder(BaseVisitor):
                 drop_side = getattr(game.variant, "drop_side", None)
                 try:
                     if drop_side is None:
-                        raise ValueError(f"{game.variant.name} has no players going out")
+                        raise ValueError(f"{game.variant.name if game.variant else 'this game'} has no players going out")
                     game.positions[-1] = drop_side(game.positions[-1], side)
                 except (DamkaError, ValueError) as exc:
                     self.handle_error(f"{OUT_TAG} tag: side {side + 1} after move {ply}: {exc}",
@@ -209,10 +209,10 @@ class GameBuilder(BaseVisitor):
 
     def visit_move(self, text: str, where: str) -> None:
         game = self.game
-        if self._stopped:
+        variant = game.variant
+        if self._stopped or variant is None:  # None: the tags named no game, and reading stopped there
             return
         position = game.positions[-1]
-        variant = game.variant
         try:
             move, legal = _read_move(variant, position, text)
         except MoveError as exc:
@@ -317,9 +317,9 @@ class _Splitter:
             self.finish()
         elif kind == "error" and self.finished:
             self.finish()
-        if self.visitor is None or (self.finished and kind in ("move", "number")):
-            self.begin()
         visitor = self.visitor
+        if visitor is None or (self.finished and kind in ("move", "number")):
+            visitor = self.begin()
         if kind == "tag":
             self.tag_names.add(token.name)
             visitor.visit_tag(token.name, token.value, where)

@@ -55,7 +55,9 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
     while pos < size:
         char = text[pos]
         if char.isspace():
-            pos = _SPACE_RE.match(text, pos).end()
+            space = _SPACE_RE.match(text, pos)
+            assert space is not None  # text[pos] is a space
+            pos = space.end()
         elif char == "%" and (text[pos - 1] == "\n" if pos else line_start):
             end = text.find("\n", pos)
             pos = size if end < 0 else end  # escape line: ignored
@@ -91,8 +93,7 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
         elif char in ")]}":
             yield Token("error", char, pos, value=f"unexpected {char!r}")
             pos += 1
-        elif char == "$" and _NAG_RE.match(text, pos):
-            match = _NAG_RE.match(text, pos)
+        elif char == "$" and (match := _NAG_RE.match(text, pos)):
             yield Token("nag", match.group(0), pos)
             pos = match.end()
         else:
@@ -102,6 +103,7 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
                 pos = number.end()
                 continue
             match = _WORD_RE.match(text, pos)
+            assert match is not None  # text[pos] is none of the characters a word stops at (handled above)
             word = match.group(0)
             bare = _STRENGTH_RE.sub("", word)
             if _is_result(bare):

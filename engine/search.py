@@ -107,10 +107,12 @@ class Searcher(SearchLimits):
         self._draw_check = _draw_checker(variant)
         # Cheap tests (no move lists) for the leaves; with optional captures a
         # leaf must stand pat against its captures, so it takes the full path.
-        self._capture_required = getattr(variant, "capture_required", None)
-        self._has_moves = getattr(variant, "has_moves", None)
-        self._quiet_leaf = (self._capture_required is not None and self._has_moves is not None
-                            and not self.free_capture) or None
+        # (capture_required, has_moves) where the variant has both, else None.
+        capture_required = getattr(variant, "capture_required", None)
+        has_moves = getattr(variant, "has_moves", None)
+        self._quiet_leaf: tuple[Callable[[Any], bool], Callable[[Any], bool]] | None = (
+            (capture_required, has_moves)
+            if capture_required is not None and has_moves is not None and not self.free_capture else None)
 
     # -- entry point ----------------------------------------------------------
 
@@ -290,10 +292,11 @@ class Searcher(SearchLimits):
             if cut is not None:
                 return cut
 
-        if depth <= 0 and self._quiet_leaf is not None and not self._capture_required(position):
+        quiet_leaf = self._quiet_leaf
+        if depth <= 0 and quiet_leaf is not None and not quiet_leaf[0](position):
             # speed: a quiet leaf is scored without generating its moves (about
             # half the nodes; a third faster): only whether it has any matters.
-            return self.evaluate(position) if self._has_moves(position) else -(WIN - ply)
+            return self.evaluate(position) if quiet_leaf[1](position) else -(WIN - ply)
 
         moves = self.legal_moves(position)
         if not moves:

@@ -63,6 +63,13 @@ class Variant(ABC):
     # -- options and how the sides are named ---------------------------------
 
     @classmethod
+    @abstractmethod
+    def create(cls, **options: Any) -> Variant:
+        """The variant with these options, each checked against `option_specs`:
+        how `find_variant` and a saved game build one. (Any: each option has
+        its own type, which its OptionSpec checks at run time.)"""
+
+    @classmethod
     def option_spec(cls, name: str) -> OptionSpec:
         """The declaration of option `name`; KeyError if the variant has none."""
         for spec in cls.option_specs:

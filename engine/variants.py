@@ -12,11 +12,11 @@ from damka.engine.option_spec import OptionSpec
 from damka.engine.variant import Variant
 
 
-def _factories() -> dict[str, Any]:
+def _factories() -> dict[str, type[Variant]]:
     # Imported here so the registry module stays cheap to import on its own.
     from damka.engine import draughts, multiwarcaby
 
-    table: dict[str, Any] = {}
+    table: dict[str, type[Variant]] = {}
     for factory in (*draughts.VARIANTS, *multiwarcaby.VARIANTS):
         table[factory.name] = factory
         for alias in factory.aliases:

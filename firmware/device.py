@@ -9,10 +9,10 @@ Plain MicroPython-compatible Python: no f-strings, dataclasses or typing.
 try:  # imported by the host as damka.firmware.device
     from . import fw_version, lights, protocol as P, scan
 except ImportError:  # flat on the Pico's filesystem
-    import fw_version
-    import lights
-    import protocol as P
-    import scan
+    import fw_version  # type: ignore[import-not-found, no-redef]  # (the Pico's layout: mypy checks the package)
+    import lights  # type: ignore[import-not-found, no-redef]
+    import protocol as P  # type: ignore[import-not-found, no-redef]
+    import scan  # type: ignore[import-not-found, no-redef]
 
 ENCODER_BUTTONS = 2  # the encoder's steps are two more buttons: +1 (index n), -1 (index n + 1)
 
@@ -70,7 +70,7 @@ class Device:
         self.palette_key = None      # the LEDS body's brightness and palette bytes lit_palette was made from
         self.picture = lights.Picture(self.lit_palette, self.cells, budget_ma, self.order)
         self.shown = None            # the words last written to the chain
-        self.redraw_at = 0           # device ms at which the picture may next change (None: never)
+        self.redraw_at = 0  # type: int | None  # device ms at which the picture may next change (None: never)
         self.frame_id = 0            # +1 per LEDS frame applied
         self.leds_seq = None         # the host's seq of the LEDS frame applied last
         self.refused = None          # (seq, how many in a row) of LEDS frames refused as old

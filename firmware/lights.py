@@ -126,7 +126,7 @@ class Palette:
 
     def __init__(self, palette, brightness):
         self.entries = []   # (index, scaled colour, its channel sum, blink pattern or -1)
-        self.blinks = []
+        self.blinks = []  # type: list[int]
         edges = []
         for index in range(1, len(palette)):
             r, g, b, pattern = palette[index]

@@ -132,7 +132,7 @@ class PinMatrix:
         return masks
 
 
-NONE = ()  # "no presses": shared, so a quiet poll makes no list
+NONE = ()  # type: tuple[int, ...]  # "no presses": shared, so a quiet poll makes no list
 
 
 class ButtonBank:
@@ -176,7 +176,7 @@ class ButtonBank:
         diff = (self.read() & ((1 << len(self.pins)) - 1)) ^ self.state
         if not diff and not self.moving:
             return NONE
-        pressed = NONE
+        pressed = NONE  # type: tuple[int, ...] | list[int]
         run = self.run
         for i in range(len(self.pins)):
             bit = 1 << i
@@ -194,9 +194,10 @@ class ButtonBank:
                 self.changed = True
                 if self.state & bit:
                     self.counts[i] = (self.counts[i] + 1) & 0xFF
-                    if pressed is NONE:
-                        pressed = []
-                    pressed.append(i)
+                    if isinstance(pressed, list):
+                        pressed.append(i)
+                    else:
+                        pressed = [i]
         return pressed
 
 

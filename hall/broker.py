@@ -26,7 +26,8 @@ class BrokerSettings:
 
 def mqtt_client(client_id: str, settings: BrokerSettings, *, clean: bool = True) -> Any:
     """A paho client set up for `settings` (not yet connected)."""
-    from paho.mqtt.client import CallbackAPIVersion, Client
+    from paho.mqtt.client import Client
+    from paho.mqtt.enums import CallbackAPIVersion
 
     client = Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean)
     if settings.username:

@@ -62,7 +62,8 @@ class Broker:
                 return self
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(f"mosquitto exited: {self.process.stderr.read().decode()[-500:]}")
+                    said = self.process.stderr.read().decode() if self.process.stderr else ""
+                    raise RuntimeError(f"mosquitto exited: {said[-500:]}")
                 time.sleep(0.05)
         raise RuntimeError("mosquitto did not listen within 10 s")
 

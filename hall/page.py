@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -27,6 +27,9 @@ from damka.hall import views
 from damka.hall.topics import NAME
 from damka.web import static as board_js
 from damka.web.state import role_colours
+
+if TYPE_CHECKING:
+    from damka.hall.service import HallService
 
 ROLES = role_colours()   # the last move is lit in the board's own last-move colour
 FRESH_S = 0.5            # /api/hall is built at most this often, however many spectators poll it
@@ -65,7 +68,7 @@ def page(view: str, hall: str, board: str = "") -> HTMLResponse:
     return HTMLResponse(PAGE.format(view=view, board=board, **parts), headers=SECURITY)
 
 
-def hall_app(service: Any) -> Starlette:
+def hall_app(service: HallService) -> Starlette:
     """The page's ASGI app over a running `HallService` (its record read under its lock)."""
     record = service.record
 

@@ -120,7 +120,7 @@ class BoardPublisher:
         elif isinstance(event, (ev.TakenBack, ev.Redone)):
             with self._lock:
                 self.state.update(position=event.position, ply=event.ply)
-                if getattr(event, "clock_ms", None) is not None:   # a take-back's times: the clock handed back
+                if isinstance(event, ev.TakenBack) and event.clock_ms is not None:  # the clock handed back
                     self.state["clock_ms"] = list(event.clock_ms)
                 self._state_dirty = True
             self._wake.set()

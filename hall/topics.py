@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 ROOT = "damka"
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -74,7 +74,7 @@ def decode(raw: bytes, where: str) -> dict[str, Any]:
     return data
 
 
-def is_id(value: Any) -> bool:
+def is_id(value: object) -> TypeGuard[int]:
     """A game id or seq: an int from 1 to ID_MAX (never a bool)."""
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= ID_MAX
 
@@ -88,9 +88,9 @@ def game_claims(state: dict[str, Any]) -> dict[int, int]:
         game = int(key) if isinstance(key, str) and key.isdecimal() and len(key) <= 16 else 0
         if is_id(game) and is_id(seq):
             claims[game] = seq
-    game, seq = state.get("game"), state.get("seq")
-    if is_id(game) and is_id(seq):
-        claims[game] = max(seq, claims.get(game, 0))
+    current, seq = state.get("game"), state.get("seq")
+    if is_id(current) and is_id(seq):
+        claims[current] = max(seq, claims.get(current, 0))
     return claims
 
 

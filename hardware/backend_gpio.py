@@ -21,6 +21,9 @@ from damka.hardware.leds import LedStyle, RecordingLeds
 
 if TYPE_CHECKING:
     from damka.config import BoardConfig  # the whole file: the LEDs follow [light] palette
+    from damka.hardware.gpio_matrix import GpioMatrix, Gpiozero
+    from damka.hardware.mock_matrix import SwitchMatrix
+    from damka.hardware.sound import Notes
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 SPI_PINS = (9, 10, 11)  # SPI0 with dtoverlay=spi0-0cs: MISO, MOSI (LED data), SCLK
@@ -35,7 +38,7 @@ class GpioConfig:
     pin_factory: str | None = None  # None: gpiozero's own choice (GPIOZERO_PIN_FACTORY)
     settle_us: int = 5
     key_row: int | None = None      # the buttons' matrix row: [buttons] are then column numbers
-    encoder: tuple[int, int] | None = None  # rotary encoder A, B (its push is a button: ok)
+    encoder: tuple[int, ...] | None = None  # rotary encoder A, B (its push is a button: ok)
     buzzer: int | None = None
     buzzer_tonal: bool = True       # a passive buzzer (TonalBuzzer, notes) or an active one (Buzzer, beeps)
 
@@ -109,7 +112,7 @@ class MockPins:
     """Hands on a MockFactory matrix: close switches, press buttons by name
     (on their own pins, or on the key row), turn the encoder a detent."""
 
-    def __init__(self, matrix, factory, buttons: dict[str, int], gpio: GpioConfig) -> None:
+    def __init__(self, matrix: SwitchMatrix, factory: Gpiozero, buttons: dict[str, int], gpio: GpioConfig) -> None:
         self.matrix, self.factory, self.buttons, self.gpio = matrix, factory, buttons, gpio
 
     def set_closed(self, cells: Iterable[tuple[int, int]]) -> None:
@@ -130,20 +133,23 @@ class MockPins:
             threading.Timer(0.05, pin.drive_high).start()
 
     def turn(self, direction: Button) -> None:
-        a, b = (self.factory.pin(p) for p in self.gpio.encoder)
+        pins = self.gpio.encoder
+        if pins is None:
+            return  # no knob wired
+        a, b = (self.factory.pin(p) for p in pins)
         for level_a, level_b in ENCODER_CYCLE[direction]:
             a.drive_low() if level_a == 0 else a.drive_high()
             b.drive_low() if level_b == 0 else b.drive_high()
             time.sleep(0.002)
 
 
-def open_encoder(gpio: GpioConfig, factory, matrix) -> Callable[[], None]:
-    """gpiozero's RotaryEncoder on [gpio] encoder: each detent a DOWN (clockwise) or UP press."""
+def open_encoder(pins: tuple[int, ...], factory: Gpiozero, matrix: GpioMatrix) -> Callable[[], None]:
+    """gpiozero's RotaryEncoder on [gpio] encoder's two pins: each detent a DOWN (clockwise) or UP press."""
     from gpiozero import RotaryEncoder
 
     from damka.hardware.gpio_matrix import monotonic_ms
 
-    knob = RotaryEncoder(*gpio.encoder, max_steps=0, pin_factory=factory)
+    knob = RotaryEncoder(*pins, max_steps=0, pin_factory=factory)
     knob.when_rotated_clockwise = lambda: matrix.add_press(ButtonPress(Button.DOWN, monotonic_ms()))
     knob.when_rotated_counter_clockwise = lambda: matrix.add_press(ButtonPress(Button.UP, monotonic_ms()))
     return knob.close
@@ -180,9 +186,9 @@ def open_matrix(config: BoardConfig, mock: bool) -> HardwareBoard:
                           inputs=tuple(buttons) + (("up", "down") if gpio.encoder is not None else ()))
     try:
         if gpio.encoder is not None:
-            board.closers.append(open_encoder(gpio, factory, matrix))
+            board.closers.append(open_encoder(gpio.encoder, factory, matrix))
         if gpio.buzzer is not None:
-            board.buzzer = open_buzzer(gpio, factory, mock, board)
+            board.buzzer = open_buzzer(gpio.buzzer, gpio.buzzer_tonal, factory, mock, board)
         if mock:
             board.leds = RecordingLeds()
         elif config.leds.driver == "spi" and config.leds.type != "none":
@@ -204,22 +210,32 @@ def open_matrix(config: BoardConfig, mock: bool) -> HardwareBoard:
     return board
 
 
-def open_buzzer(gpio: GpioConfig, factory, mock: bool, board: HardwareBoard):
-    """The buzzer on [gpio] buzzer (a PWM-capable mock pin when simulated)."""
+def open_buzzer(pin: int, tonal: bool, factory: Gpiozero, mock: bool,
+                board: HardwareBoard) -> Callable[[Notes], None]:
+    """The buzzer on [gpio] buzzer's pin (a PWM-capable mock pin when simulated)."""
     from damka.hardware.sound import GpioBuzzer
 
-    if mock and gpio.buzzer_tonal:
+    if mock and tonal:
         from gpiozero.pins.mock import MockFactory, MockPWMPin
 
         factory = MockFactory(pin_class=MockPWMPin)  # a passive buzzer wants a PWM pin
-    buzzer = GpioBuzzer(gpio.buzzer, tonal=gpio.buzzer_tonal, pin_factory=factory)
+    buzzer = GpioBuzzer(pin, tonal=tonal, pin_factory=factory)
     board.closers.append(buzzer.close)
     return buzzer.play
 
 
+def gpio_matrix(board: HardwareBoard) -> GpioMatrix:
+    """The board's switch matrix on the Pi's pins: this check belongs to the gpio backend."""
+    from damka.hardware.gpio_matrix import GpioMatrix
+
+    if not isinstance(board.sensor, GpioMatrix):
+        raise TypeError(f"the {board.backend} backend scans no matrix on the Pi's pins")
+    return board.sensor
+
+
 def check_scan_rate(board: HardwareBoard, out: Out) -> None:
     """The matrix scans on its own thread: how often it does, and could."""
-    sensor = board.sensor
+    sensor = gpio_matrix(board)
     before, t0 = sensor.scans, time.perf_counter()
     time.sleep(0.5)
     rate = (sensor.scans - before) / (time.perf_counter() - t0)

@@ -21,6 +21,8 @@ from damka.hardware.leds import LedStyle
 
 if TYPE_CHECKING:
     from damka.config import BoardConfig  # the whole file: the LEDs follow [light] palette
+    from damka.hardware.pty_device import PtyBoard
+    from damka.hardware.serial_link import SerialLink
 
 PICO_VID = 0x2E8A
 # The firmware's button order (firmware/main.py BUTTONS: the key row's columns),
@@ -55,7 +57,7 @@ def parse(s: Section | None, shape: BoardShape) -> SerialConfig:
 class PtyHands:
     """Hands on the firmware running on a pty: its simulated matrix and buttons."""
 
-    def __init__(self, device, buttons: dict[str, int]) -> None:
+    def __init__(self, device: PtyBoard, buttons: dict[str, int]) -> None:
         self.device, self.buttons = device, buttons
 
     def set_closed(self, cells: Iterable[tuple[int, int]]) -> None:
@@ -105,9 +107,18 @@ def open_link(config: BoardConfig, mock: bool) -> HardwareBoard:
                          led_style=style, missing=lambda: None if link.synced else link.where())
 
 
+def serial_link(board: HardwareBoard) -> SerialLink:
+    """The board's serial link: these checks belong to the serial backend."""
+    from damka.hardware.serial_link import SerialLink
+
+    if not isinstance(board.sensor, SerialLink):
+        raise TypeError(f"the {board.backend} backend has no serial link")
+    return board.sensor
+
+
 def check_link(board: HardwareBoard, out: Out) -> None:
     """The device answers, in sync; no board at all is a fault (LinkError)."""
-    link = board.sensor
+    link = serial_link(board)
     synced = link.wait_synced(3.0)
     if not synced:
         raise LinkError(f"no board answers on {link.where()}: {link.last_problem or 'nothing received'}; "
@@ -122,7 +133,7 @@ def check_link(board: HardwareBoard, out: Out) -> None:
 
 
 def report_link_stats(board: HardwareBoard, out: Out) -> None:
-    stats = board.sensor.stats
+    stats = serial_link(board).stats
     out(f"link: {stats.frames_ok} frames ok, {stats.frames_bad} bad, {stats.lost} lost, "
         f"{stats.stale} late or repeated (dropped), {stats.restarts} device restarts, "
         f"{stats.jumps} impossible press counts (discarded), {stats.reconnects} connects, "

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from damka.hardware.interfaces import BoardSensor, Buttons, LedOutput
+from damka.hardware.interfaces import BoardSensor, Buttons, LedFrame, LedOutput
 
 if TYPE_CHECKING:
     from damka.config import BoardConfig  # the whole file: a backend's LEDs follow [light] palette
@@ -44,7 +44,7 @@ BACKENDS: dict[str, str] = {
 class NullLeds(LedOutput):
     """No LEDs fitted."""
 
-    def show(self, frame) -> None:
+    def show(self, frame: LedFrame) -> None:
         pass
 
 
@@ -104,7 +104,7 @@ class HardwareBoard:
     def __enter__(self) -> "HardwareBoard":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

@@ -16,6 +16,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from damka.firmware import scan as fwscan
 from damka.hardware.errors import BackendUnavailableError, MatrixError
@@ -23,6 +24,9 @@ from damka.hardware.interfaces import BoardSensor, Button, ButtonPress, Buttons,
 from damka.hardware.layout import Layout
 
 log = logging.getLogger(__name__)
+
+# gpiozero's devices, pins and pin factories: gpiozero ships no types.
+Gpiozero = Any
 
 
 def monotonic_ms() -> int:
@@ -39,7 +43,7 @@ def make_press(name: str, time_ms: int) -> ClockPress | ButtonPress:
 class _ActiveLow:
     """A gpiozero input device seen as a MicroPython-style pin (value() 0 when pressed)."""
 
-    def __init__(self, device) -> None:
+    def __init__(self, device: Gpiozero) -> None:
         self.device = device
 
     def value(self) -> int:
@@ -49,7 +53,7 @@ class _ActiveLow:
 class _PinLevel:
     """A gpiozero pin seen as a MicroPython-style pin: value() reads, value(v) drives."""
 
-    def __init__(self, pin) -> None:
+    def __init__(self, pin: Gpiozero) -> None:
         self.pin = pin
 
     def value(self, v: int | None = None) -> int | None:
@@ -59,7 +63,7 @@ class _PinLevel:
         return None
 
 
-def pin_factory(name: str | None):
+def pin_factory(name: str | None) -> Gpiozero:
     """A gpiozero pin factory by name (None: gpiozero's default choice)."""
     if name is None:
         return None
@@ -101,7 +105,7 @@ class GpioMatrix(BoardSensor, Buttons):
 
     def __init__(self, row_pins: Sequence[int], col_pins: Sequence[int], *,
                  layout: Layout | None = None, buttons: Mapping[str, int] | None = None,
-                 pin_factory=None, diodes: bool = True, debounce_scans: int = 3,
+                 pin_factory: Gpiozero = None, diodes: bool = True, debounce_scans: int = 3,
                  debounce_ms: int = 20, rate_hz: int = 200, settle_us: int = 0,
                  clock: Callable[[], int] = monotonic_ms, key_row: int | None = None) -> None:
         """`buttons`: name -> BCM pin, or with `key_row` (the pin of one more
@@ -274,5 +278,5 @@ class GpioMatrix(BoardSensor, Buttons):
     def __enter__(self) -> "GpioMatrix":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

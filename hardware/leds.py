@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from damka.firmware import lights
 from damka.hardware.interfaces import LedFrame, LedOutput, Role
@@ -121,7 +122,7 @@ class SpiWs2812(LedOutput):
     runs it in a thread at 50 Hz.
     """
 
-    def __init__(self, spi, style: LedStyle, *, serpentine: bool = True,
+    def __init__(self, spi: Any, style: LedStyle, *, serpentine: bool = True,  # spidev.SpiDev: no types
                  budget_ma: int = lights.DEFAULT_BUDGET_MA,
                  clock: Callable[[], int] | None = None) -> None:
         self.spi, self.style, self.serpentine, self.budget_ma = spi, style, serpentine, budget_ma
@@ -174,8 +175,9 @@ class SpiWs2812(LedOutput):
             closer()
 
 
-def open_spi(bus: int = 0, device: int = 0):
-    """A spidev.SpiDev set up for `spi_encode` (imported here: Pi only)."""
+def open_spi(bus: int = 0, device: int = 0) -> Any:
+    """A spidev.SpiDev set up for `spi_encode` (imported here: Pi only; Any:
+    spidev ships no types)."""
     try:
         import spidev  # type: ignore[import-not-found]
     except ImportError as exc:

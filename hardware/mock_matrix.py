@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
+if TYPE_CHECKING:
+    from damka.hardware.gpio_matrix import Gpiozero
+
 
 class _RowPin(MockPin):
-    def __init__(self, factory, info, matrix: "SwitchMatrix", index: int) -> None:
+    def __init__(self, factory: Gpiozero, info: Gpiozero, matrix: "SwitchMatrix", index: int) -> None:
         super().__init__(factory, info)
         self.matrix, self.index = matrix, index
 
@@ -31,7 +35,7 @@ class _RowPin(MockPin):
 
 
 class _ColPin(MockPin):
-    def __init__(self, factory, info, matrix: "SwitchMatrix", index: int) -> None:
+    def __init__(self, factory: Gpiozero, info: Gpiozero, matrix: "SwitchMatrix", index: int) -> None:
         super().__init__(factory, info)
         self.matrix, self.index = matrix, index
 

@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 import tty
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from damka.firmware.device import Device
 
@@ -75,7 +75,7 @@ class SimEncoder:
 
     def __init__(self) -> None:
         self.a, self.b = self._Pin(), self._Pin()
-        self.on_change = None
+        self.on_change: Callable[[], object] | None = None
 
     def turn(self, steps: int, dwell_s: float = 0.004) -> None:
         """`steps` detents (+ A leading, - B leading), each state held `dwell_s`
@@ -111,7 +111,7 @@ class RecordingPixels:
         self.shown: list[tuple[int, int, int]] = [(0, 0, 0)] * n
         self.writes = 0
 
-    def write(self, words) -> None:
+    def write(self, words: Iterable[int]) -> None:
         self.shown = [(w >> 8 & 0xFF, w >> 16 & 0xFF, w & 0xFF) for w in words]
         self.writes += 1
 
@@ -290,6 +290,8 @@ class PtyBoard:
 
     def _run(self) -> None:
         device = self.device
+        if device is None:
+            return  # never booted
         device.start()
         last = None
         while not self._stop.is_set():
@@ -331,5 +333,5 @@ class PtyBoard:
     def __enter__(self) -> "PtyBoard":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

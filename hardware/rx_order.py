@@ -51,7 +51,7 @@ class RxOrder:
     def _start(self, seq: int | None, ms: int | None) -> None:
         self.last = seq
         self.last_ms = ms
-        self._ms: dict[int, int] = {} if ms is None else {seq: ms}  # seq -> device ms, frames acted on
+        self._ms: dict[int, int] = {} if seq is None or ms is None else {seq: ms}  # seq -> device ms, frames acted on
         self._missing: list[int] = []            # seqs skipped (counted lost), oldest first
         self._odd: tuple[int, int] | None = None  # the last frame out of line: (seq, ms)
 
@@ -92,7 +92,7 @@ class RxOrder:
 
     def _advance(self, seq: int, d: int, ms: int | None) -> None:
         self.stats.lost += d - 1
-        self._missing.extend((self.last + k) & 0xFF for k in range(1, d))
+        self._missing.extend((seq - k) & 0xFF for k in range(d - 1, 0, -1))
         # Skipped frames half the circle behind can no longer be told from new ones.
         while self._missing and (seq - self._missing[0]) & 0xFF >= 128:
             del self._missing[0]

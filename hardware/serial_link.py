@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from damka.firmware import protocol as P
@@ -150,7 +150,7 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
     def __enter__(self) -> "SerialLink":
         return self.start()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @property
@@ -429,7 +429,7 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
     def request_snapshot(self) -> None:
         self._write(P.encode_frame(P.REQUEST, self._next_seq()))
 
-    def tone(self, notes) -> None:
+    def tone(self, notes: Sequence[tuple[int, int]]) -> None:
         """Notes ((Hz, ms), ...) for the device's buzzer: it plays them on its own
         clock, so this returns at once. Not acknowledged; lost while unplugged."""
         try:

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from damka.hardware.gpio_matrix import Gpiozero
 
 Notes = Sequence[tuple[int, int]]
 
@@ -18,7 +22,7 @@ class GpioBuzzer:
     """A buzzer on a BCM pin. `tonal`: a passive buzzer playing each note's
     pitch (clamped to the range TonalBuzzer allows); else on/off beeps."""
 
-    def __init__(self, pin: int, *, tonal: bool = True, pin_factory=None) -> None:
+    def __init__(self, pin: int, *, tonal: bool = True, pin_factory: Gpiozero = None) -> None:
         from gpiozero import Buzzer, TonalBuzzer
 
         self.tonal = tonal

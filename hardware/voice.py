@@ -37,8 +37,9 @@ class Espeak:
 
     def speak(self, text: str) -> None:
         command = list(self.command)
+        said: Path | str = text
         if self.wav_dir is not None:
-            target = self.wav_dir / f"voice-{len(self.spoken):03d}.wav"
-            command += ["-w", str(target)]
+            said = self.wav_dir / f"voice-{len(self.spoken):03d}.wav"
+            command += ["-w", str(said)]
         subprocess.run([*command, "--", text], check=True, capture_output=True, timeout=30)
-        self.spoken.append(target if self.wav_dir is not None else text)
+        self.spoken.append(said)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Iterable, Protocol
+from typing import Iterable, Literal, Protocol
 
 from damka.hardware.interfaces import (
     Button,
@@ -45,6 +45,9 @@ from damka.hardware.interfaces import (
 )
 
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# What a scheduled change does to a square: hold it occupied or empty, turn
+# what is there the other way ("flip"), or let the pieces show again (None).
+Override = bool | Literal["flip"] | None
 
 
 class Listener(Protocol):
@@ -73,7 +76,8 @@ class VirtualBoard(BoardSensor, LedOutput, Buttons):
         self._stuck: dict[str, bool] = {}
         self._missing: set[str] = set()          # squares whose next change goes unreported
         self._bounce: dict[str, tuple[int, int]] = {}
-        self._schedule: list[tuple[int, int, str, bool | None]] = []  # (time, seq, square, override or clear)
+        # (time, seq, square, override, "flip" or None: clear)
+        self._schedule: list[tuple[int, int, str, Override]] = []
         self._seq = itertools.count()
         self._presses: list[ClockPress | ButtonPress] = []
         self._listener: Listener | None = None
@@ -272,8 +276,8 @@ class VirtualBoard(BoardSensor, LedOutput, Buttons):
             raise ValueError(f"{square!r} is not a square of this {self.files}x{self.ranks} board")
         return square
 
-    def _at(self, time: int, square: str, value: object) -> None:
-        heapq.heappush(self._schedule, (time, next(self._seq), square, value))  # type: ignore[arg-type]
+    def _at(self, time: int, square: str, value: Override) -> None:
+        heapq.heappush(self._schedule, (time, next(self._seq), square, value))
 
     def _change(self, square: str, occupied: bool) -> None:
         before = square in self._pieces

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -33,14 +33,17 @@ from damka.web.importer import ImportBusy
 from damka.web.security import Refused, check_csrf, check_origin
 from damka.web.state import role_colours
 
+if TYPE_CHECKING:
+    from damka.web.server import WebServer
+
 BODY_LIMIT = 64 * 1024
 PDN_LIMIT = 2 * 1024 * 1024
 ACTIONS = ("resign", "draw", "takeback", "accept", "decline", "new", "resume")  # draw, takeback: offers
 
-Handler = Callable[[Any, dict[str, Any], str, str], Awaitable[Any]]
+Handler = Callable[["WebServer", dict[str, Any], str, str], Awaitable[Any]]
 
 
-def routes(web: Any) -> list[Route]:
+def routes(web: WebServer) -> list[Route]:
     def post(path: str, handler: Handler, *, arbiter: bool = False, limit: int = BODY_LIMIT) -> Route:
         async def endpoint(request: Request) -> Response:
             return await guarded(web, request, handler, arbiter=arbiter, limit=limit)
@@ -158,7 +161,7 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
     return data
 
 
-async def guarded(web: Any, request: Request, handler: Handler, *, arbiter: bool, limit: int) -> Response:
+async def guarded(web: WebServer, request: Request, handler: Handler, *, arbiter: bool, limit: int) -> Response:
     if request.method != "POST":
         return _error(405, f"{request.method} changes nothing here: send a POST", None)
     client = request.client.host if request.client else "?"
@@ -178,35 +181,35 @@ async def guarded(web: Any, request: Request, handler: Handler, *, arbiter: bool
     return JSONResponse(result if isinstance(result, dict) else {"ok": True})
 
 
-async def login(web: Any, data: dict, role: str, who: str) -> dict:
+async def login(web: WebServer, data: dict, role: str, who: str) -> dict:
     return {"ok": True, "role": role}
 
 
-async def new_game(web: Any, data: dict, role: str, who: str) -> dict:
+async def new_game(web: WebServer, data: dict, role: str, who: str) -> dict:
     setup, names, remote = setup_from(data.get("game"), web.app.engines)
     return await web.driver.call(lambda: web.driver.new_game(setup, names, remote, who))
 
 
-async def action(web: Any, data: dict, role: str, who: str) -> dict:
+async def action(web: WebServer, data: dict, role: str, who: str) -> dict:
     name = data.get("action")
     if name not in ACTIONS:
         raise CommandError(f"action: {name!r} is not one of {', '.join(ACTIONS)}", 400)
     return await web.driver.call(lambda: web.driver.menu_action(name, who, data.get("seat")))
 
 
-async def move(web: Any, data: dict, role: str, who: str) -> dict:
+async def move(web: WebServer, data: dict, role: str, who: str) -> dict:
     text = data.get("move")
     if not isinstance(text, str) or not 0 < len(text) <= 80:
         raise CommandError("move: the move's text, as the page lists it (e.g. 11-15)", 400)
     return await web.driver.call(lambda: web.driver.remote_move(text, data.get("seat")))
 
 
-async def claim(web: Any, data: dict, role: str, who: str) -> dict:
+async def claim(web: WebServer, data: dict, role: str, who: str) -> dict:
     """The remote seat for this page (a resumed game's open seat; with the arbiter PIN, one another page held)."""
     return await web.driver.call(lambda: web.driver.claim(role, who, data.get("seat")))
 
 
-async def rotate(web: Any, data: dict, role: str, who: str) -> dict:
+async def rotate(web: WebServer, data: dict, role: str, who: str) -> dict:
     """A new pairing code (the arbiter's): the board's screen shows it; pages unlocked with the old one must ask again."""
     def run() -> dict:
         web.access.rotate()
@@ -216,14 +219,14 @@ async def rotate(web: Any, data: dict, role: str, who: str) -> dict:
     return await web.driver.call(run)
 
 
-async def arbiter_action(web: Any, data: dict, role: str, who: str) -> dict:
+async def arbiter_action(web: WebServer, data: dict, role: str, who: str) -> dict:
     name = str(data.get("action"))
     if name not in arbiter_mod.ACTIONS:
         raise CommandError(f"unknown arbiter action {name!r} ({', '.join(arbiter_mod.ACTIONS)})", 404)
     return await web.driver.call(lambda: arbiter_mod.run(web.app, name, data, who, web.announce))
 
 
-async def import_pdn(web: Any, data: dict, role: str, who: str) -> dict:
+async def import_pdn(web: WebServer, data: dict, role: str, who: str) -> dict:
     """The upload is read and stored by the import job (web/importer.py): the answer comes at once,
     the progress follows in the page's events (ImportProgress) and at GET /api/import."""
     text = data.get("pdn")

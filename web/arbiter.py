@@ -8,9 +8,12 @@ list); this only reads the request's fields and names the one that is wrong.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from damka.web.driver import CommandError
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
 
 ACTIONS = ("add_time", "set_time", "pause", "resume", "undo", "result")
 
@@ -22,7 +25,7 @@ def _int(data: dict[str, Any], name: str, what: str) -> int:
     return value
 
 
-def act(app: Any, action: str, data: dict[str, Any], who: str) -> str:
+def act(app: App, action: str, data: dict[str, Any], who: str) -> str:
     """One arbiter action; the line the App says it did (for the board's screen)."""
     if action == "add_time":
         return app.adjust_clock(_int(data, "side", "a side"), _int(data, "ms", "a time in ms"), who)
@@ -42,7 +45,7 @@ def act(app: Any, action: str, data: dict[str, Any], who: str) -> str:
     raise CommandError(f"unknown arbiter action {action!r} ({', '.join(ACTIONS)})", 404)
 
 
-def run(app: Any, action: str, data: dict[str, Any], who: str, announce: Callable[[str], None]) -> dict[str, Any]:
+def run(app: App, action: str, data: dict[str, Any], who: str, announce: Callable[[str], None]) -> dict[str, Any]:
     line = act(app, action, data, who)
     announce(f"arbiter: {line}")
     return {"ok": True, "done": line}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from damka.controller.store import Store, StoreError
+from damka.controller.store import Store, StoredGame, StoreError
 from damka.controller.store_pdn import export_pdn, iter_records
 from damka.controller.words import say
 from damka.engine.errors import EngineError
@@ -65,7 +65,7 @@ def list_games(store: Store | None, before: int | None = None, limit: int = PAGE
             "total": total, "next": games[-1].id if more else None}
 
 
-def _load(store: Store | None, game_id: int):
+def _load(store: Store | None, game_id: int) -> StoredGame:
     if not 0 < game_id <= MAX_ID:
         raise ArchiveError(say("web.no_stored_game", id=game_id))
     reader = _open(store)
@@ -87,15 +87,15 @@ def replay(store: Store | None, game_id: int) -> dict[str, Any]:
     squares = [[geometry.name(i), *geometry.file_rank(i)] for i in geometry.squares]
     boards = [{name: code for name, index in ((geometry.name(i), i) for i in geometry.squares)
                if (code := variant.piece_at(position, index))} for position in game.positions]
-    files = [s[1] for s in squares]
-    ranks = [s[2] for s in squares]
+    files = [geometry.file_rank(i)[0] for i in geometry.squares]
+    ranks = [geometry.file_rank(i)[1] for i in geometry.squares]
     return {"id": stored.id, "variant": stored.variant, "title": variant.title, "players": list(stored.players),
             "created": stored.created, "result": export_result(stored),
             "moves": [m.text for m in stored.moves], "boards": boards, "squares": squares,
             "files": [min(files), max(files)], "ranks": [min(ranks), max(ranks)]}
 
 
-def export_result(stored) -> str:
+def export_result(stored: StoredGame) -> str:
     """The result as the PDN writes it (the variant's own form: 2-0, 1-0, small points, *)."""
     from damka.controller.store import result_text
 

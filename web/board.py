@@ -14,7 +14,7 @@ board's screen says what was changed from where (`WebServer.announce`).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from starlette.routing import Route
 
@@ -23,22 +23,25 @@ from damka.controller.clock import State
 from damka.controller.words import say
 from damka.web.driver import CommandError
 
+if TYPE_CHECKING:
+    from damka.web.server import WebServer
+
 CLOCK_ACTIONS = {"pause": ("pause", State.RUNNING, "paused"), "start": ("unpause", State.PAUSED, "started")}
 
 
-def routes(web: Any, post: Callable[..., Route]) -> list[Route]:
+def routes(web: WebServer, post: Callable[..., Route]) -> list[Route]:
     """The routes, each made by `post` (api.routes' guarded POST route)."""
     return [post("/api/board/settings", change_settings), post("/api/board/clock", clock_action)]
 
 
-async def change_settings(web: Any, data: dict, role: str, who: str) -> dict:
+async def change_settings(web: WebServer, data: dict, role: str, who: str) -> dict:
     changes = data.get("settings")
     if not isinstance(changes, dict) or not changes:
         raise CommandError('settings: an object of the settings to change, e.g. {"brightness": "128"}', 400)
     return await web.driver.call(lambda: apply_settings(web, changes, who))
 
 
-def apply_settings(web: Any, changes: dict[str, Any], who: str) -> dict[str, Any]:
+def apply_settings(web: WebServer, changes: dict[str, Any], who: str) -> dict[str, Any]:
     """On the board's thread: the settings as the menu would set them; the screen says who."""
     app = web.app
     old = app.board_settings
@@ -53,14 +56,14 @@ def apply_settings(web: Any, changes: dict[str, Any], who: str) -> dict[str, Any
     return {"ok": True, "settings": {key: row["value"] for key, row in setting_rows(new).items()}}
 
 
-async def clock_action(web: Any, data: dict, role: str, who: str) -> dict:
+async def clock_action(web: WebServer, data: dict, role: str, who: str) -> dict:
     name = data.get("action")
     if name not in CLOCK_ACTIONS:
         raise CommandError(f"action: {name!r} is not one of {', '.join(CLOCK_ACTIONS)}", 400)
     return await web.driver.call(lambda: pause_or_start(web, name, who))
 
 
-def pause_or_start(web: Any, name: str, who: str) -> dict[str, Any]:
+def pause_or_start(web: WebServer, name: str, who: str) -> dict[str, Any]:
     """On the board's thread: the game menu's "Pause the clock" / "Start the clock"."""
     app = web.app
     menu_action, wanted, done = CLOCK_ACTIONS[name]

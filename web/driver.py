@@ -13,7 +13,7 @@ import asyncio
 import threading
 from collections import deque
 from concurrent.futures import Future
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from damka.controller.app import BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
@@ -28,6 +28,9 @@ from damka.engine.variant import Variant
 from damka.engine.variants import variant_names
 from damka.web.feed import WebFeed
 from damka.web.remote import RemoteOpponent
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
 
 COMMAND_TIMEOUT_S = 10.0
 
@@ -117,7 +120,7 @@ def _remote_seat(value: Any, sides: int) -> int:
 class Driver:
     """Queues commands for the board's thread; holds the page's remote seat."""
 
-    def __init__(self, app: Any, feed: WebFeed) -> None:
+    def __init__(self, app: App, feed: WebFeed) -> None:
         self.app = app
         self.feed = feed
         self._queue: deque[tuple[Callable[[], Any], Future]] = deque()
@@ -202,7 +205,8 @@ class Driver:
         remote = self.current_remote()
         if remote is None:
             raise CommandError(say("web.no_seat"))
-        if self.app.session.result is not None:
+        session = self.app.session
+        if session is None or session.result is not None:
             raise CommandError(say("command.over_already"))
         if remote.claimed and remote.key.matches(seat):
             return {"ok": True, "seat_token": remote.key.token, "seat_id": remote.key.public}
@@ -235,12 +239,17 @@ class Driver:
                 note = app.resign(who, side)
             elif name in ("draw", "takeback"):
                 app.offer(name, None, where)
-                offer = app.pending_offer
-                note = say("web.draw_offered", who=who) if name == "draw" else \
-                    say("web.takeback_asked", moves=offer.moves, who=who)
+                made = app.pending_offer  # None: settled at once (at the board, no one far away)
+                if name == "draw":
+                    note = say("web.draw_offered", who=who)
+                elif made is not None:
+                    note = say("web.takeback_asked", moves=made.moves, who=who)
+                else:
+                    note = say("web.takeback_asked_settled", who=who)
             elif name in ("accept", "decline"):
                 offer = app.pending_offer
-                app.answer_offer(name == "accept", where)
+                app.answer_offer(name == "accept", where)  # OfferError when there is none
+                assert offer is not None
                 answer = say("offer.accepted") if name == "accept" else say("offer.declined")
                 note = say("web.draw_answered" if offer.kind == "draw" else "web.takeback_answered", answer=answer,
                            who=who)
@@ -255,8 +264,8 @@ class Driver:
     def _remote_side(self) -> int:
         """The remote player's side in the game: the one to move when it is theirs, else their first still in it."""
         session = self.app.session
-        seats = self.app.remote_sides() & active_sides(session)
-        if not seats:
+        seats = self.app.remote_sides() & active_sides(session) if session is not None else frozenset()
+        if session is None or not seats:
             raise CommandError(say("web.remote_out"))
         return session.game.turn if session.game.turn in seats else min(seats)
 

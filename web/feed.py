@@ -23,11 +23,15 @@ import secrets
 import threading
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from damka.controller.events import ArbiterActed
 from damka.web import state
 from damka.web.arbiter_log import ArbiterLog
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
+    from damka.web.remote import RemoteOpponent
 
 HISTORY = 4000        # items kept for reconnecting pages
 QUEUE_LIMIT = 1000    # a page this far behind is dropped (it reconnects and catches up)
@@ -45,7 +49,7 @@ class Item:
 class WebFeed:
     """Listener and pump on the board's side; history and fan-out on the server's side."""
 
-    def __init__(self, app: Any, *, remote: Callable[[], Any] = lambda: None) -> None:
+    def __init__(self, app: App, *, remote: Callable[[], RemoteOpponent | None] = lambda: None) -> None:
         self.app = app
         self.boot = secrets.token_hex(4)      # a restarted board numbers afresh: pages see a new boot
         self.remote = remote

@@ -20,10 +20,13 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
 
 TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
             b"content-length: 44\r\n\r\ntoo many connections from your address: wait")
@@ -114,7 +117,7 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
 class StreamCap:
     """ASGI middleware: at most `limits.streams_per_address` open event streams per address."""
 
-    def __init__(self, app: Any, limits: Limits, path: str = "/api/events") -> None:
+    def __init__(self, app: ASGIApp, limits: Limits, path: str = "/api/events") -> None:
         self.app = app
         self.limits = limits
         self.path = path

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp
 
 
 def board_names(configured: Iterable[str] = ()) -> frozenset[str]:
@@ -47,7 +50,7 @@ def allowed(header: str, names: frozenset[str]) -> bool:
 class HostCheck:
     """ASGI middleware: 400 for a request whose Host is not one of the board's names."""
 
-    def __init__(self, app: Any, names: frozenset[str]) -> None:
+    def __init__(self, app: ASGIApp, names: frozenset[str]) -> None:
         self.app = app
         self.names = names
 

@@ -3,25 +3,32 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
+    from damka.hardware.config import WebSettings
+    from damka.web.server import WebServer
 
 
 LOCAL = "127.0.0.1"  # the simulator's page: this computer only, unless --bind says otherwise
 
 
-def start_web(app: Any, port: int | None, settings: Any = None, *, bind: str | None = None) -> Any:
+def start_web(app: App, port: int | None, settings: WebSettings | None = None, *,
+              bind: str | None = None) -> WebServer | None:
     """The running `WebServer`, or None when off (no --web and [web] enabled = false, or no config
     asking for it). A missing `web` extra is one clear line, not a crash of the board. The
     address: `bind` (--bind), else the config's [web] bind, else this computer only."""
-    enabled = settings.enabled if settings is not None else port is not None
-    if port is None and settings is None or not enabled and port is None:
-        return None
+    if port is None:  # not asked for on the command line: the config decides
+        if settings is None or not settings.enabled:
+            return None
+        port = settings.port
     try:
         from damka.web.server import WebConfig, WebServer
     except ImportError as error:
         print(f"web page off: {error.name} is missing; pip install 'damka[web]'", file=sys.stderr)
         return None
-    config = WebConfig(port=port if port is not None else settings.port,
+    config = WebConfig(port=port,
                        bind=bind or (settings.bind if settings is not None else LOCAL),
                        pin=settings.arbiter_pin if settings is not None else "",
                        proxies=settings.proxies if settings is not None else (),

@@ -78,7 +78,7 @@ class RemoteOpponent(Opponent):
             self._answer = None
             self._answered = False
 
-    def poll(self) -> Any:
+    def poll(self) -> tuple[Move, ...] | Thinking | None:
         with self._lock:
             if self._game_key is None:
                 return None                      # cancelled: the session asks again

@@ -19,10 +19,11 @@ import secrets
 import socket
 import threading
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import uvicorn
 from starlette.applications import Starlette
@@ -41,6 +42,9 @@ from damka.web.hosts import HostCheck, board_names
 from damka.web.importer import Importer
 from damka.web.security import Access, new_pin
 
+if TYPE_CHECKING:
+    from damka.controller.app import App
+
 STATIC = Path(__file__).resolve().parent / "static"
 HEARTBEAT_S = 15.0
 log = logging.getLogger("damka.web")
@@ -58,14 +62,14 @@ class WebConfig:
     streams_per_address: int = 24    # open event streams (pages watching) one address may hold
     request_timeout_s: float = 10.0  # a request must arrive whole within this: idle and slowloris sockets close
     write_timeout_s: float = 20.0    # a client that takes nothing written to it for this long is closed
-    keep_alive_s: float = 5.0        # uvicorn's timeout_keep_alive: an idle socket between requests
+    keep_alive_s: int = 5            # uvicorn's timeout_keep_alive: an idle socket between requests
     max_connections: int = 1000      # uvicorn's limit_concurrency: everyone together (503 beyond)
 
 
 class WebServer:
     """The page's server for one App: feed, driver, access codes, uvicorn thread."""
 
-    def __init__(self, app: Any, config: WebConfig = WebConfig(), *, feed: WebFeed | None = None) -> None:
+    def __init__(self, app: App, config: WebConfig = WebConfig(), *, feed: WebFeed | None = None) -> None:
         self.app = app
         self.config = config
         self.feed = feed or WebFeed(app)
@@ -93,7 +97,7 @@ class WebServer:
 
     def asgi(self) -> Starlette:
         @asynccontextmanager
-        async def lifespan(_app: Starlette):
+        async def lifespan(_app: Starlette) -> AsyncIterator[None]:
             self.feed.attach(asyncio.get_running_loop())
             self._started.set()
             try:

@@ -10,7 +10,8 @@ about the rules itself.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from damka.controller.board_settings import setting_rows
 from damka.controller.clock import State
@@ -21,6 +22,10 @@ from damka.controller.words import say
 from damka.engine.variant import Result
 from damka.hardware.interfaces import Role
 from damka.hardware.palette import role_colour
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
+    from damka.web.remote import RemoteOpponent
 
 FEATURES = ("app", "game", "view")
 
@@ -46,7 +51,7 @@ def result_data(result: Result | None, names: list[str]) -> dict[str, Any] | Non
     return {"title": title, "reason": reason_text(result.reason), "points": list(result.points), "places": list(result.places)}
 
 
-def clock_data(app: Any) -> dict[str, Any] | None:
+def clock_data(app: App) -> dict[str, Any] | None:
     clock = app.clock
     if clock is None:
         return None
@@ -74,7 +79,7 @@ def picture(variant: Any, position: Any, frame: dict[str, str]) -> dict[str, Any
             "pieces": pieces, "frame": dict(frame)}
 
 
-def board_data(app: Any) -> dict[str, Any]:
+def board_data(app: App) -> dict[str, Any]:
     """Squares (playable ones with file/rank), pieces and LED roles of the game on the board."""
     game = app.board_game
     if game is None:
@@ -82,7 +87,7 @@ def board_data(app: Any) -> dict[str, Any]:
     return picture(game.variant, game.position, {square: role.value for square, role in app.frame.items()})
 
 
-def game_data(app: Any) -> dict[str, Any] | None:
+def game_data(app: App) -> dict[str, Any] | None:
     session = app.session
     if session is None:
         return None
@@ -107,7 +112,7 @@ def game_data(app: Any) -> dict[str, Any] | None:
     }
 
 
-def offer_data(app: Any) -> dict[str, Any] | None:
+def offer_data(app: App) -> dict[str, Any] | None:
     """The pending offer (a draw, a take-back) and how the last one ended; None without a game."""
     if app.built is None:
         return None
@@ -121,7 +126,7 @@ def offer_data(app: Any) -> dict[str, Any] | None:
                                                "offered_from": last[0].where}}
 
 
-def view_data(app: Any) -> dict[str, Any]:
+def view_data(app: App) -> dict[str, Any]:
     """What the board's own screen shows, in words (the menu's rows, the result)."""
     view = app.view()
     if isinstance(view, MenuView):
@@ -135,7 +140,7 @@ def view_data(app: Any) -> dict[str, Any]:
     return {"kind": "game", "title": view.title, "status": view.status, "messages": list(view.messages)}
 
 
-def snapshot(app: Any, remote: Any = None, arbiter_log: list[dict[str, Any]] = ()) -> dict[str, Any]:
+def snapshot(app: App, remote: RemoteOpponent | None = None, arbiter_log: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The whole picture; `remote`: the page's `RemoteOpponent` of the game (or None);
     `arbiter_log`: the console's list, newest last."""
     data = {"app": app.state.value, "now": app.now, "board": board_data(app), "game": game_data(app),

@@ -13,6 +13,7 @@ add({
     "web.seat_handed": ("remote seat handed to {who}", "zdalne miejsce przekazane do: {who}"),
     "web.seat_claimed": ("remote seat claimed from {who}", "zdalne miejsce zajęte z: {who}"),
     "web.draw_offered": ("draw offered from {who}", "propozycja remisu z: {who}"),
+    "web.takeback_asked_settled": ("take-back asked from {who}", "prośba o cofnięcie z: {who}"),
     "web.takeback_asked": ("take-back of {moves} asked from {who}", "prośba o cofnięcie ({moves}) z: {who}"),
     "web.draw_answered": ("draw {answer} from {who}", "remis {answer} z: {who}"),
     "web.takeback_answered": ("take-back {answer} from {who}", "cofnięcie {answer} z: {who}"),

@@ -19,13 +19,13 @@ import random
 import time
 
 from damka.commands import run as run_command
-from damka.hardware.backends import backend_names
+from damka.hardware.backends import HardwareBoard, Out, backend_names
 from damka.config import load_config, parse_config
-from damka.hardware.interfaces import ClockPress, Role, Snapshot
+from damka.hardware.interfaces import ButtonPress, ClockPress, Role, Snapshot
 from damka.hardware.layout import Layout
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("doctor",
                                    description=__doc__.split("\n\n")[1])
     parser.add_argument("--config", metavar="FILE",
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def press_name(press) -> str:
+def press_name(press: ClockPress | ButtonPress) -> str:
     return f"clock{press.side}" if isinstance(press, ClockPress) else press.button.value
 
 
@@ -105,7 +105,7 @@ def input_report(inputs: list[str], seen: dict[str, int]) -> str:
     return line + (f"; not seen: {' '.join(missing)}" if missing else "; every input works")
 
 
-def _led_test(board, layout: Layout, out) -> None:
+def _led_test(board: HardwareBoard, layout: Layout, out: Out) -> None:
     """Each role along the files of one rank after another, then all off."""
     squares = sorted(layout.squares, key=lambda s: (int(s[1:]), s[0]))
     roles = list(Role)
@@ -118,7 +118,7 @@ def _led_test(board, layout: Layout, out) -> None:
     out("LED test: all off")
 
 
-def _watch(board, layout: Layout, seconds: float, out, inputs: list[str]) -> dict[str, int]:
+def _watch(board: HardwareBoard, layout: Layout, seconds: float, out: Out, inputs: list[str]) -> dict[str, int]:
     """The live map for `seconds`; on simulated hardware, hands move pieces and
     press every input once. Returns how often each input was seen."""
     rng = random.Random(7)

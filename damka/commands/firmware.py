@@ -21,7 +21,7 @@ from damka.hardware import pico_firmware as fw
 CHECK_TIMEOUT_S = 3.0
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("firmware",
                                    description=__doc__.split("\n\n")[1])
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -56,8 +56,8 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         link.start()
         if not link.wait_synced(args.timeout):
-            problem = f" ({link.last_problem})" if link.last_problem else ""
-            raise ValueError(f"the board did not answer in {args.timeout:g} s{problem}: is it plugged in, "
+            why = f" ({link.last_problem})" if link.last_problem else ""
+            raise ValueError(f"the board did not answer in {args.timeout:g} s{why}: is it plugged in, "
                              "and not in the REPL (MENU held at power-up)?")
         deadline = time.monotonic() + args.timeout
         while link.device is None and time.monotonic() < deadline:

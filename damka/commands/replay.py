@@ -258,7 +258,7 @@ class JsonLines:
     def _plies(self, event: ev.TakenBack | ev.Redone) -> dict[str, Any]:
         kind = "takeback" if isinstance(event, ev.TakenBack) else "redo"
         line: dict[str, Any] = {"event": kind, "plies": event.plies, "time_ms": event.time_ms}
-        if getattr(event, "clock_ms", None) is not None:
+        if isinstance(event, ev.TakenBack) and event.clock_ms is not None:
             line["clock"] = _per_side(self.variant, event.clock_ms)  # the clock handed back
         return line
 

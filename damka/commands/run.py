@@ -20,7 +20,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from damka.commands.sim import add_game_arguments, players_from, setup_from
 
 if TYPE_CHECKING:
+    from damka.controller.app import App
     from damka.controller.board_loop import BoardLoop
+    from damka.controller.cue_sinks import ThreadedSink
+    from damka.controller.setup import Engines, GameSetup
+    from damka.controller.views import View
     from damka.hardware.backends import HardwareBoard
     from damka.config import BoardConfig
 
@@ -100,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def board_loop(app: Any, board: "HardwareBoard", config: "BoardConfig", *, now_ms: Callable[[], int],
+def board_loop(app: App, board: "HardwareBoard", config: "BoardConfig", *, now_ms: Callable[[], int],
                draw: Callable[[Any], None] | None = None) -> "BoardLoop":
     """The board loop on the opened devices, with the config's cues; while the
     board does not answer its screen says so (and one line on stderr, for a
@@ -130,7 +134,7 @@ def _told(missing: Callable[[], str | None]) -> Callable[[], str | None]:
     return check
 
 
-def with_engines(setup, engines, engine: str | None, path: Path | None):
+def with_engines(setup: GameSetup, engines: Engines, engine: str | None, path: Path | None) -> GameSetup:
     """The setup with the config's [engines] (docs/computer.md) and `--engine`,
     a name the config gives for the game's variant (or Damka): else one line saying so."""
     import dataclasses
@@ -151,7 +155,7 @@ def with_engines(setup, engines, engine: str | None, path: Path | None):
     return dataclasses.replace(setup, engine=engine)
 
 
-def attach_cues(app, board, config) -> list:
+def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[ThreadedSink]:
     """The buzzer and the voice as the config asks, each on its own thread (never the loop's)."""
     from damka.controller.cue_sinks import ThreadedSink, tune_player, voice_player
     from damka.controller.cues import CueListener, CueSettings
@@ -159,7 +163,7 @@ def attach_cues(app, board, config) -> list:
     from damka.controller.board_settings import BoardSettings
     from damka.hardware.voice import Espeak, espeak_path
 
-    sinks = []
+    sinks: list[ThreadedSink] = []
     if board.buzzer is not None:
         sinks.append(ThreadedSink(tune_player(board.buzzer), name="buzzer"))
     if config.voice.enabled or espeak_path() is not None:  # the menu may switch the voice on later
@@ -202,7 +206,7 @@ def _screen(app, now_ms):
     pygame.mouse.set_visible(False)
     screen = Screen(display.get_size())
 
-    def draw(view) -> None:
+    def draw(view: View) -> None:
         for event in pygame.event.get():
             point = tap_point(event, display.get_size())
             if point is not None:

@@ -7,9 +7,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from damka.commands.games import add_db_argument
 from damka.commands.net import port_number
+
+if TYPE_CHECKING:
+    from damka.controller.setup import GameSetup
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -76,7 +80,7 @@ def screenshot_path(text: str) -> Path:
 
 
 
-def setup_from(args: argparse.Namespace):
+def setup_from(args: argparse.Namespace) -> GameSetup:
     """The game the arguments ask for: a bad or unknown variant, or an option the
     variant does not take, is one clear error now, before any window opens."""
     from damka.controller.setup import GameSetup
@@ -145,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
             store.close()
 
 
-def run_headless(args: argparse.Namespace, setup) -> int:
+def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
     if args.script is None or args.screenshot is None:
         raise ValueError("--headless needs --script LOG and --screenshot FILE.png")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
