@@ -69,7 +69,10 @@ class Coach:
     external engine (`hub_coach.HubCoach`) overrides `engine_name`,
     `take_notices` and `close_engine`."""
 
-    engine_name = ""  # an external engine's name while it coaches, for the title
+    @property
+    def engine_name(self) -> str:
+        """An external engine's name while it coaches, for the title ("": Damka's own)."""
+        return ""
 
     def __init__(
         self,

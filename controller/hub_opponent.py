@@ -64,8 +64,8 @@ class HubOpponent(Opponent):
         self.time_left = time_left
         self.grace = grace
         self.clock = clock
-        name = hub_variant(variant)
-        self._board = HubBoard(find_dialect(name)) if name else None
+        dialect = hub_variant(variant)
+        self._board = HubBoard(find_dialect(dialect)) if dialect else None
         self._client: HubClient | None = None
         self._failed = "" if name else f"the Hub protocol cannot name {variant.name}"
         self._unavailable = unavailable

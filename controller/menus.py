@@ -270,7 +270,7 @@ class GameMenu(Menu):
             sides = 2 if game[1] == "teams" else int(game[1])
             preset = timecontrol.casual_preset(game[0], sides)
             label = say("clock.casual_named", name=preset.name, text=preset.text)
-        except (timecontrol.TimeControlError, ValueError):
+        except (TimeControlError, ValueError):
             label = say("clock.casual")
         row.choices = tuple((value, label if value == "casual" else text) for value, text in row.choices)
 

@@ -37,13 +37,15 @@ from damka.engine.variant import Position, Variant
 from damka.controller.players.base import Opponent, Thinking
 
 
-def _yield() -> None:
+def _yielded() -> bool:
     """Let a waiting thread (the controller's loop) take the GIL now.
 
     The search calls its stop check every few milliseconds; sleeping for zero
     seconds there releases the GIL, so the loop never waits a whole switch
-    interval behind the search, even on a loaded machine."""
+    interval behind the search, even on a loaded machine. True, so it reads
+    as the first term of the stop check."""
     time.sleep(0)
+    return True
 
 
 class ComputerOpponent(Opponent):
@@ -132,7 +134,7 @@ class ComputerOpponent(Opponent):
                 result = choose_move(
                     variant, position, self.level,
                     time_limit=self.seconds / moves_left, now=self.clock,
-                    stop=lambda: _yield() or stop.is_set() or cancel.is_set(),
+                    stop=lambda: _yielded() and (stop.is_set() or cancel.is_set()),
                     history=history, rng=self._random, searcher=searcher,
                 )
                 results.append(result)

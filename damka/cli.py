@@ -97,7 +97,7 @@ def error_line(command: str, exc: BaseException) -> str:
     return f"damka {command}: error: {one_line(text)}"
 
 
-class CommandsAction(argparse._SubParsersAction):  # type: ignore[type-arg]
+class CommandsAction(argparse._SubParsersAction):
     """The sub-parsers of `damka`: each command's one-line help comes from
     `COMMANDS`, whether its module registered it or only its name is listed."""
 

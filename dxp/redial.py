@@ -52,7 +52,8 @@ class Redialer:
         self._thread.start()
 
     @classmethod
-    def listening(cls, host: str, port: int, *, door: DxpDoor | None = None, **options: float) -> Redialer:
+    def listening(cls, host: str, port: int, *, door: DxpDoor | None = None, give_up_s: float = GIVE_UP_S,
+                  delays: tuple[float, ...] = DELAYS) -> Redialer:
         """The follower's: listen at `door` (made on the first try when None; closed with the Redialer)."""
         doors = [door] if door is not None else []
 
@@ -62,12 +63,13 @@ class Redialer:
             return doors[0].next(timeout)
 
         return cls(dial, f"listening again on {host}:{port}", backoff=False,
-                   on_close=lambda: doors[0].close() if doors else None, **options)
+                   on_close=lambda: doors[0].close() if doors else None, give_up_s=give_up_s, delays=delays)
 
     @classmethod
-    def calling(cls, host: str, port: int, **options: float) -> Redialer:
+    def calling(cls, host: str, port: int, *, give_up_s: float = GIVE_UP_S,
+                delays: tuple[float, ...] = DELAYS) -> Redialer:
         return cls(lambda timeout: DxpLink.connect(host, port, timeout=timeout),
-                   f"calling {host}:{port} again", backoff=True, **options)
+                   f"calling {host}:{port} again", backoff=True, give_up_s=give_up_s, delays=delays)
 
     def want(self) -> None:
         """Start looking for the peer (again); harmless while already looking."""

@@ -21,7 +21,8 @@ from damka.dxp.link import Dropped, DxpLink
 from damka.dxp.redial import Redialer
 from damka.controller.app import App
 from damka.dxp.feature import DxpFeature, stored_peer
-from damka.dxp.game import NAME, VARIANT, DxpGame, board_letters, time_control_text
+from damka.dxp.game import VARIANT, DxpGame, board_letters, time_control_text
+from damka.dxp.reconnect import NAME
 from damka.dxp.resume import time_of
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store

@@ -173,7 +173,7 @@ def _leds(led: Section, chosen: Backend) -> LedConfig:
         colours[role] = (int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16))
     col_section.done()
     leds = LedConfig(
-        type=led_type,
+        type=led_type or "ws2812",
         driver=driver,
         brightness=led.int_in("brightness", 64, 0, 255),
         budget_ma=led.int_in("budget_ma", 1500, 0, 10_000),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from damka.controller.app import App
-    from damka.hardware.config import WebSettings
+    from damka.web.settings import WebSettings
     from damka.web.server import WebServer
 
 

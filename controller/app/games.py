@@ -79,7 +79,7 @@ class Games:
         app = self.app
         if app.screens.state is AppState.RESUME and self.resume_offer is not None and app.writes is not None:
             app.writes.put(Write("finish", GameRef(self.resume_offer.id, True),
-                                 lambda store, gid: store.finish(gid, None)))
+                                 lambda store, gid: store.finish(gid, None) if gid is not None else None))
             app.writes.drain()
             self.resume_offer = None
         app.screens.show_menu(game_menu(self.setup))

@@ -69,4 +69,5 @@ class Screens:
 
     def retell(self, before: str) -> None:
         """The language changed from `before`: the menu and the overlay open are told again in the new one."""
-        self.menu, self.overlay = retold(self.menu, before), retold(self.overlay, before)
+        self.menu = retold(self.menu, before) or self.menu   # (None only for no menu)
+        self.overlay = retold(self.overlay, before)

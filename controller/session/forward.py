@@ -32,7 +32,7 @@ class Forward(Generic[T]):
     def __get__(self, session: Any, owner: type | None = None) -> T:
         if session is None:
             return self  # type: ignore[return-value]  # the class attribute itself (introspection, docs)
-        return self._read(session)  # type: ignore[no-any-return]
+        return self._read(session)
 
     def __set__(self, session: Any, value: T) -> None:
         if not self._settable:

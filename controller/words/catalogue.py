@@ -84,7 +84,8 @@ def check_language(code: str) -> str:
 class Spoken(Protocol):
     """What `follow` needs of the board settings (controller/board_settings.py BoardSettings)."""
 
-    language: str
+    @property
+    def language(self) -> str: ...
 
 
 def follow(settings: Spoken) -> None:

@@ -16,11 +16,16 @@ import argparse
 import logging
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from damka.dxp.protocol import DEFAULT_PORT
 from damka.commands.deadline import StopAfter
 from damka.commands.net import port_number
 from damka.dxp.redial import GIVE_UP_S
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
+    from damka.controller.store import Store
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -82,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         store.close()
 
 
-def open_app(args: argparse.Namespace, store, stop: StopAfter | None = None):
+def open_app(args: argparse.Namespace, store: Store, stop: StopAfter | None = None) -> App:
     """The board's App with the DXP feature as the arguments say: a new game after the handshake,
     or (`--resume`) the stored game waiting for the peer. ValueError says why not;
     TimeoutError: `stop`'s deadline came while waiting for the peer."""
@@ -133,7 +138,7 @@ def open_app(args: argparse.Namespace, store, stop: StopAfter | None = None):
         raise ValueError(str(error)) from None
 
 
-def _play(app, args: argparse.Namespace, stop: StopAfter) -> int:
+def _play(app: App, args: argparse.Namespace, stop: StopAfter) -> int:
     from damka.commands.run import _screen, board_loop, find_config
     from damka.config import BoardConfig, load_config
 
