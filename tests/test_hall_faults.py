@@ -38,10 +38,10 @@ class Round:
         self.folder, self.boards, self.plies, self.delay = folder, boards, plies, delay
         self.broker = Broker(folder, list(boards)).start()
         self.web = free_port()
-        (folder / "arbiter.pw").write_text(self.broker.passwords["arbiter"] + "\n")
+        (folder / "hall.pw").write_text(self.broker.passwords["hall"] + "\n")
         (folder / "hall.toml").write_text(
             f'[hall]\nname = "h"\ndb = "hall.sqlite"\n[broker]\nport = {self.broker.port}\n'
-            f'username = "arbiter"\npassword_file = "arbiter.pw"\n[web]\nbind = "127.0.0.1"\nport = {self.web}\n')
+            f'username = "hall"\npassword_file = "hall.pw"\n[web]\nbind = "127.0.0.1"\nport = {self.web}\n')
         self.hall: subprocess.Popen | None = None
         self.procs: dict[str, subprocess.Popen] = {}
 
