@@ -8,6 +8,7 @@ import logging
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -394,3 +395,34 @@ def test_the_hall_and_the_arbiter_are_connected_at_once(tmp_path: Path, broker: 
         hall.close()
         for board in boards:
             board.close()
+
+
+def test_a_broadcast_polling_the_round_replays_no_game_twice(tmp_path: Path) -> None:
+    """The round's PDN asked for again costs no replay of a game that did not change (a 20-board round
+    took over 2 s a poll on a loaded machine, under the hall's lock); a game that changed is made anew."""
+    from damka.hall.record import HallRecord
+
+    store = Store(tmp_path / "b1.sqlite")
+    publisher = BoardPublisher("h", "b1", BrokerSettings(), store.path)   # never started: the outbox only
+    publisher.attach(store)
+    record = HallRecord(tmp_path / "hall.sqlite")
+    try:
+        ids = play(store, parse_specs("multiwarcaby/sides=4:1,multiwarcaby:2,classic:3", 60))
+        rows = publisher.reader.conn.execute("SELECT topic, payload FROM outbox ORDER BY id").fetchall()
+        last_move = max(i for i, (topic, _) in enumerate(rows) if topic == "move")
+        for topic, payload in rows[:last_move]:                  # the last game's last move comes later
+            assert record.apply("b1", topic, payload.encode()) == "applied"
+        first = time.process_time()
+        before = views.round_pdn(record)
+        first = time.process_time() - first
+        again = time.process_time()
+        assert views.round_pdn(record) == before
+        again = time.process_time() - again
+        assert again < first / 5, (first, again)
+        for topic, payload in rows[last_move:]:
+            assert record.apply("b1", topic, payload.encode()) == "applied"
+        assert views.round_pdn(record) == "\n".join(export_pdn(store.load_game(gid)) for gid in ids)
+    finally:
+        record.close()
+        publisher.close()
+        store.close()
