@@ -426,3 +426,38 @@ def test_a_broadcast_polling_the_round_replays_no_game_twice(tmp_path: Path) -> 
         record.close()
         publisher.close()
         store.close()
+
+
+def test_a_board_back_after_the_broker_died_never_sends_an_old_state(tmp_path: Path, broker: Broker) -> None:
+    """States sent to a broker that froze and died are not sent again after the reconnect: paho would
+    send them after the board's fresh one, and the broker would keep an old state as the board's last
+    (the 20-board fault run: a board's retained state 9 plies behind its game, for good)."""
+    import signal
+
+    board = Board(tmp_path, broker, "b1")
+    spectator = None
+    try:
+        assert wait_for(lambda: board.publisher.connected.is_set())
+        specs = parse_specs("classic:1", 20)
+        broker.process.send_signal(signal.SIGSTOP)             # frozen: what the board sends is never answered
+        try:
+            play(board.store, specs, finish=False)
+            assert wait_for(lambda: len(board.publisher._inflight) > 0)   # handed to the socket, in flight
+        finally:
+            broker.process.send_signal(signal.SIGKILL)
+        broker.process.wait()
+        assert wait_for(lambda: not board.publisher.connected.is_set())
+        board.ids = play(board.store, parse_specs("classic:1", 40))           # the game ends while it is down
+        last = board.store.load_game(board.ids[0]).game.ply
+        broker.start()
+        spectator = Client(broker, "spectator", name="spectator")
+        assert spectator.ready.wait(DEADLINE_S) and not spectator.refused()
+        spectator.subscribe("damka/h/b1/state")
+        assert wait_for(lambda: board.publisher.connected.is_set() and board.count("sent = 0") == 0)
+        assert wait_for(lambda: any(json.loads(p).get("ply") == last for _, p in spectator.got))
+        plies = [json.loads(p).get("ply") for _, p in spectator.got]
+        assert set(plies) == {last}, plies                      # nothing older, before or after the fresh one
+    finally:
+        if spectator is not None:
+            spectator.close()
+        board.close()
