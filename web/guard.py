@@ -51,24 +51,33 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
         _request_timer: asyncio.TimerHandle | None = None
         _write_timer: asyncio.TimerHandle | None = None
 
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            # uvicorn's own set-up (an h11 connection, its flow control) waits until the socket is let in:
+            # a refused socket costs the server (and the board, which shares its interpreter) the least.
+            self._setup = (args, kwargs)
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            host = self.client[0] if self.client else "?"
+            peer = transport.get_extra_info("peername")
+            host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
             if limits.sockets[host] >= limits.per_address:
                 limits.refused += 1
                 transport.write(TOO_MANY)
                 transport.close()
                 return
+            args, kwargs = self._setup
+            super().__init__(*args, **kwargs)
+            super().connection_made(transport)
             self._host = host
             limits.sockets[host] += 1
             self._arm_request_timer()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            if self._host is not None:
-                limits.sockets[self._host] -= 1
-                if limits.sockets[self._host] <= 0:
-                    del limits.sockets[self._host]
-                self._host = None
+            if self._host is None:
+                return                      # refused: uvicorn never knew it
+            limits.sockets[self._host] -= 1
+            if limits.sockets[self._host] <= 0:
+                del limits.sockets[self._host]
+            self._host = None
             for timer in (self._request_timer, self._write_timer):
                 if timer is not None:
                     timer.cancel()
@@ -87,12 +96,20 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             if not self.transport.is_closing():
                 self._arm_request_timer()    # the next request on this socket gets its own deadline
 
+        def eof_received(self) -> None:
+            if self._host is not None:
+                super().eof_received()
+
         def pause_writing(self) -> None:
+            if self._host is None:
+                return
             super().pause_writing()
             if self._write_timer is None:
                 self._write_timer = self.loop.call_later(limits.write_s, self._too_slow)
 
         def resume_writing(self) -> None:
+            if self._host is None:
+                return
             super().resume_writing()
             if self._write_timer is not None:
                 self._write_timer.cancel()

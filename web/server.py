@@ -133,6 +133,11 @@ class WebServer:
         log.info("web page on http://%s:%d/ (pairing code %s, arbiter PIN %s)",  # the command says it
                     self.config.bind, self.port, self.access.code, self.access.pin)
 
+    @property
+    def thread_id(self) -> int | None:
+        """The server thread's id for the system (a benchmark reads its CPU time in /proc); None when stopped."""
+        return self._thread.native_id if self._thread is not None else None
+
     def stop(self) -> None:
         if self.feed.end_pages():   # every stream ends: uvicorn can close at once
             time.sleep(0.05)
