@@ -6,7 +6,9 @@ A real server on 127.0.0.1 serves the App on the virtual board (tests/web_rig.py
 An attacker in a process of its own, from 127.0.0.2, holds `--idle` sockets that
 send nothing, `--slow` sockets that send a header line every 4 s (slowloris) and
 `--streams` event streams it never reads, opening new ones as the server closes
-them. Meanwhile a phone at 127.0.0.3 asks for the page's state and opens an event
+them (every 0.5 s: the server's hang-up is seen with poll's POLLRDHUP, without
+reading; the first version looked with a peek that took an unread 429 for an
+open socket, so refused sockets were not opened again). Meanwhile a phone at 127.0.0.3 asks for the page's state and opens an event
 stream `--tries` times (each must answer within 2 s), and the board plays: its
 commit latency (a move carried out and the clock pressed, until the session has
 committed it) is measured in rounds alternating with and without the attack.
@@ -28,6 +30,7 @@ import asyncio
 import http.client
 import multiprocessing
 import os
+import select
 import socket
 import sys
 import tempfile
@@ -64,20 +67,16 @@ def attack(port: int, idle: int, slow: int, streams: int) -> None:
     last_line = time.monotonic()
     while True:
         for kind, (count, first) in kinds.items():
-            alive = []
+            # Closed by the server (refused with a 429 it never reads, timed out, dropped): the peer's
+            # hang-up is seen without reading, so the event streams stay unread.
+            poller = select.poll()
             for sock in held[kind]:
-                try:
-                    sock.setblocking(False)
-                    closed = sock.recv(1, socket.MSG_PEEK) == b"" if kind != "stream" else False
-                except BlockingIOError:
-                    closed = False
-                except OSError:
-                    closed = True
-                if closed:
+                poller.register(sock, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+            gone = {fd for fd, _ in poller.poll(0)}
+            for sock in held[kind]:
+                if sock.fileno() in gone:
                     sock.close()
-                else:
-                    alive.append(sock)
-            held[kind] = alive
+            held[kind] = [sock for sock in held[kind] if sock.fileno() != -1]
             while len(held[kind]) < count:
                 try:
                     sock = socket.create_connection(("127.0.0.1", port), timeout=2, source_address=(ATTACKER, 0))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import socket
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -35,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 from damka.web import api
 from damka.web.driver import Driver
 from damka.web.feed import WebFeed
-from damka.web.guard import Limits, StreamCap, guarded_protocol
+from damka.web.guard import Limits, StreamCap, guarded_listener, guarded_protocol
 from damka.web.hosts import HostCheck, board_names
 from damka.web.importer import Importer
 from damka.web.security import Access, new_pin
@@ -109,11 +108,10 @@ class WebServer:
                                      Middleware(StreamCap, limits=self.limits)])
 
     def start(self, timeout: float = 10.0) -> None:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.config.bind, self.config.port))
+        # connections wait from now on, even before uvicorn serves (after the lifespan start); an address
+        # at its cap is refused as it is accepted (guard.GuardedListener)
+        sock = guarded_listener(self.limits, (self.config.bind, self.config.port))
         self.port = sock.getsockname()[1]
-        sock.listen(128)  # connections wait from now on, even before uvicorn serves (after the lifespan start)
         config = uvicorn.Config(self.asgi(), log_level="warning", access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=1, ws="none",
                                 http=guarded_protocol(self.limits),       # per-address caps, request deadline
