@@ -9,11 +9,15 @@ then while the same file of tag-only records (1.4 MB at 125,000) is uploaded
 twice, a phone asking for the page's state meanwhile. Prints the longest pause
 (the target: never over 200 ms), the pauses over 100 ms, how long each import
 took, the games each stored (the second must add 0) and the server's memory.
+The machine's own share: a process of its own doing nothing but the same 5 ms
+loop, meanwhile, and its longest pause (a loaded machine stops any process
+now and then, whatever the upload does).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import tempfile
 import threading
@@ -26,6 +30,16 @@ sys.path.insert(0, str(ROOT / "tests"))
 from upload_rig import Pauses, get, tag_only_records, upload  # noqa: E402
 from web_abuse import rss_mb  # noqa: E402
 from web_support import Served  # noqa: E402
+
+
+def ticker(stop: "multiprocessing.synchronize.Event", out: "multiprocessing.Queue[tuple[float, int]]") -> None:
+    """The control: a loop every 5 ms in a process of its own; its longest pause and pauses over 100 ms."""
+    longest, over, last = 0.0, 0, time.monotonic()
+    while not stop.is_set():
+        time.sleep(0.005)
+        now = time.monotonic()
+        longest, over, last = max(longest, now - last), over + (now - last > 0.1), now
+    out.put((longest, over))
 
 
 def main() -> None:
@@ -51,6 +65,9 @@ def main() -> None:
                 stop.wait(0.1)
 
         watcher = threading.Thread(target=phone, daemon=True)
+        stop_ticker, control = multiprocessing.Event(), multiprocessing.Queue()
+        tick = multiprocessing.Process(target=ticker, args=(stop_ticker, control), daemon=True)
+        tick.start()
         pauses = Pauses(served)
         watcher.start()
         took = []
@@ -64,6 +81,9 @@ def main() -> None:
             stop.set()
             watcher.join(30)
         longest = pauses.stop(served)
+        stop_ticker.set()
+        control_longest, control_over = control.get(timeout=30)
+        tick.join(10)
         games = served.rig.do(lambda: served.store.count_games())
         memory_after = rss_mb()
         served.close()
@@ -72,6 +92,8 @@ def main() -> None:
     print(f"longest board-loop pause during the uploads: {longest * 1000:.0f} ms "
           f"(target 200 ms; {quiet_longest * 1000:.0f} ms in {args.quiet_s:g} s with no upload); "
           f"pauses over 100 ms: {len(pauses.gaps)} {[gap for gap, _ in pauses.gaps[:10]]}")
+    print(f"the machine's share: a 5 ms loop in a process of its own meanwhile paused at most "
+          f"{control_longest * 1000:.0f} ms, {control_over} times over 100 ms")
     print(f"first upload: {first['stored']} games stored, {first.get('known', 0)} known, {took[0]:.0f} s; "
           f"second: {second['stored']} games added, {second.get('known', 0)} known, {took[1]:.0f} s; "
           f"{games} games in the store")
