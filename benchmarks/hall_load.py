@@ -132,7 +132,7 @@ def main() -> int:
     broker.start()
     ctx = mp.get_context("spawn")
     stop = ctx.Event()
-    hall = ctx.Process(target=hall_process, args=(broker.settings("arbiter"), str(folder / "hall.sqlite"), stop,
+    hall = ctx.Process(target=hall_process, args=(broker.settings("hall"), str(folder / "hall.sqlite"), stop,
                                                   str(folder / "hall.json")))
     hall.start()
     time.sleep(1.0)

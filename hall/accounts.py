@@ -1,4 +1,4 @@
-"""Make the broker's accounts: one per board, the arbiter and a spectator (deploy/mosquitto/README.md).
+"""Make the broker's accounts: one per board, the hall, the arbiter and a spectator (deploy/mosquitto/README.md).
 
 `make_accounts(passwd, names)` gives each name a random password, writes the
 file with `mosquitto_passwd -U` (salted hashes only) and returns the
@@ -18,7 +18,7 @@ RESERVED = ("arbiter", "spectator", "hall")
 
 
 def make_accounts(passwd: Path, names: list[str], passwords: dict[str, str] | None = None) -> dict[str, str]:
-    """Write `passwd` for `names` (arbiter and spectator included if asked); name -> password."""
+    """Write `passwd` for `names` (hall, arbiter and spectator included if asked); name -> password."""
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
         raise RuntimeError("mosquitto_passwd not found: install mosquitto (apt install mosquitto)")
@@ -35,7 +35,7 @@ def main(argv: list[str]) -> int:
     if len(argv) < 2:
         print(f"usage: {sys.executable} -m damka.hall.accounts PASSWD-FILE NAME...", file=sys.stderr)
         return 2
-    names = list(dict.fromkeys(["arbiter", "spectator", *argv[1:]]))
+    names = list(dict.fromkeys([*RESERVED, *argv[1:]]))
     for name, password in make_accounts(Path(argv[0]), names).items():
         print(f"{name}\t{password}")
     return 0

@@ -84,7 +84,7 @@ def load_hall_config(path: Path) -> HallConfig:
     db = Path(path).parent / hall_section.get("db", str, f"{name}.sqlite")
     hall_section.done()
     broker_section = Section(source, "broker", top.get("broker", dict, {}))
-    broker = _broker(broker_section, Path(path).parent, "arbiter")
+    broker = _broker(broker_section, Path(path).parent, "hall")
     broker_section.done()
     web = Section(source, "web", top.get("web", dict, {}))
     bind, port = web.get("bind", str, "0.0.0.0"), web.int_in("port", 8090, 0, 65535)

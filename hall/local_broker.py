@@ -10,7 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from damka.hall.accounts import make_accounts
+from damka.hall.accounts import RESERVED, make_accounts
 from damka.hall.broker import BrokerSettings
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy" / "mosquitto"
@@ -37,7 +37,7 @@ class Broker:
         self.binary = mosquitto_binary() or 'mosquitto'
         self.folder = folder
         self.port = free_port()
-        names = ["arbiter", "spectator", *boards]
+        names = [*RESERVED, *boards]
         self.passwords = make_accounts(folder / "passwd", names)
         conf = CONF.read_text()
         conf = conf.replace("/etc/mosquitto/damka-hall.passwd", str(folder / "passwd"))

@@ -210,6 +210,10 @@ class BoardPublisher:
         if reason.is_failure:
             log.warning("hall %s board %s: the broker refused the connection: %s", self.hall, self.board, reason)
             return
+        # What paho still holds from the last connection is not sent again: after this callback it would
+        # go out behind the fresh state, and the broker would keep an old state as the board's last. The
+        # rows are sent again from the outbox (`_restart`), the state once more because it is marked new.
+        client.drop_out_messages()
         client.publish(self.topic("status"), topics.encode({"online": True}), qos=1, retain=True)
         client.subscribe(self.topic("cmd"), qos=1)
         with self._lock:

@@ -82,7 +82,7 @@ class HallService:
         if reason.is_failure:
             log.warning("hall %s: the broker refused the connection: %s", self.hall, reason)
             return
-        client.subscribe(f"{topics.ROOT}/{self.hall}/+/+", qos=1)
+        client.subscribe([(topics.topic(self.hall, "+", leaf), 1) for leaf in topics.READ])  # never `cmd`
 
     def _on_subscribe(self, client: Any, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
         """Up only once the broker has the subscription: a message sent before it would never reach the hall."""

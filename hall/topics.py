@@ -22,6 +22,7 @@ from typing import Any, TypeGuard
 ROOT = "damka"
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 LOGGED = ("game", "move", "result")       # the outbox's topics: delivered once, in order
+READ = ("status", "state", "game", "move", "result", "clock")   # what the hall reads (its account's ACL)
 KIND_TOPIC = {"open": "game", "takeback": "game", "drop": "game", "move": "move", "finish": "result"}
 MAX_PAYLOAD = 64 * 1024
 ID_MAX = 2 ** 53          # game ids and seqs above this are refused (SQLite holds 2**63; JSON readers 2**53)

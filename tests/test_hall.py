@@ -62,7 +62,7 @@ def broker(tmp_path: Path):
 
 
 def test_round_reaches_the_hall_once_in_order(tmp_path: Path, broker: Broker) -> None:
-    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     boards = [Board(tmp_path, broker, name) for name in ROUND]
     try:
         threads = [threading.Thread(target=b.play) for b in boards]
@@ -87,7 +87,7 @@ def test_round_reaches_the_hall_once_in_order(tmp_path: Path, broker: Broker) ->
 
 
 def test_socket_closed_again_and_again_loses_nothing(tmp_path: Path, broker: Broker) -> None:
-    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     board = Board(tmp_path, broker, "b3")
     stop = threading.Event()
 
@@ -127,7 +127,7 @@ def test_outbox_is_written_with_the_move_and_kept_while_offline(tmp_path: Path, 
     assert sent == 0 and pending == moves + 2 * len(board.ids)  # each game: open, its moves, its result
     board.close()
     broker.start()
-    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     board = Board(tmp_path, broker, "b1")  # restarted: what it had not sent goes now
     board.ids = [s.id for s in board.store.list_games()]
     try:
@@ -149,7 +149,7 @@ def test_the_app_on_a_virtual_board_publishes_through_its_recorder(tmp_path: Pat
     from damka.hall.config import BoardHall
     from damka.hall.publisher import start_publisher
 
-    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     clocks: list[bytes] = []
     watcher = mqtt_watch(broker, "damka/h/b1/clock", clocks)
     with Store(tmp_path / "b1.sqlite") as store:

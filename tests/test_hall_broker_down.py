@@ -59,7 +59,7 @@ def test_the_hall_says_the_broker_is_down_and_when_it_is_connected(tmp_path) -> 
     broker = Broker(tmp_path, ["board01"])  # its port chosen, not started: the broker is down
     config = tmp_path / "hall.toml"
     config.write_text(f'[hall]\nname = "club"\n[broker]\nport = {broker.port}\npassword = '
-                      f'"{broker.passwords["arbiter"]}"\n[web]\nbind = "127.0.0.1"\nport = {free_port()}\n')
+                      f'"{broker.passwords["hall"]}"\n[web]\nbind = "127.0.0.1"\nport = {free_port()}\n')
     child = subprocess.Popen([sys.executable, "-m", "damka", "hall", "--config", str(config)], cwd=tmp_path,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "HOME": str(tmp_path)})

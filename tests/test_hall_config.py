@@ -44,7 +44,7 @@ def test_hall_toml_is_read_and_its_mistakes_stop_damka_hall_with_one_line(tmp_pa
     good.write_text('[hall]\nname = "open"\n[broker]\nport = 1999\npassword = "pw"\n[web]\nport = 8099\n')
     config = load_hall_config(good)
     assert (config.hall, config.db, config.broker.port, config.broker.username, config.port) == \
-        ("open", tmp_path / "open.sqlite", 1999, "arbiter", 8099)
+        ("open", tmp_path / "open.sqlite", 1999, "hall", 8099)
     bad = tmp_path / "bad.toml"
     bad.write_text('[hall]\nname = "open"\n[broker]\nprot = 1\n')
     result = subprocess.run([sys.executable, "-m", "damka", "hall", "--config", str(bad)], capture_output=True,

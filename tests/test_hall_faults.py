@@ -38,10 +38,10 @@ class Round:
         self.folder, self.boards, self.plies, self.delay = folder, boards, plies, delay
         self.broker = Broker(folder, list(boards)).start()
         self.web = free_port()
-        (folder / "arbiter.pw").write_text(self.broker.passwords["arbiter"] + "\n")
+        (folder / "hall.pw").write_text(self.broker.passwords["hall"] + "\n")
         (folder / "hall.toml").write_text(
             f'[hall]\nname = "h"\ndb = "hall.sqlite"\n[broker]\nport = {self.broker.port}\n'
-            f'username = "arbiter"\npassword_file = "arbiter.pw"\n[web]\nbind = "127.0.0.1"\nport = {self.web}\n')
+            f'username = "hall"\npassword_file = "hall.pw"\n[web]\nbind = "127.0.0.1"\nport = {self.web}\n')
         self.hall: subprocess.Popen | None = None
         self.procs: dict[str, subprocess.Popen] = {}
 
@@ -111,6 +111,7 @@ class Round:
 
 def run_with_faults(folder: Path, boards: dict[str, str], plies: int, delay: float) -> None:
     rnd = Round(folder, boards, plies, delay)
+    started = time.monotonic()
     try:
         rnd.start_hall()
         for name in boards:
@@ -147,6 +148,8 @@ def run_with_faults(folder: Path, boards: dict[str, str], plies: int, delay: flo
         assert len(data["boards"]) == len(boards) and data["counts"]["bad"] == 0
         total, unconfirmed = rnd.outboxes()
         assert total > 0 and unconfirmed == 0                 # the hall confirmed every message: 0 lost
+        print(f"\n{len(boards)} boards through faults: {expected.count('[Event ')} games, {total} messages, "
+              f"{unconfirmed} lost, {data['counts']['bad']} bad, {time.monotonic() - started:.0f} s")  # (pytest -s)
         for board in data["boards"]:
             with Store(folder / f"{board['board']}.sqlite", readonly=True) as store:
                 last = store.load_game(store.list_games()[0].id if len(store.list_games()) == 1

@@ -131,7 +131,7 @@ def wait_drawn(page, boards: list[SimBoard], timeout: float = 30.0) -> None:
 @pytest.fixture
 def hall(tmp_path: Path):
     broker = Broker(tmp_path, list(ROUND)).start()
-    service = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    service = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     boards = [SimBoard(tmp_path, broker, name, spec) for name, spec in ROUND.items()]
     served = Served(service)
     yield service, boards, served
@@ -211,7 +211,7 @@ HOSTILE = '<img src=x onerror="window.pwned=1">'
 def test_names_and_problems_from_a_board_are_text_on_the_page_and_cut_to_size(browser, tmp_path: Path) -> None:
     """A board's player names and a message it got wrong reach the page as text: no HTML runs, long ones cut."""
     broker = Broker(tmp_path, ["b1"]).start()
-    service = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    service = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     board = SimBoard(tmp_path, broker, "b1", "classic:1")
     served = Served(service)
     try:

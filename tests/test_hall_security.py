@@ -8,6 +8,7 @@ import logging
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -107,7 +108,7 @@ def test_anonymous_and_wrong_password_are_refused(broker: Broker) -> None:
 
 
 def test_malformed_and_out_of_turn_data_is_counted_and_ignored(tmp_path: Path, broker: Broker) -> None:
-    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     store = Store(tmp_path / "b2.sqlite")
     good = BoardPublisher("h", "b2", broker.settings("b2"), store.path)
     good.attach(store)
@@ -160,7 +161,7 @@ def test_passwords_are_never_logged(tmp_path: Path, broker: Broker, caplog: pyte
 
 def hall_session(tmp_path: Path, broker: Broker, board: "Board") -> None:
     """The hall runs once (its persistent session subscribes) and stops: the broker queues for it from now on."""
-    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     try:
         assert wait_for(lambda: board.publisher.connected.is_set() and hall.received > 0)  # the retained status
     finally:
@@ -188,7 +189,7 @@ class Board:
 def complete_in_hall(tmp_path: Path, broker: Broker, board: Board) -> None:
     """The hall started again gets every game of the board, each PDN as `damka export` writes it, nothing lost,
     and confirms every message (the board may then rest its outbox)."""
-    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     expected = [export_pdn(board.store.load_game(gid)) for gid in board.ids]
     total = board.count("1")
 
@@ -232,7 +233,7 @@ def test_the_halls_queue_wiped_loses_nothing(tmp_path: Path, broker: Broker) -> 
         hall_session(tmp_path, broker, board)
         board.ids = play(board.store, parse_specs("classic:1,russian:2,classic:3", 20))
         assert wait_for(lambda: board.count("sent = 0") == 0)
-        wiper = Client(broker, "arbiter", client_id="damka-hall-h", clean=True)
+        wiper = Client(broker, "hall", client_id="damka-hall-h", clean=True)
         assert wiper.ready.wait(DEADLINE_S) and not wiper.refused()
         wiper.close()
         complete_in_hall(tmp_path, broker, board)
@@ -262,7 +263,7 @@ def test_a_board_cannot_kick_another_board_off(broker: Broker) -> None:
 def test_a_huge_game_id_is_one_clear_line(tmp_path: Path, broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
     """Game ids and numbers beyond what the store holds are refused as the board's bad data, in one line."""
     caplog.set_level(logging.INFO)
-    hall = HallService("h", broker.settings("arbiter"), tmp_path / "hall.sqlite").start()
+    hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     b1 = Client(broker, "b1", name="b1")
     try:
         assert hall.connected.wait(DEADLINE_S) and b1.ready.wait(DEADLINE_S) and not b1.refused()
@@ -312,9 +313,9 @@ def rss_kb(pid: int) -> int:
 def test_one_board_cannot_fill_the_halls_memory(tmp_path: Path, broker: Broker) -> None:
     """A board sends 1,000 games' worth of 60 KB messages ahead of a gap: `damka hall` holds a bounded share."""
     web = free_port()
-    (tmp_path / "arbiter.pw").write_text(broker.passwords["arbiter"] + "\n")
+    (tmp_path / "hall.pw").write_text(broker.passwords["hall"] + "\n")
     (tmp_path / "hall.toml").write_text(
-        f'[hall]\nname = "h"\n[broker]\nport = {broker.port}\npassword_file = "arbiter.pw"\n'
+        f'[hall]\nname = "h"\n[broker]\nport = {broker.port}\npassword_file = "hall.pw"\n'
         f'[web]\nbind = "127.0.0.1"\nport = {web}\n')
     hall = subprocess.Popen([sys.executable, "-m", "damka", "hall", "--config", str(tmp_path / "hall.toml")],
                             stdout=subprocess.DEVNULL, stderr=open(tmp_path / "hall.log", "w"))
@@ -343,3 +344,120 @@ def test_one_board_cannot_fill_the_halls_memory(tmp_path: Path, broker: Broker) 
         b1.close()
         hall.kill()
         hall.wait()
+
+
+def test_the_hall_and_the_arbiter_are_connected_at_once(tmp_path: Path, broker: Broker) -> None:
+    """`damka hall` logs in with its own account (hall.toml's default), so the arbiter's tool logging in
+    does not close the hall's connection: the hall still gets every board's games, complete; and the
+    hall's account may only read the boards' topics and write commands."""
+    (tmp_path / "hall.pw").write_text(broker.passwords["hall"] + "\n")
+    (tmp_path / "hall.toml").write_text(f'[hall]\nname = "h"\n[broker]\nport = {broker.port}\n'
+                                        f'password_file = "hall.pw"\n')
+    from damka.hall.config import load_hall_config
+    settings = load_hall_config(tmp_path / "hall.toml").broker
+    settings = BrokerSettings("127.0.0.1", broker.port, username=settings.username,
+                              password=broker.passwords[settings.username])
+    boards = [Board(tmp_path, broker, "b1"), Board(tmp_path, broker, "b2")]
+    hall = HallService("h", settings, tmp_path / "hall.sqlite").start()
+    drops: list[object] = []
+    on_disconnect = hall.client.on_disconnect
+    hall.client.on_disconnect = lambda *args: (drops.append(args[3]), on_disconnect(*args))
+    arbiter = spectator = None
+    try:
+        assert hall.connected.wait(DEADLINE_S)
+        arbiter = Client(broker, "arbiter", name="arbiter")
+        assert arbiter.ready.wait(DEADLINE_S) and not arbiter.refused()
+        arbiter.subscribe("damka/#")
+        spectator = Client(broker, "spectator", name="spectator")
+        assert spectator.ready.wait(DEADLINE_S) and not spectator.refused()
+        spectator.subscribe("damka/h/+/state")
+        for number, board in enumerate(boards):
+            board.ids = play(board.store, parse_specs(f"classic:{number + 1},russian:{number + 3}", 20))
+        expected = sorted(export_pdn(board.store.load_game(gid)) for board in boards for gid in board.ids)
+
+        def pdns() -> list[str]:
+            with hall.lock:
+                return sorted(hall.record.game_pdn(g, gid) for _, g, gid in hall.record.game_keys())
+        assert wait_for(lambda: pdns() == expected), (hall.record.counts, len(pdns()))
+        total = sum(board.count("1") for board in boards)
+        assert hall.record.counts["applied"] == total and hall.record.counts["bad"] == 0
+        assert wait_for(lambda: all(board.count("sent < 2") == 0 for board in boards))   # the hall confirmed all
+        assert drops == [] and hall.connected.is_set() and arbiter.dropped == 0
+        assert any(topic.endswith("/move") for topic, _ in arbiter.got)    # the arbiter reads too, meanwhile
+        hall.client.publish("damka/h/b1/state", b'{"forged":true}', qos=1).wait_for_publish(5)
+        arbiter.publish("damka/h/b1/cmd", '{"cmd":"pause"}')     # (after the hall's publish, on the same broker)
+        assert wait_for(lambda: ("damka/h/b1/cmd", b'{"cmd":"pause"}') in arbiter.got)
+        assert b'{"forged":true}' not in [payload for _, payload in spectator.got + arbiter.got]
+    finally:
+        for client in (arbiter, spectator):
+            if client is not None:
+                client.close()
+        hall.close()
+        for board in boards:
+            board.close()
+
+
+def test_a_broadcast_polling_the_round_replays_no_game_twice(tmp_path: Path) -> None:
+    """The round's PDN asked for again costs no replay of a game that did not change (a 20-board round
+    took over 2 s a poll on a loaded machine, under the hall's lock); a game that changed is made anew."""
+    from damka.hall.record import HallRecord
+
+    store = Store(tmp_path / "b1.sqlite")
+    publisher = BoardPublisher("h", "b1", BrokerSettings(), store.path)   # never started: the outbox only
+    publisher.attach(store)
+    record = HallRecord(tmp_path / "hall.sqlite")
+    try:
+        ids = play(store, parse_specs("multiwarcaby/sides=4:1,multiwarcaby:2,classic:3", 60))
+        rows = publisher.reader.conn.execute("SELECT topic, payload FROM outbox ORDER BY id").fetchall()
+        last_move = max(i for i, (topic, _) in enumerate(rows) if topic == "move")
+        for topic, payload in rows[:last_move]:                  # the last game's last move comes later
+            assert record.apply("b1", topic, payload.encode()) == "applied"
+        first = time.process_time()
+        before = views.round_pdn(record)
+        first = time.process_time() - first
+        again = time.process_time()
+        assert views.round_pdn(record) == before
+        again = time.process_time() - again
+        assert again < first / 5, (first, again)
+        for topic, payload in rows[last_move:]:
+            assert record.apply("b1", topic, payload.encode()) == "applied"
+        assert views.round_pdn(record) == "\n".join(export_pdn(store.load_game(gid)) for gid in ids)
+    finally:
+        record.close()
+        publisher.close()
+        store.close()
+
+
+def test_a_board_back_after_the_broker_died_never_sends_an_old_state(tmp_path: Path, broker: Broker) -> None:
+    """States sent to a broker that froze and died are not sent again after the reconnect: paho would
+    send them after the board's fresh one, and the broker would keep an old state as the board's last
+    (the 20-board fault run: a board's retained state 9 plies behind its game, for good)."""
+    import signal
+
+    board = Board(tmp_path, broker, "b1")
+    spectator = None
+    try:
+        assert wait_for(lambda: board.publisher.connected.is_set())
+        specs = parse_specs("classic:1", 20)
+        broker.process.send_signal(signal.SIGSTOP)             # frozen: what the board sends is never answered
+        try:
+            play(board.store, specs, finish=False)
+            assert wait_for(lambda: len(board.publisher._inflight) > 0)   # handed to the socket, in flight
+        finally:
+            broker.process.send_signal(signal.SIGKILL)
+        broker.process.wait()
+        assert wait_for(lambda: not board.publisher.connected.is_set())
+        board.ids = play(board.store, parse_specs("classic:1", 40))           # the game ends while it is down
+        last = board.store.load_game(board.ids[0]).game.ply
+        broker.start()
+        spectator = Client(broker, "spectator", name="spectator")
+        assert spectator.ready.wait(DEADLINE_S) and not spectator.refused()
+        spectator.subscribe("damka/h/b1/state")
+        assert wait_for(lambda: board.publisher.connected.is_set() and board.count("sent = 0") == 0)
+        assert wait_for(lambda: any(json.loads(p).get("ply") == last for _, p in spectator.got))
+        plies = [json.loads(p).get("ply") for _, p in spectator.got]
+        assert set(plies) == {last}, plies                      # nothing older, before or after the fresh one
+    finally:
+        if spectator is not None:
+            spectator.close()
+        board.close()

@@ -13,62 +13,16 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
+from upload_rig import TAG_ONLY, Pauses, get, tag_only_records, upload  # noqa: E402
 from web_support import Served, request, served  # noqa: E402,F401  (fixture)
 
 # The issue's 125,000 records take the parser minutes on a loaded machine: the default is smaller,
-# DAMKA_IMPORT_RECORDS=125000 runs the full size (docs/web.md has the numbers).
+# DAMKA_IMPORT_RECORDS=125000 runs the full size; benchmarks/web_upload.py measures it (docs/web.md).
 RECORDS = int(os.environ.get("DAMKA_IMPORT_RECORDS", "6000"))
-TAG_ONLY = '[E "{}"]\n\n'    # 125,000 of them: 1.4 MB, under the upload's 2 MiB as JSON
-
-
-def get(served: Served, path: str, timeout: float = 10) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=timeout)
-    conn.request("GET", path)
-    response = conn.getresponse()
-    data = json.loads(response.read())
-    conn.close()
-    return response.status, data
-
-
-def upload(served: Served, text: str, name: str = "club.pdn") -> dict:
-    started = time.monotonic()
-    status, answer = request(served, "POST", "/api/games/import", {"pdn": text, "name": name}, code=served.code)
-    assert status == 200, answer
-    assert time.monotonic() - started < 5, "the upload's answer waited for the import"
-    deadline = time.monotonic() + 600
-    while True:
-        status, progress = get(served, "/api/import")
-        if progress["state"] != "reading":
-            return progress
-        assert time.monotonic() < deadline, progress
-        time.sleep(0.2)
-
-
-class Pauses:
-    """The longest time between two runs of the board's loop (a pump runs on every tick)."""
-
-    def __init__(self, served: Served) -> None:
-        self.longest = 0.0
-        self.gaps: list[tuple[float, float]] = []
-        self.last: float | None = None
-        self.app = served.app
-        served.rig.do(lambda: self.app.pumps.append(self.tick))
-
-    def tick(self) -> None:
-        now = time.monotonic()
-        if self.last is not None:
-            self.longest = max(self.longest, now - self.last)
-            if now - self.last > 0.1:
-                self.gaps.append((round(now - self.last, 3), round(now, 2)))
-        self.last = now
-
-    def stop(self, served: Served) -> float:
-        served.rig.do(lambda: self.app.pumps.remove(self.tick))
-        return self.longest
 
 
 def test_a_big_upload_never_stops_the_board_and_the_same_file_again_adds_nothing(served) -> None:
-    text = "".join(TAG_ONLY.format(n % 1000) for n in range(RECORDS))   # equal records too: each is kept
+    text = tag_only_records(RECORDS)
     pages: list[float] = []
     stop = threading.Event()
 

@@ -9,7 +9,8 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
 from damka.config import ConfigError, parse_config  # noqa: E402
-from damka.web.security import GLOBAL_BURST, GLOBAL_REFILL_S, PIN_DIGITS, Access, Refused  # noqa: E402
+from damka.web.security import (  # noqa: E402
+    FORGET_S, FREE_FAILURES, GLOBAL_BURST, GLOBAL_REFILL_S, MAX_ADDRESSES, PIN_DIGITS, Access, Refused)
 from web_support import PIN, Served, request, served  # noqa: E402,F401  (fixture)
 
 
@@ -94,3 +95,34 @@ def test_the_board_wide_bucket_fills_again_with_time() -> None:
     assert refused.value.status == 429 and "on this board" in str(refused.value)
     now[0] += GLOBAL_REFILL_S
     assert access.check("10.0.1.1", access.code) == "player"
+
+
+def test_many_addresses_do_not_grow_what_is_remembered_without_bound() -> None:
+    now = [1000.0]
+    access = Access(pin=PIN, clock=lambda: now[0])
+    for n in range(3 * MAX_ADDRESSES):                    # one wrong code from each, slowly enough for the bucket
+        now[0] += GLOBAL_REFILL_S
+        with pytest.raises(Refused):
+            access.check(f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}", "999999")
+        assert access.remembered <= MAX_ADDRESSES
+    for n in range(3 * MAX_ADDRESSES):                    # refused by the empty bucket: nothing new remembered
+        with pytest.raises(Refused):
+            access.check(f"10.200.{n >> 8 & 255}.{n & 255}", "999999")
+    assert access.remembered <= MAX_ADDRESSES
+    now[0] += FORGET_S                                    # a quiet quarter of an hour: all forgotten
+    access.check("10.255.0.1", access.code)
+    assert access.remembered == 0
+
+
+def test_an_address_locked_out_stays_locked_until_its_time_and_is_forgotten_later() -> None:
+    now = [1000.0]
+    access = Access(pin=PIN, clock=lambda: now[0])
+    for _ in range(FREE_FAILURES + 3):
+        with pytest.raises(Refused):
+            access.check("10.0.0.1", "999999")
+    with pytest.raises(Refused) as refused:
+        access.check("10.0.0.1", access.code)
+    assert refused.value.status == 429 and "from 10.0.0.1" in str(refused.value)
+    now[0] += FORGET_S
+    assert access.check("10.0.0.1", access.code) == "player"
+    assert access.remembered == 0

@@ -16,6 +16,9 @@ addresses cannot guess together: while it is empty, only addresses that
 have given a right code before may try a code. The client address is the
 socket's own: `X-Forwarded-For` counts only when the board's config names a
 proxy in front (uvicorn's `proxy_headers`, `forwarded_allow_ips`).
+What is remembered per address is bounded: an address's wrong codes are
+forgotten `FORGET_S` after its last one, and at most `MAX_ADDRESSES` are
+remembered (the oldest go first), so many addresses cannot fill the memory.
 A player's right pairing code sent to an arbiter action is not a wrong code.
 """
 
@@ -36,6 +39,8 @@ MAX_LOCK_S = 60.0
 FIRST_LOCK_S = 0.5
 GLOBAL_BURST = 20        # wrong codes from everyone together before the board slows them all down
 GLOBAL_REFILL_S = 3.0    # then one more every 3 s: 20 a minute, about 35 days for half the 6-digit codes
+FORGET_S = 900.0         # an address's wrong codes are forgotten 15 minutes after its last one
+MAX_ADDRESSES = 4096     # addresses remembered (wrong codes, right codes) at most; the oldest go first
 PIN_DIGITS = 8           # a made-up arbiter PIN; a configured one must be at least this long
 
 
@@ -82,6 +87,15 @@ class WrongCodes:
 class _Failures:
     count: int = 0
     locked_until: float = 0.0
+    last: float = 0.0      # when the last wrong code came
+
+
+def _remember(book: dict, key: str, value: object) -> None:
+    """Put `key` last in `book` (oldest first) and drop the oldest beyond MAX_ADDRESSES."""
+    book.pop(key, None)
+    book[key] = value
+    while len(book) > MAX_ADDRESSES:
+        del book[next(iter(book))]
 
 
 @dataclass
@@ -91,9 +105,9 @@ class Access:
     pin: str
     code: str = field(default_factory=new_code)
     clock: Callable[[], float] = time.monotonic
-    _failures: dict[str, _Failures] = field(default_factory=dict)
+    _failures: dict[str, _Failures] = field(default_factory=dict)   # by last wrong code, oldest first
     _wrong: WrongCodes = field(default_factory=WrongCodes)
-    _known: set[str] = field(default_factory=set)   # addresses that gave a right code (spared the board-wide slow-down)
+    _known: dict[str, None] = field(default_factory=dict)  # gave a right code (spared the board-wide slow-down)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def rotate(self) -> str:
@@ -101,12 +115,27 @@ class Access:
         self._known.clear()     # a new code: who knew the old one is a stranger again
         return self.code
 
+    @property
+    def remembered(self) -> int:
+        """Addresses with wrong codes remembered now (bounded by MAX_ADDRESSES)."""
+        with self._lock:
+            return len(self._failures)
+
+    def _forget_old(self, now: float) -> None:
+        """Drop the addresses whose last wrong code is FORGET_S old (they are first in the dict)."""
+        while self._failures:
+            oldest = next(iter(self._failures))
+            if now - self._failures[oldest].last < FORGET_S:
+                return
+            del self._failures[oldest]
+
     def check(self, client: str, given: str | None, *, arbiter: bool = False) -> str:
         """'arbiter' or 'player' for a right code (the PIN also opens the
         player's actions); Refused 401/403/429 otherwise."""
         now = self.clock()
         with self._lock:
-            failures = self._failures.setdefault(client, _Failures())
+            self._forget_old(now)
+            failures = self._failures.get(client) or _Failures()
             if failures.locked_until > now:
                 wait = failures.locked_until - now
                 raise Refused(429, say("web.locked_client", client=client, wait=f"{wait:.1f}"), wait)
@@ -114,13 +143,15 @@ class Access:
                 raise Refused(429, say("web.locked_board", wait=f"{wait:.1f}"), wait)
             role = self._role(given)
             if role is not None:
-                self._known.add(client)
+                _remember(self._known, client, None)
             if role is not None and (role == "arbiter" or not arbiter):
-                failures.count = 0
+                self._failures.pop(client, None)
                 return role
             if given and role is None:   # the pairing code at an arbiter action is right, only not enough
                 self._wrong.take(now)
                 failures.count += 1
+                failures.last = now
+                _remember(self._failures, client, failures)
                 if failures.count > FREE_FAILURES:
                     lock = min(MAX_LOCK_S, FIRST_LOCK_S * 2 ** (failures.count - FREE_FAILURES - 1))
                     failures.locked_until = now + lock

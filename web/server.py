@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import socket
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -37,7 +36,7 @@ from damka.controller.words import say
 from damka.web import api
 from damka.web.driver import Driver
 from damka.web.feed import WebFeed
-from damka.web.guard import Limits, StreamCap, guarded_protocol
+from damka.web.guard import Limits, StreamCap, guarded_listener, guarded_protocol
 from damka.web.hosts import HostCheck, board_names
 from damka.web.importer import Importer
 from damka.web.security import Access, new_pin
@@ -114,11 +113,10 @@ class WebServer:
                                      Middleware(StreamCap, limits=self.limits)])
 
     def start(self, timeout: float = 10.0) -> None:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.config.bind, self.config.port))
+        # connections wait from now on, even before uvicorn serves (after the lifespan start); an address
+        # at its cap is refused as it is accepted (guard.GuardedListener)
+        sock = guarded_listener(self.limits, (self.config.bind, self.config.port))
         self.port = sock.getsockname()[1]
-        sock.listen(128)  # connections wait from now on, even before uvicorn serves (after the lifespan start)
         config = uvicorn.Config(self.asgi(), log_level="warning", access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=1, ws="none",
                                 http=guarded_protocol(self.limits),       # per-address caps, request deadline
@@ -137,6 +135,11 @@ class WebServer:
             raise RuntimeError(f"the web server did not start on {self.config.bind}:{self.port}")
         log.info("web page on http://%s:%d/ (pairing code %s, arbiter PIN %s)",  # the command says it
                     self.config.bind, self.port, self.access.code, self.access.pin)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The server thread's id for the system (a benchmark reads its CPU time in /proc); None when stopped."""
+        return self._thread.native_id if self._thread is not None else None
 
     def stop(self) -> None:
         if self.feed.end_pages():   # every stream ends: uvicorn can close at once
