@@ -472,7 +472,9 @@ class MoveGenerator:
 
     def children(self, mine: int, theirs: int, kings: int, side: int) -> list[Child]:
         """The positions after each legal move, seen from the opponent (who moves
-        next): (mine, theirs, kings) with `theirs` the pieces of the side that moved."""
+        next): (mine, theirs, kings) with `theirs` the pieces of the side that moved.
+        In the order of `DraughtsVariant.legal_moves`, so the search, which
+        walks these, orders its moves as a move list would."""
         return self.child_makers[side](mine, theirs, kings)
 
     def _children_general(self, mine: int, theirs: int, kings: int, side: int) -> list[Child]:
@@ -514,16 +516,34 @@ class MoveGenerator:
 
     @staticmethod
     def _jump_children(
-        result: list[Child], landings: int, d: int, north: bool, mine: int, theirs: int, kings: int, promo: int
+        result: list[Child], ne: int, nw: int, se: int, sw: int, dl: int, dr: int,
+        mine: int, theirs: int, kings: int, promo: int,
     ) -> None:
-        """Children of single jumps (no second jump possible) landing on `landings`."""
-        while landings:
-            land = landings & -landings
-            landings ^= land
-            mid = land >> d if north else land << d
-            start = mid >> d if north else mid << d
-            k = kings & ~mid
-            result.append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
+        """Children of single jumps (no second jump possible) landing on `ne`..`sw`,
+        in the order `legal_moves` lists them (by start square, then ne, nw, se,
+        sw), so the search sees the same move order as a move list."""
+        dl2, dr2 = 2 * dl, 2 * dr
+        starts = ne >> dr2 | nw >> dl2 | se << dl2 | sw << dr2
+        append = result.append
+        while starts:
+            start = starts & -starts
+            starts ^= start
+            if start << dr2 & ne:
+                mid, land = start << dr, start << dr2
+                k = kings & ~mid
+                append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
+            if start << dl2 & nw:
+                mid, land = start << dl, start << dl2
+                k = kings & ~mid
+                append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
+            if start >> dl2 & se:
+                mid, land = start >> dl, start >> dl2
+                k = kings & ~mid
+                append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
+            if start >> dr2 & sw:
+                mid, land = start >> dr, start >> dr2
+                k = kings & ~mid
+                append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
 
     # Long on purpose: the move-generation hot path, inlined (no calls per move).
     def _make_children(self, side: int) -> Callable[[int, int, int], list[Child]]:
@@ -558,29 +578,22 @@ class MoveGenerator:
                 ):
                     return general(mine, theirs, kings, 0)
                 # speed: single jumps only: children straight from the landing bitboards.
-                if ne:
-                    jump_children(result, ne, dr, True, mine, theirs, kings, promo)
-                if nw:
-                    jump_children(result, nw, dl, True, mine, theirs, kings, promo)
-                if se:
-                    jump_children(result, se, dl, False, mine, theirs, kings, promo)
-                if sw:
-                    jump_children(result, sw, dr, False, mine, theirs, kings, promo)
+                jump_children(result, ne, nw, se, sw, dl, dr, mine, theirs, kings, promo)
                 if not free:
                     return result
             append = result.append
             for d in (dl, dr):
                 targets = (mine << d) & empty
-                crowned = targets & promo
-                targets ^= crowned  # speed: crowning steps apart, so the common loop has no test
-                while targets:
+                if targets & promo:  # in square order, as `legal_moves` lists them
+                    while targets:
+                        land = targets & -targets
+                        targets ^= land
+                        append((theirs, mine ^ (land >> d) ^ land, kings | land if land & promo else kings))
+                    continue
+                while targets:  # speed: no crowning step: the common loop has no test
                     land = targets & -targets
                     targets ^= land
                     append((theirs, mine ^ (land >> d) ^ land, kings))
-                while crowned:
-                    land = crowned & -crowned
-                    crowned ^= land
-                    append((theirs, mine ^ (land >> d) ^ land, kings | land))
             return result
 
         def children_black(mine: int, theirs: int, kings: int) -> list[Child]:
@@ -604,29 +617,22 @@ class MoveGenerator:
                     )
                 ):
                     return general(mine, theirs, kings, 1)
-                if ne:
-                    jump_children(result, ne, dr, True, mine, theirs, kings, promo)
-                if nw:
-                    jump_children(result, nw, dl, True, mine, theirs, kings, promo)
-                if se:
-                    jump_children(result, se, dl, False, mine, theirs, kings, promo)
-                if sw:
-                    jump_children(result, sw, dr, False, mine, theirs, kings, promo)
+                jump_children(result, ne, nw, se, sw, dl, dr, mine, theirs, kings, promo)
                 if not free:
                     return result
             append = result.append
             for d in (dl, dr):
                 targets = (mine >> d) & empty
-                crowned = targets & promo
-                targets ^= crowned
+                if targets & promo:
+                    while targets:
+                        land = targets & -targets
+                        targets ^= land
+                        append((theirs, mine ^ (land << d) ^ land, kings | land if land & promo else kings))
+                    continue
                 while targets:
                     land = targets & -targets
                     targets ^= land
                     append((theirs, mine ^ (land << d) ^ land, kings))
-                while crowned:
-                    land = crowned & -crowned
-                    crowned ^= land
-                    append((theirs, mine ^ (land << d) ^ land, kings | land))
             return result
 
         return children_white if side == 0 else children_black
