@@ -218,8 +218,11 @@ class MaterialEvaluator:
 
     def __call__(self, position: Any) -> int:
         white, black, kings = self.read(position)
-        king_value = self.king_value
-        score = ((white & ~kings).bit_count() - (black & ~kings).bit_count()) * MAN + (
-            (white & kings).bit_count() - (black & kings).bit_count()
-        ) * king_value
+        score = self.white_score(white, black, kings)
         return score if self.side_to_move(position) == self.white_index else -score
+
+    def white_score(self, white: int, black: int, kings: int) -> int:
+        """Material, white minus black (the search calls this on its bitboards)."""
+        return ((white & ~kings).bit_count() - (black & ~kings).bit_count()) * MAN + (
+            (white & kings).bit_count() - (black & kings).bit_count()
+        ) * self.king_value

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable
 
-from benchmarks.search_baseline.evaluate import DraughtsEvaluator
+from .evaluate import DraughtsEvaluator
 from damka.engine.move import Move
 
 INF = 10**9
