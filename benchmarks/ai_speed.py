@@ -29,7 +29,10 @@ numbers compare between machines (a PC against the Pi) and between versions.
 A node is one position searched (draughts) or one position expanded
 (multiwarcaby: every child of an expanded node is generated and scored, so
 a node there is worth a whole move generation). The machine may be shared:
-compare the ratios of one run, not absolute numbers between runs.
+compare the ratios of one run, not absolute numbers between runs. Tables 2
+and 3 divide by the CPU time each search used (`time.process_time`), not
+the wall time, so another program's load on the machine counts for neither;
+the searches still stop on the wall clock, as in a game.
 """
 
 from __future__ import annotations
@@ -122,7 +125,7 @@ def speed_table(specs: list[str], seconds: float, seed: int) -> None:
 
 def before_after_table(specs: list[str], depth: int, seed: int) -> None:
     print(f"Damka before (benchmarks/search_baseline) and now, the same positions to depth {depth}\n")
-    print("| variant | positions | nodes (both) | before s | now s | before nodes/s | now nodes/s | speed-up |")
+    print("| variant | positions | nodes (both) | before CPU s | now CPU s | before nodes/s | now nodes/s | speed-up |")
     print("|---|---|---|---|---|---|---|---|")
     for spec in specs:
         variant = parse_spec(spec)
@@ -134,9 +137,9 @@ def before_after_table(specs: list[str], depth: int, seed: int) -> None:
             runs = [("before", BaselineSearcher), ("now", Searcher)]
             # Alternate which runs first, so neither gains from a warmer machine.
             for label, make in runs if index % 2 == 0 else runs[::-1]:
-                started = time.monotonic()
+                started = time.process_time()
                 results[label] = make(variant).search(position, max_depth=depth)
-                spent[label] += time.monotonic() - started
+                spent[label] += time.process_time() - started
             old, new = results["before"], results["now"]
             if (old.move, old.score, old.nodes) != (new.move, new.score, new.nodes):
                 raise SystemExit(f"ai_speed: {spec}: the searches differ: before {old.move} {old.score} "
@@ -172,15 +175,15 @@ def turbo_table(seconds: float) -> None:
     totals = {"damka": 0, "turbo": 0, "turbo_all": 0, "damka_s": 0.0, "turbo_s": 0.0}
     depths: dict[str, list[int]] = {"damka": [], "turbo": []}
     for name, position in many_positions(variant, TURBO_POSITIONS):
-        started = time.monotonic()
+        started = time.process_time()
         result = Searcher(variant).search(position, time_limit=seconds, now=time.monotonic)
-        damka_s = time.monotonic() - started
+        damka_s = time.process_time() - started
 
         board = draughts.StandardBoard.from_fen(variant.format_position(position))
         engine = TurboEngine(depth_limit=64, time_limit=seconds)
-        started = time.monotonic()
+        started = time.process_time()
         engine.get_best_move(board)
-        turbo_s = time.monotonic() - started
+        turbo_s = time.process_time() - started
         counted = LeafCountingTurbo(depth_limit=max(1, engine.completed_depth))
         counted.get_best_move(draughts.StandardBoard.from_fen(variant.format_position(position)))
         # The same share of leaves as in the search to the depth it completed.

@@ -42,6 +42,7 @@ MAX_PLY = 128
 LMR_AFTER = 3  # late move reduction: from the 4th move of a node...
 LMR_MIN_DEPTH = 2  # ...with at least this much depth left after the move
 TT_LIMIT = 100_000  # entries, about 500 bytes each: cleared past ~50 MB (memory on the Pi)
+EVAL_LIMIT = 200_000  # cached leaf scores, about 250 bytes each: cleared past ~50 MB
 
 
 class SearchStopped(Exception):
@@ -160,12 +161,17 @@ class Searcher(SearchLimits):
         self.free_capture = bool(getattr(variant, "free_capture", False))
         generator = variant.move_generator
         self._children = generator.child_makers
-        self._jumpers = generator.jumpers
-        self._count_quiet = generator.count_quiet
+        # With optional captures a leaf must stand pat against its captures, so
+        # it takes the full path; otherwise a cheap test settles most leaves.
+        self._leaf_tests = None if self.free_capture else generator.leaf_tests
         limit = getattr(variant, "draw_moves", None)
         self._draw_plies = 2 * limit if isinstance(limit, int) else INF
         white_score = getattr(self.evaluate, "white_score", None)
         self._score = _board_scorer(self.evaluate, white_score)
+        # speed: quiet leaves' scores by board, one dict per side to move, kept
+        # across iterations (a board-only evaluation: any other is not cached).
+        self._eval_cache: tuple[dict[Board, int], dict[Board, int]] | None = (
+            ({}, {}) if white_score is not None else None)
 
     # -- entry point ----------------------------------------------------------
 
@@ -212,6 +218,9 @@ class Searcher(SearchLimits):
         self._partial_best: tuple[Move, int] | None = None
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
+        if self._eval_cache is not None and len(self._eval_cache[0]) + len(self._eval_cache[1]) > EVAL_LIMIT:
+            for cache in self._eval_cache:
+                cache.clear()
 
         root, side = board_of(position)
         self._root_board, self._root_side = root, side
@@ -350,19 +359,34 @@ class Searcher(SearchLimits):
         entry = table.get(board)
         tt_child = None
         if entry is not None and depth > 0:
-            # speed: a cut-off from the table before any move is generated.
+            # speed: a cut-off from the table before any move is generated
+            # (`_probe` inlined).
             tt_child = entry[3]
-            cut = _probe(entry, depth, alpha, beta, ply)
-            if cut is not None:
-                return cut
+            if entry[0] >= depth:
+                cut = entry[1]
+                if cut > WIN_BOUND:
+                    cut -= ply
+                elif cut < -WIN_BOUND:
+                    cut += ply
+                flag = entry[2]
+                if flag == EXACT or (flag == LOWER and cut >= beta) or (flag == UPPER and cut <= alpha):
+                    return cut
 
         mine, theirs, kings = board
-        if depth <= 0 and not self.free_capture and not self._jumpers(mine, theirs, kings, side):
+        if depth <= 0 and self._leaf_tests is not None:
             # speed: a quiet leaf is scored without generating its moves (about
             # half the nodes): only whether it has any matters.
-            if self._count_quiet(mine, theirs, kings, side):
-                return self._score(mine, theirs, kings, side, quiet)
-            return -(WIN - ply)
+            state = self._leaf_tests[side](mine, theirs, kings)
+            if state != 2:
+                if not state:
+                    return -(WIN - ply)
+                if self._eval_cache is None:
+                    return self._score(mine, theirs, kings, side, quiet)
+                cache = self._eval_cache[side]
+                score = cache.get(board)
+                if score is None:
+                    score = cache[board] = self._score(mine, theirs, kings, side, quiet)
+                return score
 
         children = self._children[side](mine, theirs, kings)
         if not children:
@@ -460,7 +484,9 @@ class Searcher(SearchLimits):
             captured = theirs ^ child[0]
             if captured:
                 return (1 << 24) + (captured.bit_count() << 8)
-            key = _quiet_key(mine, child)
+            moved = mine ^ child[1]  # speed: `_quiet_key` inlined
+            start = moved & mine
+            key = moved if start < moved ^ start else -moved
             if key == k0:
                 return 1 << 22
             if key == k1:
