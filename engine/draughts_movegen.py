@@ -245,16 +245,18 @@ class MoveGenerator:
 
     @staticmethod
     def _walk_men(
-        jumps: list, theirs: int, empty: int, start: int, sq: int, cap: int, found: set, free: bool
+        jumps: list, theirs: int, empty: int, start: int, sq: int, cap: int,
+        found: dict[tuple[int, int, int], None], free: bool,
     ) -> None:
-        """Add to `found` the (start, end, captured) of every men's chain from `sq`."""
+        """Add to `found` the (start, end, captured) of every men's chain from `sq`,
+        in the order `captures` finds them (a dict keeps the first)."""
         more = False
         for mid, land, lsq in jumps[sq]:
             if mid & theirs and not mid & cap and land & empty:
                 more = True
                 MoveGenerator._walk_men(jumps, theirs, empty, start, lsq, cap | mid, found, free)
         if cap and (free or not more):
-            found.add((start, sq, cap))
+            found[(start, sq, cap)] = None
 
     # Long on purpose: the perft/count hot path, inlined (no calls per node).
     def _make_counter(self, side: int) -> Callable[[int, int, int], int]:
@@ -276,7 +278,7 @@ class MoveGenerator:
             # Men's capture chains counted without building paths or moves.
             if promo:  # crowning mid-capture: the full search
                 return len(captures(mine, theirs, kings, side, jumpers))
-            found: set[tuple[int, int, int]] = set()
+            found: dict[tuple[int, int, int], None] = {}
             empty0 = playable ^ (mine | theirs)
             while jumpers:
                 bit = jumpers & -jumpers
@@ -588,10 +590,34 @@ class MoveGenerator:
         playable, dl, dr = self.playable, self.dl, self.dr
         back = self.men_capture_backward
         free = self.free_capture
+        dl2, dr2 = 2 * dl, 2 * dr
         promo = self.promotion[side]
         mid_promo = promo if self.promote_mid_capture else 0
         general = self._children_general
         jump_children = self._jump_children
+        man_jumps = self.man_jumps[side]
+        majority = self.majority
+        walk = self._walk_men
+
+        def chain_children(result: list[Child], mine: int, theirs: int, kings: int, jumpers: int) -> None:
+            # speed: men's capture chains walked without paths, `Move`s or
+            # crowning mid-capture (that variant takes the general path).
+            found: dict[tuple[int, int, int], None] = {}
+            empty0 = playable ^ (mine | theirs)
+            while jumpers:
+                bit = jumpers & -jumpers
+                jumpers ^= bit
+                sq = bit.bit_length() - 1
+                walk(man_jumps, theirs, empty0 | bit, sq, sq, 0, found, free)
+            keys = list(found)
+            if majority and len(keys) > 1:
+                best = max(cap.bit_count() for _, _, cap in keys)
+                keys = [key for key in keys if key[2].bit_count() == best]
+            append = result.append
+            for start, end, cap in keys:
+                ebit = 1 << end
+                k = kings & ~cap
+                append((theirs ^ cap, mine ^ (1 << start) | ebit, k | ebit if ebit & promo else k))
 
         def children_white(mine: int, theirs: int, kings: int) -> list[Child]:
             if mine & kings:
@@ -605,7 +631,9 @@ class MoveGenerator:
                 sw = (((mine >> dr) & theirs) >> dr) & empty
             result: list[Child] = []
             if ne | nw | se | sw:
-                if (ne | nw | se | sw) & mid_promo or (
+                if (ne | nw | se | sw) & mid_promo:
+                    return general(mine, theirs, kings, 0)
+                if (
                     ((((ne | nw | se) << dr) & theirs) << dr) & empty
                     or ((((ne | nw | sw) << dl) & theirs) << dl) & empty
                     or back and (
@@ -613,9 +641,12 @@ class MoveGenerator:
                         or ((((nw | se | sw) >> dr) & theirs) >> dr) & empty
                     )
                 ):
-                    return general(mine, theirs, kings, 0)
-                # speed: single jumps only: children straight from the landing bitboards.
-                jump_children(result, ne, nw, se, sw, dl, dr, mine, theirs, kings, promo)
+                    if mid_promo:  # a chain may crown on its way: the general path
+                        return general(mine, theirs, kings, 0)
+                    chain_children(result, mine, theirs, kings, ne >> dr2 | nw >> dl2 | se << dl2 | sw << dr2)
+                else:
+                    # speed: single jumps only: children straight from the landing bitboards.
+                    jump_children(result, ne, nw, se, sw, dl, dr, mine, theirs, kings, promo)
                 if not free:
                     return result
             append = result.append
@@ -645,7 +676,9 @@ class MoveGenerator:
                 nw = (((mine << dl) & theirs) << dl) & empty
             result: list[Child] = []
             if ne | nw | se | sw:
-                if (ne | nw | se | sw) & mid_promo or (
+                if (ne | nw | se | sw) & mid_promo:
+                    return general(mine, theirs, kings, 1)
+                if (
                     ((((ne | se | sw) >> dl) & theirs) >> dl) & empty
                     or ((((nw | se | sw) >> dr) & theirs) >> dr) & empty
                     or back and (
@@ -653,8 +686,11 @@ class MoveGenerator:
                         or ((((ne | nw | sw) << dl) & theirs) << dl) & empty
                     )
                 ):
-                    return general(mine, theirs, kings, 1)
-                jump_children(result, ne, nw, se, sw, dl, dr, mine, theirs, kings, promo)
+                    if mid_promo:  # a chain may crown on its way: the general path
+                        return general(mine, theirs, kings, 1)
+                    chain_children(result, mine, theirs, kings, ne >> dr2 | nw >> dl2 | se << dl2 | sw << dr2)
+                else:
+                    jump_children(result, ne, nw, se, sw, dl, dr, mine, theirs, kings, promo)
                 if not free:
                     return result
             append = result.append
