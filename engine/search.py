@@ -157,6 +157,7 @@ class Searcher(SearchLimits):
         self.play = variant.play
         self.side_to_move = variant.side_to_move
         self.tt = TranspositionTable()
+        self._tables = self.tt.by_side
         # Captures are compulsory unless the variant's free-capture option is on.
         self.free_capture = bool(getattr(variant, "free_capture", False))
         generator = variant.move_generator
@@ -355,7 +356,24 @@ class Searcher(SearchLimits):
         if quiet >= self._draw_plies:
             return 0
 
-        table = self.tt.by_side[side]
+        mine, theirs, kings = board
+        if depth <= 0 and self._leaf_tests is not None:
+            # speed: a quiet leaf is scored without generating its moves (more
+            # than half the nodes) or looking in the table: only whether it
+            # has any moves matters.
+            state = self._leaf_tests[side](mine, theirs, kings)
+            if state != 2:
+                if not state:
+                    return -(WIN - ply)
+                if self._eval_cache is None:
+                    return self._score(mine, theirs, kings, side, quiet)
+                cache = self._eval_cache[side]
+                score = cache.get(board)
+                if score is None:
+                    score = cache[board] = self._score(mine, theirs, kings, side, quiet)
+                return score
+
+        table = self._tables[side]
         entry = table.get(board)
         tt_child = None
         if entry is not None and depth > 0:
@@ -371,22 +389,6 @@ class Searcher(SearchLimits):
                 flag = entry[2]
                 if flag == EXACT or (flag == LOWER and cut >= beta) or (flag == UPPER and cut <= alpha):
                     return cut
-
-        mine, theirs, kings = board
-        if depth <= 0 and self._leaf_tests is not None:
-            # speed: a quiet leaf is scored without generating its moves (about
-            # half the nodes): only whether it has any matters.
-            state = self._leaf_tests[side](mine, theirs, kings)
-            if state != 2:
-                if not state:
-                    return -(WIN - ply)
-                if self._eval_cache is None:
-                    return self._score(mine, theirs, kings, side, quiet)
-                cache = self._eval_cache[side]
-                score = cache.get(board)
-                if score is None:
-                    score = cache[board] = self._score(mine, theirs, kings, side, quiet)
-                return score
 
         children = self._children[side](mine, theirs, kings)
         if not children:
