@@ -26,8 +26,10 @@ purpose: it is the hot path, inlined for speed.
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from damka.engine.draughts_position import DraughtsPosition
 from damka.engine.evaluate import DraughtsEvaluator
@@ -176,7 +178,6 @@ class Searcher(SearchLimits):
 
     # -- entry point ----------------------------------------------------------
 
-    # Long on purpose: iterative deepening with its time checks and aspiration window in one loop.
     def search(
         self,
         position: Any,
@@ -197,6 +198,14 @@ class Searcher(SearchLimits):
         root); slower, used by the learner levels that pick among near-best
         moves.
         """
+        with _cyclic_gc_paused():
+            return self._search(position, max_depth, time_limit, now, stop, history, check_every,
+                                all_root_scores, max_nodes)
+
+    # Long on purpose: iterative deepening with its time checks and aspiration window in one loop.
+    def _search(self, position: Any, max_depth: int, time_limit: float | None, now: Callable[[], float] | None,
+                stop: Callable[[], bool] | None, history: Iterable[Any], check_every: int,
+                all_root_scores: bool, max_nodes: int | None) -> SearchResult:
         moves = self.legal_moves(position)
         if not moves:
             raise ValueError("no legal move in this position")
@@ -518,6 +527,24 @@ class Searcher(SearchLimits):
             pv.append(move)
             position = self.play(position, move)
         return tuple(pv)
+
+
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Python's cycle collector off for the length of a search.
+
+    speed: the search makes a tuple per child and per table entry, none in a
+    cycle, and the collector, run every few hundred of them, walks the whole
+    table each time it reaches the old generation: a quarter of the search's
+    time. It is turned back on afterwards, unless it was already off (a
+    search in another thread, or the program's choice)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _leave(path: dict[Board, int], board: Board) -> None:
