@@ -112,7 +112,7 @@ class MoveGenerator:
             tuple((sum(bit for _, bit in r), abs(d), d > 0) for r, d in ((ray(sq, d), d) for d in deltas) if r)
             for sq in range(size)
         ]
-        self._king_search = self._flying_king if flying_kings else self._short_king
+        self._king_search = self._make_flying_king() if flying_kings else self._short_king
         self.man_steps = tuple(
             [tuple(r[0] for r in (ray(sq, deltas[i]) for i in dirs) if r) for sq in range(size)]
             for dirs in (north, south)
@@ -438,46 +438,52 @@ class MoveGenerator:
         if cap and (self.free_capture or not more) and (start, sq, cap) not in out:
             out[(start, sq, cap)] = (path, promoted)
 
-    def _continues(self, sq: int, cap: int, theirs: int, empty: int) -> bool:
-        """Whether a flying king on `sq` can capture again, `cap` already taken."""
-        for mask, d, up in self.ray_masks[sq]:
-            blockers = mask & ~empty
-            if blockers:
-                first = blockers & -blockers if up else 1 << (blockers.bit_length() - 1)
-                if first & theirs and not first & cap and (first << d if up else first >> d) & empty:
-                    return True
-        return False
+    def _make_flying_king(self) -> Callable[..., None]:
+        """`king(start, sq, cap, path, theirs, empty, out, promoted=True)`: add to
+        `out` the capture sequences of a flying king from `sq`, `cap` taken so
+        far. speed: a closure, its tables and settings constants (it recurses
+        once per jump)."""
+        rays, ray_masks, free = self.rays, self.ray_masks, self.free_capture
 
-    def _flying_king(
-        self, start: int, sq: int, cap: int, path: tuple[int, ...], theirs: int, empty: int, out: Captures,
-        promoted: bool = True,
-    ) -> None:
-        """Capture sequences of a flying king from `sq`, `cap` taken so far."""
-        more = False
-        for line in self.rays[sq]:
-            it = iter(line)  # speed: one iterator walks to the victim, then on over the landings
-            for _, bit in it:
-                if bit & empty:
-                    continue
-                if bit & theirs and not bit & cap:
-                    ncap = cap | bit
-                    landings = []
-                    for lsq, lbit in it:
-                        if not lbit & empty:
-                            break
-                        landings.append(lsq)
-                    if landings:
-                        more = True
-                        if not self.free_capture:
-                            # A king must land where it can capture on, when such a square exists.
-                            onward = [lsq for lsq in landings if self._continues(lsq, ncap, theirs, empty)]
-                            if onward:
-                                landings = onward
-                        for lsq in landings:
-                            self._flying_king(start, lsq, ncap, path + (lsq,), theirs, empty, out, promoted)
-                break
-        if cap and (self.free_capture or not more) and (start, sq, cap) not in out:
-            out[(start, sq, cap)] = (path, promoted)
+        def continues(sq: int, cap: int, theirs: int, empty: int) -> bool:
+            # Whether a flying king on `sq` can capture again, `cap` already taken.
+            for mask, d, up in ray_masks[sq]:
+                blockers = mask & ~empty
+                if blockers:
+                    first = blockers & -blockers if up else 1 << (blockers.bit_length() - 1)
+                    if first & theirs and not first & cap and (first << d if up else first >> d) & empty:
+                        return True
+            return False
+
+        def king(start: int, sq: int, cap: int, path: tuple[int, ...], theirs: int, empty: int, out: Captures,
+                 promoted: bool = True) -> None:
+            more = False
+            for line in rays[sq]:
+                it = iter(line)  # speed: one iterator walks to the victim, then on over the landings
+                for _, bit in it:
+                    if bit & empty:
+                        continue
+                    if bit & theirs and not bit & cap:
+                        ncap = cap | bit
+                        landings = []
+                        for lsq, lbit in it:
+                            if not lbit & empty:
+                                break
+                            landings.append(lsq)
+                        if landings:
+                            more = True
+                            if not free:
+                                # A king must land where it can capture on, when such a square exists.
+                                onward = [lsq for lsq in landings if continues(lsq, ncap, theirs, empty)]
+                                if onward:
+                                    landings = onward
+                            for lsq in landings:
+                                king(start, lsq, ncap, path + (lsq,), theirs, empty, out, promoted)
+                    break
+            if cap and (free or not more) and (start, sq, cap) not in out:
+                out[(start, sq, cap)] = (path, promoted)
+
+        return king
 
     def quiet_moves(self, mine: int, theirs: int, kings: int, side: int) -> list[tuple[int, int]]:
         """Every non-capturing move as (start, end), men first."""
