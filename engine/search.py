@@ -422,9 +422,9 @@ class Searcher(SearchLimits):
             depth = 0  # captures pending: follow them without spending depth
             if entry is not None:
                 tt_child = entry[3]
-                cut = _probe(entry, depth, alpha, beta, ply)
-                if cut is not None:
-                    return cut
+                settled = _probe(entry, depth, alpha, beta, ply)
+                if settled is not None:
+                    return settled
 
         if len(children) > 1:
             children = self._order(children, mine, theirs, tt_child, ply)
