@@ -20,7 +20,7 @@ import pytest
 
 from damka.engine import Game, find_variant
 from damka.engine.evaluate import MaterialEvaluator
-from damka.engine.search import Searcher, board_of
+from damka.engine.search import Searcher
 
 BASELINE = Path(__file__).resolve().parent.parent / "benchmarks" / "search_baseline"
 
@@ -50,6 +50,13 @@ def game_positions(variant: Any, seed: int, plies: tuple[int, ...]) -> list[Any]
             break
         game.push_unchecked(rng.choice(moves))
     return found
+
+
+def board_of(position: Any) -> tuple[tuple[int, int, int], int]:
+    """(mine, theirs, kings) from the side to move, and that side: the generator's view."""
+    if position.turn == 0:
+        return (position.white, position.black, position.kings), 0
+    return (position.black, position.white, position.kings), 1
 
 
 def same_search(variant: Any, position: Any, depth: int, **options: Any) -> None:
