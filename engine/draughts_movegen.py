@@ -443,7 +443,7 @@ class MoveGenerator:
         `out` the capture sequences of a flying king from `sq`, `cap` taken so
         far. speed: a closure, its tables and settings constants (it recurses
         once per jump)."""
-        rays, ray_masks, free = self.rays, self.ray_masks, self.free_capture
+        ray_masks, free = self.ray_masks, self.free_capture
 
         def continues(sq: int, cap: int, theirs: int, empty: int) -> bool:
             # Whether a flying king on `sq` can capture again, `cap` already taken.
@@ -458,28 +458,44 @@ class MoveGenerator:
         def king(start: int, sq: int, cap: int, path: tuple[int, ...], theirs: int, empty: int, out: Captures,
                  promoted: bool = True) -> None:
             more = False
-            for line in rays[sq]:
-                it = iter(line)  # speed: one iterator walks to the victim, then on over the landings
-                for _, bit in it:
-                    if bit & empty:
-                        continue
-                    if bit & theirs and not bit & cap:
-                        ncap = cap | bit
-                        landings = []
-                        for lsq, lbit in it:
-                            if not lbit & empty:
-                                break
-                            landings.append(lsq)
-                        if landings:
-                            more = True
-                            if not free:
-                                # A king must land where it can capture on, when such a square exists.
-                                onward = [lsq for lsq in landings if continues(lsq, ncap, theirs, empty)]
-                                if onward:
-                                    landings = onward
-                            for lsq in landings:
-                                king(start, lsq, ncap, path + (lsq,), theirs, empty, out, promoted)
-                    break
+            for mask, _, up in ray_masks[sq]:
+                # speed: the first piece on the ray and the free squares behind
+                # it by bit tricks (lowest bit going up, highest going down).
+                blockers = mask & ~empty
+                if not blockers:
+                    continue
+                first = blockers & -blockers if up else 1 << (blockers.bit_length() - 1)
+                if not first & theirs or first & cap:
+                    continue
+                if up:
+                    beyond = mask & ~((first << 1) - 1)
+                    stop = beyond & ~empty
+                    if stop:
+                        beyond &= (stop & -stop) - 1
+                else:
+                    beyond = mask & (first - 1)
+                    stop = beyond & ~empty
+                    if stop:
+                        beyond &= ~((1 << stop.bit_length()) - 1)
+                if not beyond:
+                    continue
+                landings = []  # in the order a king reaches them
+                while beyond:
+                    if up:
+                        bit = beyond & -beyond
+                    else:
+                        bit = 1 << (beyond.bit_length() - 1)
+                    beyond ^= bit
+                    landings.append(bit.bit_length() - 1)
+                more = True
+                ncap = cap | first
+                if not free:
+                    # A king must land where it can capture on, when such a square exists.
+                    onward = [lsq for lsq in landings if continues(lsq, ncap, theirs, empty)]
+                    if onward:
+                        landings = onward
+                for lsq in landings:
+                    king(start, lsq, ncap, path + (lsq,), theirs, empty, out, promoted)
             if cap and (free or not more) and (start, sq, cap) not in out:
                 out[(start, sq, cap)] = (path, promoted)
 
