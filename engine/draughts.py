@@ -157,6 +157,12 @@ class DraughtsVariant(Variant):
 
     # -- moves --------------------------------------------------------------
 
+    @property
+    def move_generator(self) -> MoveGenerator:
+        """The rule set's bitboard generator: the search walks its children
+        directly instead of `legal_moves` and `play` (no `Move` per node)."""
+        return self._generator
+
     def _sides(self, position: DraughtsPosition) -> tuple[int, int]:
         return (position.white, position.black) if position.turn == 0 else (position.black, position.white)
 

@@ -112,10 +112,11 @@ class MoveGenerator:
             tuple((sum(bit for _, bit in r), abs(d), d > 0) for r, d in ((ray(sq, d), d) for d in deltas) if r)
             for sq in range(size)
         ]
-        self._king_search = self._flying_king if flying_kings else self._short_king
+        self._king_search = self._make_flying_king() if flying_kings else self._short_king
         # speed: one specialised leaf counter per side, chosen once per perft node.
         self.counters = (self._make_counter(0), self._make_counter(1))
         self.child_makers = (self._make_children(0), self._make_children(1))
+        self.leaf_tests = (self._make_leaf_test(0), self._make_leaf_test(1))
 
     # -- tests on whole bitboards -------------------------------------------
 
@@ -189,6 +190,42 @@ class MoveGenerator:
                 )
         return n
 
+    def _make_leaf_test(self, side: int) -> Callable[[int, int, int], int]:
+        """`test(mine, theirs, kings)`: 2 if the side to move can capture, 1 if it
+        has only quiet moves, 0 if it has none. The search's leaves ask this
+        instead of listing moves (speed: men only, a few shifts; otherwise
+        `jumpers` and `count_quiet`)."""
+        playable, dl, dr = self.playable, self.dl, self.dr
+        back = self.men_capture_backward
+        jumpers, count_quiet = self.jumpers, self.count_quiet
+
+        def general(mine: int, theirs: int, kings: int) -> int:
+            if jumpers(mine, theirs, kings, side):
+                return 2
+            return 1 if count_quiet(mine, theirs, kings, side) else 0
+
+        def test_white(mine: int, theirs: int, kings: int) -> int:
+            if mine & kings:
+                return general(mine, theirs, kings)
+            empty = playable ^ (mine | theirs)
+            if (((mine << dr) & theirs) << dr | ((mine << dl) & theirs) << dl) & empty:
+                return 2
+            if back and (((mine >> dl) & theirs) >> dl | ((mine >> dr) & theirs) >> dr) & empty:
+                return 2
+            return 1 if ((mine << dl) | (mine << dr)) & empty else 0
+
+        def test_black(mine: int, theirs: int, kings: int) -> int:
+            if mine & kings:
+                return general(mine, theirs, kings)
+            empty = playable ^ (mine | theirs)
+            if (((mine >> dl) & theirs) >> dl | ((mine >> dr) & theirs) >> dr) & empty:
+                return 2
+            if back and (((mine << dr) & theirs) << dr | ((mine << dl) & theirs) << dl) & empty:
+                return 2
+            return 1 if ((mine >> dl) | (mine >> dr)) & empty else 0
+
+        return test_white if side == 0 else test_black
+
     def count(self, mine: int, theirs: int, kings: int, side: int) -> int:
         """Number of legal moves (distinct by start, end and captured set)."""
         return self.counters[side](mine, theirs, kings)
@@ -204,16 +241,18 @@ class MoveGenerator:
 
     @staticmethod
     def _walk_men(
-        jumps: list, theirs: int, empty: int, start: int, sq: int, cap: int, found: set, free: bool
+        jumps: list, theirs: int, empty: int, start: int, sq: int, cap: int,
+        found: dict[tuple[int, int, int], None], free: bool,
     ) -> None:
-        """Add to `found` the (start, end, captured) of every men's chain from `sq`."""
+        """Add to `found` the (start, end, captured) of every men's chain from `sq`,
+        in the order `captures` finds them (a dict keeps the first)."""
         more = False
         for mid, land, lsq in jumps[sq]:
             if mid & theirs and not mid & cap and land & empty:
                 more = True
                 MoveGenerator._walk_men(jumps, theirs, empty, start, lsq, cap | mid, found, free)
         if cap and (free or not more):
-            found.add((start, sq, cap))
+            found[(start, sq, cap)] = None
 
     # Long on purpose: the perft/count hot path, inlined (no calls per node).
     def _make_counter(self, side: int) -> Callable[[int, int, int], int]:
@@ -235,7 +274,7 @@ class MoveGenerator:
             # Men's capture chains counted without building paths or moves.
             if promo:  # crowning mid-capture: the full search
                 return len(captures(mine, theirs, kings, side, jumpers))
-            found: set[tuple[int, int, int]] = set()
+            found: dict[tuple[int, int, int], None] = {}
             empty0 = playable ^ (mine | theirs)
             while jumpers:
                 bit = jumpers & -jumpers
@@ -395,46 +434,68 @@ class MoveGenerator:
         if cap and (self.free_capture or not more) and (start, sq, cap) not in out:
             out[(start, sq, cap)] = (path, promoted)
 
-    def _continues(self, sq: int, cap: int, theirs: int, empty: int) -> bool:
-        """Whether a flying king on `sq` can capture again, `cap` already taken."""
-        for mask, d, up in self.ray_masks[sq]:
-            blockers = mask & ~empty
-            if blockers:
-                first = blockers & -blockers if up else 1 << (blockers.bit_length() - 1)
-                if first & theirs and not first & cap and (first << d if up else first >> d) & empty:
-                    return True
-        return False
+    def _make_flying_king(self) -> Callable[..., None]:
+        """`king(start, sq, cap, path, theirs, empty, out, promoted=True)`: add to
+        `out` the capture sequences of a flying king from `sq`, `cap` taken so
+        far. speed: a closure, its tables and settings constants (it recurses
+        once per jump)."""
+        ray_masks, free = self.ray_masks, self.free_capture
 
-    def _flying_king(
-        self, start: int, sq: int, cap: int, path: tuple[int, ...], theirs: int, empty: int, out: Captures,
-        promoted: bool = True,
-    ) -> None:
-        """Capture sequences of a flying king from `sq`, `cap` taken so far."""
-        more = False
-        for line in self.rays[sq]:
-            it = iter(line)  # speed: one iterator walks to the victim, then on over the landings
-            for _, bit in it:
-                if bit & empty:
+        def continues(sq: int, cap: int, theirs: int, empty: int) -> bool:
+            # Whether a flying king on `sq` can capture again, `cap` already taken.
+            for mask, d, up in ray_masks[sq]:
+                blockers = mask & ~empty
+                if blockers:
+                    first = blockers & -blockers if up else 1 << (blockers.bit_length() - 1)
+                    if first & theirs and not first & cap and (first << d if up else first >> d) & empty:
+                        return True
+            return False
+
+        def king(start: int, sq: int, cap: int, path: tuple[int, ...], theirs: int, empty: int, out: Captures,
+                 promoted: bool = True) -> None:
+            more = False
+            for mask, _, up in ray_masks[sq]:
+                # speed: the first piece on the ray and the free squares behind
+                # it by bit tricks (lowest bit going up, highest going down).
+                blockers = mask & ~empty
+                if not blockers:
                     continue
-                if bit & theirs and not bit & cap:
-                    ncap = cap | bit
-                    landings = []
-                    for lsq, lbit in it:
-                        if not lbit & empty:
-                            break
-                        landings.append(lsq)
-                    if landings:
-                        more = True
-                        if not self.free_capture:
-                            # A king must land where it can capture on, when such a square exists.
-                            onward = [lsq for lsq in landings if self._continues(lsq, ncap, theirs, empty)]
-                            if onward:
-                                landings = onward
-                        for lsq in landings:
-                            self._flying_king(start, lsq, ncap, path + (lsq,), theirs, empty, out, promoted)
-                break
-        if cap and (self.free_capture or not more) and (start, sq, cap) not in out:
-            out[(start, sq, cap)] = (path, promoted)
+                first = blockers & -blockers if up else 1 << (blockers.bit_length() - 1)
+                if not first & theirs or first & cap:
+                    continue
+                if up:
+                    beyond = mask & ~((first << 1) - 1)
+                    stop = beyond & ~empty
+                    if stop:
+                        beyond &= (stop & -stop) - 1
+                else:
+                    beyond = mask & (first - 1)
+                    stop = beyond & ~empty
+                    if stop:
+                        beyond &= ~((1 << stop.bit_length()) - 1)
+                if not beyond:
+                    continue
+                landings = []  # in the order a king reaches them
+                while beyond:
+                    if up:
+                        bit = beyond & -beyond
+                    else:
+                        bit = 1 << (beyond.bit_length() - 1)
+                    beyond ^= bit
+                    landings.append(bit.bit_length() - 1)
+                more = True
+                ncap = cap | first
+                if not free:
+                    # A king must land where it can capture on, when such a square exists.
+                    onward = [lsq for lsq in landings if continues(lsq, ncap, theirs, empty)]
+                    if onward:
+                        landings = onward
+                for lsq in landings:
+                    king(start, lsq, ncap, path + (lsq,), theirs, empty, out, promoted)
+            if cap and (free or not more) and (start, sq, cap) not in out:
+                out[(start, sq, cap)] = (path, promoted)
+
+        return king
 
     def quiet_moves(self, mine: int, theirs: int, kings: int, side: int) -> list[tuple[int, int]]:
         """Every non-capturing move as (start, end), men first."""
@@ -468,7 +529,9 @@ class MoveGenerator:
 
     def children(self, mine: int, theirs: int, kings: int, side: int) -> list[Child]:
         """The positions after each legal move, seen from the opponent (who moves
-        next): (mine, theirs, kings) with `theirs` the pieces of the side that moved."""
+        next): (mine, theirs, kings) with `theirs` the pieces of the side that moved.
+        In the order of `DraughtsVariant.legal_moves`, so the search, which
+        walks these, orders its moves as a move list would."""
         return self.child_makers[side](mine, theirs, kings)
 
     def _children_general(self, mine: int, theirs: int, kings: int, side: int) -> list[Child]:
@@ -510,16 +573,34 @@ class MoveGenerator:
 
     @staticmethod
     def _jump_children(
-        result: list[Child], landings: int, d: int, north: bool, mine: int, theirs: int, kings: int, promo: int
+        result: list[Child], ne: int, nw: int, se: int, sw: int, dl: int, dr: int,
+        mine: int, theirs: int, kings: int, promo: int,
     ) -> None:
-        """Children of single jumps (no second jump possible) landing on `landings`."""
-        while landings:
-            land = landings & -landings
-            landings ^= land
-            mid = land >> d if north else land << d
-            start = mid >> d if north else mid << d
-            k = kings & ~mid
-            result.append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
+        """Children of single jumps (no second jump possible) landing on `ne`..`sw`,
+        in the order `legal_moves` lists them (by start square, then ne, nw, se,
+        sw), so the search sees the same move order as a move list."""
+        dl2, dr2 = 2 * dl, 2 * dr
+        starts = ne >> dr2 | nw >> dl2 | se << dl2 | sw << dr2
+        append = result.append
+        while starts:
+            start = starts & -starts
+            starts ^= start
+            if start << dr2 & ne:
+                mid, land = start << dr, start << dr2
+                k = kings & ~mid
+                append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
+            if start << dl2 & nw:
+                mid, land = start << dl, start << dl2
+                k = kings & ~mid
+                append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
+            if start >> dl2 & se:
+                mid, land = start >> dl, start >> dl2
+                k = kings & ~mid
+                append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
+            if start >> dr2 & sw:
+                mid, land = start >> dr, start >> dr2
+                k = kings & ~mid
+                append((theirs ^ mid, mine ^ start ^ land, k | land if land & promo else k))
 
     # Long on purpose: the move-generation hot path, inlined (no calls per move).
     def _make_children(self, side: int) -> Callable[[int, int, int], list[Child]]:
@@ -527,10 +608,34 @@ class MoveGenerator:
         playable, dl, dr = self.playable, self.dl, self.dr
         back = self.men_capture_backward
         free = self.free_capture
+        dl2, dr2 = 2 * dl, 2 * dr
         promo = self.promotion[side]
         mid_promo = promo if self.promote_mid_capture else 0
         general = self._children_general
         jump_children = self._jump_children
+        man_jumps = self.man_jumps[side]
+        majority = self.majority
+        walk = self._walk_men
+
+        def chain_children(result: list[Child], mine: int, theirs: int, kings: int, jumpers: int) -> None:
+            # speed: men's capture chains walked without paths, `Move`s or
+            # crowning mid-capture (that variant takes the general path).
+            found: dict[tuple[int, int, int], None] = {}
+            empty0 = playable ^ (mine | theirs)
+            while jumpers:
+                bit = jumpers & -jumpers
+                jumpers ^= bit
+                sq = bit.bit_length() - 1
+                walk(man_jumps, theirs, empty0 | bit, sq, sq, 0, found, free)
+            keys = list(found)
+            if majority and len(keys) > 1:
+                best = max(cap.bit_count() for _, _, cap in keys)
+                keys = [key for key in keys if key[2].bit_count() == best]
+            append = result.append
+            for start, end, cap in keys:
+                ebit = 1 << end
+                k = kings & ~cap
+                append((theirs ^ cap, mine ^ (1 << start) | ebit, k | ebit if ebit & promo else k))
 
         def children_white(mine: int, theirs: int, kings: int) -> list[Child]:
             if mine & kings:
@@ -544,7 +649,9 @@ class MoveGenerator:
                 sw = (((mine >> dr) & theirs) >> dr) & empty
             result: list[Child] = []
             if ne | nw | se | sw:
-                if (ne | nw | se | sw) & mid_promo or (
+                if (ne | nw | se | sw) & mid_promo:
+                    return general(mine, theirs, kings, 0)
+                if (
                     ((((ne | nw | se) << dr) & theirs) << dr) & empty
                     or ((((ne | nw | sw) << dl) & theirs) << dl) & empty
                     or back and (
@@ -552,31 +659,27 @@ class MoveGenerator:
                         or ((((nw | se | sw) >> dr) & theirs) >> dr) & empty
                     )
                 ):
-                    return general(mine, theirs, kings, 0)
-                # speed: single jumps only: children straight from the landing bitboards.
-                if ne:
-                    jump_children(result, ne, dr, True, mine, theirs, kings, promo)
-                if nw:
-                    jump_children(result, nw, dl, True, mine, theirs, kings, promo)
-                if se:
-                    jump_children(result, se, dl, False, mine, theirs, kings, promo)
-                if sw:
-                    jump_children(result, sw, dr, False, mine, theirs, kings, promo)
+                    if mid_promo:  # a chain may crown on its way: the general path
+                        return general(mine, theirs, kings, 0)
+                    chain_children(result, mine, theirs, kings, ne >> dr2 | nw >> dl2 | se << dl2 | sw << dr2)
+                else:
+                    # speed: single jumps only: children straight from the landing bitboards.
+                    jump_children(result, ne, nw, se, sw, dl, dr, mine, theirs, kings, promo)
                 if not free:
                     return result
             append = result.append
             for d in (dl, dr):
                 targets = (mine << d) & empty
-                crowned = targets & promo
-                targets ^= crowned  # speed: crowning steps apart, so the common loop has no test
-                while targets:
+                if targets & promo:  # in square order, as `legal_moves` lists them
+                    while targets:
+                        land = targets & -targets
+                        targets ^= land
+                        append((theirs, mine ^ (land >> d) ^ land, kings | land if land & promo else kings))
+                    continue
+                while targets:  # speed: no crowning step: the common loop has no test
                     land = targets & -targets
                     targets ^= land
                     append((theirs, mine ^ (land >> d) ^ land, kings))
-                while crowned:
-                    land = crowned & -crowned
-                    crowned ^= land
-                    append((theirs, mine ^ (land >> d) ^ land, kings | land))
             return result
 
         def children_black(mine: int, theirs: int, kings: int) -> list[Child]:
@@ -591,7 +694,9 @@ class MoveGenerator:
                 nw = (((mine << dl) & theirs) << dl) & empty
             result: list[Child] = []
             if ne | nw | se | sw:
-                if (ne | nw | se | sw) & mid_promo or (
+                if (ne | nw | se | sw) & mid_promo:
+                    return general(mine, theirs, kings, 1)
+                if (
                     ((((ne | se | sw) >> dl) & theirs) >> dl) & empty
                     or ((((nw | se | sw) >> dr) & theirs) >> dr) & empty
                     or back and (
@@ -599,30 +704,26 @@ class MoveGenerator:
                         or ((((ne | nw | sw) << dl) & theirs) << dl) & empty
                     )
                 ):
-                    return general(mine, theirs, kings, 1)
-                if ne:
-                    jump_children(result, ne, dr, True, mine, theirs, kings, promo)
-                if nw:
-                    jump_children(result, nw, dl, True, mine, theirs, kings, promo)
-                if se:
-                    jump_children(result, se, dl, False, mine, theirs, kings, promo)
-                if sw:
-                    jump_children(result, sw, dr, False, mine, theirs, kings, promo)
+                    if mid_promo:  # a chain may crown on its way: the general path
+                        return general(mine, theirs, kings, 1)
+                    chain_children(result, mine, theirs, kings, ne >> dr2 | nw >> dl2 | se << dl2 | sw << dr2)
+                else:
+                    jump_children(result, ne, nw, se, sw, dl, dr, mine, theirs, kings, promo)
                 if not free:
                     return result
             append = result.append
             for d in (dl, dr):
                 targets = (mine >> d) & empty
-                crowned = targets & promo
-                targets ^= crowned
+                if targets & promo:
+                    while targets:
+                        land = targets & -targets
+                        targets ^= land
+                        append((theirs, mine ^ (land << d) ^ land, kings | land if land & promo else kings))
+                    continue
                 while targets:
                     land = targets & -targets
                     targets ^= land
                     append((theirs, mine ^ (land << d) ^ land, kings))
-                while crowned:
-                    land = crowned & -crowned
-                    crowned ^= land
-                    append((theirs, mine ^ (land << d) ^ land, kings | land))
             return result
 
         return children_white if side == 0 else children_black

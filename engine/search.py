@@ -26,9 +26,12 @@ purpose: it is the hot path, inlined for speed.
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
+from damka.engine.draughts_position import DraughtsPosition
 from damka.engine.evaluate import DraughtsEvaluator
 from damka.engine.move import Move
 
@@ -41,6 +44,7 @@ MAX_PLY = 128
 LMR_AFTER = 3  # late move reduction: from the 4th move of a node...
 LMR_MIN_DEPTH = 2  # ...with at least this much depth left after the move
 TT_LIMIT = 100_000  # entries, about 500 bytes each: cleared past ~50 MB (memory on the Pi)
+EVAL_LIMIT = 200_000  # cached leaf scores, about 250 bytes each: cleared past ~50 MB
 
 
 class SearchStopped(Exception):
@@ -88,11 +92,56 @@ def _no_clock() -> float:
     return 0.0
 
 
+# A board as the move generator gives it: (mine, theirs, kings) seen from the
+# side to move. With that side it is the whole position the search needs.
+Board = tuple[int, int, int]
+Entry = tuple[int, int, int, "Board | None"]  # depth, score, flag, best child
+
+
+class TranspositionTable:
+    """Search results by position: one dict per side to move, keyed by the
+    board tuple the move generator already made (no key is built per node)."""
+
+    __slots__ = ("by_side",)
+
+    def __init__(self) -> None:
+        self.by_side: tuple[dict[Board, Entry], dict[Board, Entry]] = ({}, {})
+
+    def __len__(self) -> int:
+        return len(self.by_side[0]) + len(self.by_side[1])
+
+    def clear(self) -> None:
+        for table in self.by_side:
+            table.clear()
+
+
+def board_of(position: Any) -> tuple[Board, int]:
+    """The board (side-to-move relative) and the side to move of a draughts position."""
+    if position.turn == 0:
+        return (position.white, position.black, position.kings), 0
+    return (position.black, position.white, position.kings), 1
+
+
+def _quiet_key(mine: int, child: Board) -> int:
+    """A quiet move's (start, end) as one int, for killers and history: the
+    two squares' bits, negative when the move runs towards the lower square."""
+    moved = mine ^ child[1]
+    start = moved & mine
+    return moved if start < moved ^ start else -moved
+
+
 class Searcher(SearchLimits):
-    """A reusable search for one variant (keeps its transposition table).
+    """A reusable search for one draughts variant (keeps its transposition table).
 
     `evaluate(position) -> int` is side-to-move relative; the default is the
-    draughts evaluation of `evaluate.py`.
+    draughts evaluation of `evaluate.py`. Evaluators with a
+    `white_score(white, black, kings)` (both of `evaluate.py`'s) are called on
+    the search's bitboards; any other is handed a position.
+
+    speed: below the root the search never builds a `Move` or a position: it
+    walks the move generator's children (`MoveGenerator.children`, perft's
+    generator, which lists them in `legal_moves` order), keys its tables by
+    those tuples and keeps the draw counter itself.
     """
 
     def __init__(self, variant: Any, evaluate: Callable[[Any], int] | None = None) -> None:
@@ -101,22 +150,26 @@ class Searcher(SearchLimits):
         self.legal_moves = variant.legal_moves
         self.play = variant.play
         self.side_to_move = variant.side_to_move
-        self.tt: dict[Hashable, tuple[int, int, int, Move | None]] = {}
+        self.tt = TranspositionTable()
+        self._tables = self.tt.by_side
         # Captures are compulsory unless the variant's free-capture option is on.
         self.free_capture = bool(getattr(variant, "free_capture", False))
-        self._draw_check = _draw_checker(variant)
-        # Cheap tests (no move lists) for the leaves; with optional captures a
-        # leaf must stand pat against its captures, so it takes the full path.
-        # (capture_required, has_moves) where the variant has both, else None.
-        capture_required = getattr(variant, "capture_required", None)
-        has_moves = getattr(variant, "has_moves", None)
-        self._quiet_leaf: tuple[Callable[[Any], bool], Callable[[Any], bool]] | None = (
-            (capture_required, has_moves)
-            if capture_required is not None and has_moves is not None and not self.free_capture else None)
+        generator = variant.move_generator
+        self._children = generator.child_makers
+        # With optional captures a leaf must stand pat against its captures, so
+        # it takes the full path; otherwise a cheap test settles most leaves.
+        self._leaf_tests = None if self.free_capture else generator.leaf_tests
+        limit = getattr(variant, "draw_moves", None)
+        self._draw_plies = 2 * limit if isinstance(limit, int) else INF
+        white_score = getattr(self.evaluate, "white_score", None)
+        self._score = _board_scorer(self.evaluate, white_score)
+        # speed: quiet leaves' scores by board, one dict per side to move, kept
+        # across iterations (a board-only evaluation: any other is not cached).
+        self._eval_cache: tuple[dict[Board, int], dict[Board, int]] | None = (
+            ({}, {}) if white_score is not None else None)
 
     # -- entry point ----------------------------------------------------------
 
-    # Long on purpose: iterative deepening with its time checks and aspiration window in one loop.
     def search(
         self,
         position: Any,
@@ -137,6 +190,14 @@ class Searcher(SearchLimits):
         root); slower, used by the learner levels that pick among near-best
         moves.
         """
+        with _cyclic_gc_paused():
+            return self._search(position, max_depth, time_limit, now, stop, history, check_every,
+                                all_root_scores, max_nodes)
+
+    # Long on purpose: iterative deepening with its time checks and aspiration window in one loop.
+    def _search(self, position: Any, max_depth: int, time_limit: float | None, now: Callable[[], float] | None,
+                stop: Callable[[], bool] | None, history: Iterable[Any], check_every: int,
+                all_root_scores: bool, max_nodes: int | None) -> SearchResult:
         moves = self.legal_moves(position)
         if not moves:
             raise ValueError("no legal move in this position")
@@ -149,19 +210,28 @@ class Searcher(SearchLimits):
         self._countdown = self._check_every
         self._max_nodes = max_nodes
         self.nodes = 0
-        self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
-        self.history_scores: dict[tuple[int, int], int] = {}
-        repetition_key = self.variant.repetition_key
-        self._path: dict[Hashable, int] = {}  # keys on the game and search path, counted
+        self.killers: list[list[int | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
+        self.history_scores: dict[int, int] = {}
+        # Boards on the game and search path, counted, by side to move.
+        self._paths: tuple[dict[Board, int], dict[Board, int]] = ({}, {})
         for earlier in history:
-            key = repetition_key(earlier)
-            self._path[key] = self._path.get(key, 0) + 1
+            board, side = board_of(earlier)
+            self._paths[side][board] = self._paths[side].get(board, 0) + 1
         self._partial_best: tuple[Move, int] | None = None
-        self._repetition_key = repetition_key
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
+        if self._eval_cache is not None and len(self._eval_cache[0]) + len(self._eval_cache[1]) > EVAL_LIMIT:
+            for cache in self._eval_cache:
+                cache.clear()
 
-        ordered = self._order(position, moves, self._tt_move(position), 0)
+        root, side = board_of(position)
+        self._root_board, self._root_side = root, side
+        # Each root move with the board and draw counter after it.
+        self._root_children: dict[Move, tuple[Board, int]] = {}
+        for move in moves:
+            child = self.play(position, move)
+            self._root_children[move] = (board_of(child)[0], child.quiet)
+        ordered = self._order_moves(moves)
         result = SearchResult(move=ordered[0], nodes=0)
         if len(moves) == 1 and not all_root_scores:
             result.pv = (moves[0],)
@@ -172,10 +242,10 @@ class Searcher(SearchLimits):
         for depth in range(1, max_depth + 1):
             try:
                 if all_root_scores:
-                    score, best, scores = self._root_all(position, ordered, depth)
+                    score, best, scores = self._root_all(ordered, depth)
                     result.root_scores = scores
                 else:
-                    score, best = self._root(position, ordered, depth, previous_score)
+                    score, best = self._root(ordered, depth, previous_score)
             except SearchStopped:
                 result.stopped = True
                 partial = self._partial_best
@@ -200,12 +270,21 @@ class Searcher(SearchLimits):
 
     # -- root -----------------------------------------------------------------
 
-    def _root(self, position: Any, moves: list[Move], depth: int, guess: int) -> tuple[int, Move]:
+    def _order_moves(self, moves: list[Move]) -> list[Move]:
+        """The root moves in the order the tree orders children (table move first)."""
+        root, side = self._root_board, self._root_side
+        entry = self.tt.by_side[side].get(root)
+        by_child = {board: move for move, (board, _) in self._root_children.items()}
+        children = [self._root_children[move][0] for move in moves]
+        ordered = self._order(children, root[0], root[1], entry[3] if entry else None, 0)
+        return [by_child[child] for child in ordered]
+
+    def _root(self, moves: list[Move], depth: int, guess: int) -> tuple[int, Move]:
         # Aspiration window around the last score, widened on failure.
         window = 60
         alpha, beta = (guess - window, guess + window) if depth >= 3 and abs(guess) < WIN_BOUND else (-INF, INF)
         while True:
-            score, best = self._root_window(position, moves, depth, alpha, beta)
+            score, best = self._root_window(moves, depth, alpha, beta)
             if score <= alpha:
                 alpha = -INF
             elif score >= beta:
@@ -213,25 +292,26 @@ class Searcher(SearchLimits):
             else:
                 return score, best
 
-    def _root_window(self, position: Any, moves: list[Move], depth: int, alpha: int, beta: int) -> tuple[int, Move]:
+    def _root_window(self, moves: list[Move], depth: int, alpha: int, beta: int) -> tuple[int, Move]:
         best_move = moves[0]
         best = -INF
         self._partial_best = None
         original_alpha = alpha
-        side = self.side_to_move(position)
+        root, side = self._root_board, self._root_side
+        other = side ^ 1
+        path = self._paths[side]
         for index, move in enumerate(moves):
-            child = self.play(position, move)
-            sign = 1 if self.side_to_move(child) != side else -1
-            self._enter(self._repetition_key(position))
+            child, quiet = self._root_children[move]
+            path[root] = path.get(root, 0) + 1
             try:
                 if index == 0:
-                    score = self._child_score(child, sign, depth - 1, alpha, beta, 1)
+                    score = -self._negamax(child, other, quiet, depth - 1, -beta, -alpha, 1)
                 else:
-                    score = self._child_score(child, sign, depth - 1, alpha, alpha + 1, 1)
+                    score = -self._negamax(child, other, quiet, depth - 1, -alpha - 1, -alpha, 1)
                     if alpha < score < beta:
-                        score = self._child_score(child, sign, depth - 1, alpha, beta, 1)
+                        score = -self._negamax(child, other, quiet, depth - 1, -beta, -alpha, 1)
             finally:
-                self._leave(self._repetition_key(position))
+                _leave(path, root)
             if score > best:
                 best, best_move = score, move
                 if alpha < score < beta or index == 0:
@@ -241,204 +321,251 @@ class Searcher(SearchLimits):
             if alpha >= beta:
                 break
         flag = EXACT if original_alpha < best < beta else (LOWER if best >= beta else UPPER)
-        self._store(position, depth, best, flag, best_move)
+        self.tt.by_side[side][root] = (depth, best, flag, self._root_children[best_move][0])
         return best, best_move
 
-    def _root_all(self, position: Any, moves: list[Move], depth: int) -> tuple[int, Move, dict[Move, int]]:
+    def _root_all(self, moves: list[Move], depth: int) -> tuple[int, Move, dict[Move, int]]:
         scores: dict[Move, int] = {}
-        side = self.side_to_move(position)
         self._partial_best = None
+        root, side = self._root_board, self._root_side
+        path = self._paths[side]
         best, best_move = -INF, moves[0]
         for move in moves:
-            child = self.play(position, move)
-            sign = 1 if self.side_to_move(child) != side else -1
-            self._enter(self._repetition_key(position))
+            child, quiet = self._root_children[move]
+            path[root] = path.get(root, 0) + 1
             try:
-                score = self._child_score(child, sign, depth - 1, -INF, INF, 1)
+                score = -self._negamax(child, side ^ 1, quiet, depth - 1, -INF, INF, 1)
             finally:
-                self._leave(self._repetition_key(position))
+                _leave(path, root)
             scores[move] = score
             if score > best:
                 best, best_move = score, move
         return best, best_move, scores
 
-    def _child_score(self, child: Any, sign: int, depth: int, alpha: int, beta: int, ply: int) -> int:
-        # sign 1: the other side moves next (negamax); -1: the same side again.
-        if sign == 1:
-            return -self._negamax(child, depth, -beta, -alpha, ply)
-        return self._negamax(child, depth, alpha, beta, ply)
-
     # -- the tree ---------------------------------------------------------------
 
     # Long on purpose: the search's node loop, inlined for speed.
-    def _negamax(self, position: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _negamax(self, board: Board, side: int, quiet: int, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         self._countdown -= 1
         if self._countdown <= 0:
             self._tick()
 
-        key = self._repetition_key(position)
-        if key in self._path:
+        path = self._paths[side]
+        if board in path:
             return 0  # a repetition inside the search or with the game: a draw
-        if self._draw_check is not None and self._draw_check(position):
+        if quiet >= self._draw_plies:
             return 0
 
-        entry = self.tt.get(key)
-        tt_move = None
+        mine, theirs, kings = board
+        if depth <= 0 and self._leaf_tests is not None:
+            # speed: a quiet leaf is scored without generating its moves (more
+            # than half the nodes) or looking in the table: only whether it
+            # has any moves matters.
+            state = self._leaf_tests[side](mine, theirs, kings)
+            if state != 2:
+                if not state:
+                    return -(WIN - ply)
+                if self._eval_cache is None:
+                    return self._score(mine, theirs, kings, side, quiet)
+                cache = self._eval_cache[side]
+                score = cache.get(board)
+                if score is None:
+                    score = cache[board] = self._score(mine, theirs, kings, side, quiet)
+                return score
+
+        table = self._tables[side]
+        entry = table.get(board)
+        tt_child = None
         if entry is not None and depth > 0:
-            # speed: a cut-off from the table before any move is generated.
-            tt_move = entry[3]
-            cut = _probe(entry, depth, alpha, beta, ply)
-            if cut is not None:
-                return cut
+            # speed: a cut-off from the table before any move is generated
+            # (`_probe` inlined).
+            tt_child = entry[3]
+            if entry[0] >= depth:
+                cut = entry[1]
+                if cut > WIN_BOUND:
+                    cut -= ply
+                elif cut < -WIN_BOUND:
+                    cut += ply
+                flag = entry[2]
+                if flag == EXACT or (flag == LOWER and cut >= beta) or (flag == UPPER and cut <= alpha):
+                    return cut
 
-        quiet_leaf = self._quiet_leaf
-        if depth <= 0 and quiet_leaf is not None and not quiet_leaf[0](position):
-            # speed: a quiet leaf is scored without generating its moves (about
-            # half the nodes; a third faster): only whether it has any matters.
-            return self.evaluate(position) if quiet_leaf[1](position) else -(WIN - ply)
-
-        moves = self.legal_moves(position)
-        if not moves:
+        children = self._children[side](mine, theirs, kings)
+        if not children:
             return -(WIN - ply)
         if ply >= MAX_PLY:
-            return self.evaluate(position)
+            return self._score(mine, theirs, kings, side, quiet)
 
-        capture = moves[0].captures or any(m.captures for m in moves)
+        # Captures come first in the generator's order; a capture changes `theirs`.
+        capture = children[0][0] != theirs
         floor = -INF  # the score the side can always have here (stand pat, free captures)
         if depth <= 0:
             if not capture:
-                return self.evaluate(position)
+                return self._score(mine, theirs, kings, side, quiet)
             if self.free_capture:
                 # Optional captures: the side may decline, so stand pat first.
-                stand = self.evaluate(position)
+                stand = self._score(mine, theirs, kings, side, quiet)
                 if stand >= beta:
                     return stand
                 alpha = max(alpha, stand)
                 floor = stand
-                moves = [m for m in moves if m.captures]
+                children = [child for child in children if child[0] != theirs]
             depth = 0  # captures pending: follow them without spending depth
             if entry is not None:
-                tt_move = entry[3]
-                cut = _probe(entry, depth, alpha, beta, ply)
-                if cut is not None:
-                    return cut
+                tt_child = entry[3]
+                settled = _probe(entry, depth, alpha, beta, ply)
+                if settled is not None:
+                    return settled
 
-        if len(moves) > 1:
-            moves = self._order(position, moves, tt_move, ply)
+        if len(children) > 1:
+            children = self._order(children, mine, theirs, tt_child, ply)
         # A forced move (one legal, usually a capture) costs no depth.
-        next_depth = depth if len(moves) == 1 else depth - 1
-        side = self.side_to_move(position)
+        next_depth = depth if len(children) == 1 else depth - 1
+        other = side ^ 1
+        negamax = self._negamax
         original_alpha = alpha
         best = floor
-        best_move = moves[0]
-        self._enter(key)
+        best_child = children[0]
+        path[board] = path.get(board, 0) + 1
         try:
-            for index, move in enumerate(moves):
-                child = self.play(position, move)
-                sign = 1 if self.side_to_move(child) != side else -1
+            for index, child in enumerate(children):
+                is_capture = child[0] != theirs
+                # The draw counter: reset by a capture or a man's move, else one more.
+                child_quiet = quiet + 1 if not is_capture and mine & ~child[1] & kings else 0
                 if index == 0:
-                    score = self._child_score(child, sign, next_depth, alpha, beta, ply + 1)
+                    score = -negamax(child, other, child_quiet, next_depth, -beta, -alpha, ply + 1)
                 else:
                     # Late quiet moves (ordered after the table move, captures and
                     # killers) are first searched a ply shallower; one that
                     # beats alpha is searched again at full depth.
-                    reduce = index >= LMR_AFTER and next_depth >= LMR_MIN_DEPTH and not move.captures
-                    score = self._child_score(child, sign, next_depth - reduce, alpha, alpha + 1, ply + 1)
+                    reduce = index >= LMR_AFTER and next_depth >= LMR_MIN_DEPTH and not is_capture
+                    score = -negamax(child, other, child_quiet, next_depth - reduce, -alpha - 1, -alpha, ply + 1)
                     if reduce and score > alpha:
-                        score = self._child_score(child, sign, next_depth, alpha, alpha + 1, ply + 1)
+                        score = -negamax(child, other, child_quiet, next_depth, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
-                        score = self._child_score(child, sign, next_depth, alpha, beta, ply + 1)
+                        score = -negamax(child, other, child_quiet, next_depth, -beta, -alpha, ply + 1)
                 if score > best:
-                    best, best_move = score, move
+                    best, best_child = score, child
                     if score > alpha:
                         alpha = score
                         if alpha >= beta:
-                            if not move.captures:
+                            if not is_capture:
+                                key = _quiet_key(mine, child)
                                 killers = self.killers[ply]
-                                if killers[0] is None or (killers[0].start, killers[0].path[-1]) != (move.start, move.end):
+                                if killers[0] != key:
                                     killers[1] = killers[0]
-                                    killers[0] = move
-                                hkey = (move.start, move.end)
-                                self.history_scores[hkey] = self.history_scores.get(hkey, 0) + depth * depth
+                                    killers[0] = key
+                                history = self.history_scores
+                                history[key] = history.get(key, 0) + depth * depth
                             break
         finally:
-            self._leave(key)
+            _leave(path, board)
 
         flag = EXACT if original_alpha < best < beta else (LOWER if best >= beta else UPPER)
-        self._store(position, depth, best, flag, best_move, ply, key)
+        # Win scores are stored relative to this node, so they stay right
+        # when the same position is reached at another depth.
+        if best > WIN_BOUND:
+            table[board] = (depth, best + ply, flag, best_child)
+        elif best < -WIN_BOUND:
+            table[board] = (depth, best - ply, flag, best_child)
+        else:
+            table[board] = (depth, best, flag, best_child)
         return best
 
     # -- helpers ----------------------------------------------------------------
 
-    def _enter(self, key: Hashable) -> None:
-        self._path[key] = self._path.get(key, 0) + 1
-
-    def _leave(self, key: Hashable) -> None:
-        count = self._path[key] - 1
-        if count:
-            self._path[key] = count
-        else:
-            del self._path[key]
-
-    def _store(self, position: Any, depth: int, score: int, flag: int, move: Move | None,
-               ply: int = 0, key: Hashable | None = None) -> None:
-        # Win scores are stored relative to this node, so they stay right
-        # when the same position is reached at another depth.
-        if score > WIN_BOUND:
-            score += ply
-        elif score < -WIN_BOUND:
-            score -= ply
-        self.tt[key if key is not None else self._repetition_key(position)] = (depth, score, flag, move)
-
-    def _tt_move(self, position: Any) -> Move | None:
-        entry = self.tt.get(self._repetition_key(position))
-        return entry[3] if entry else None
-
-    def _order(self, position: Any, moves: list[Move], tt_move: Move | None, ply: int) -> list[Move]:
+    def _order(self, children: list[Board], mine: int, theirs: int, tt_child: Board | None, ply: int) -> list[Board]:
+        """Table move, captures by size, killers, then history counts (stable)."""
         killers = self.killers[ply] if ply <= MAX_PLY else (None, None)
+        k0, k1 = killers[0], killers[1]
         history = self.history_scores
-        # speed: compare (start, end, captures) tuples, not Move.__eq__ (a call and two tuples each).
-        tt_key = (tt_move.start, tt_move.path[-1], tt_move.captures) if tt_move is not None else None
-        k0 = (killers[0].start, killers[0].path[-1]) if killers[0] is not None else None
-        k1 = (killers[1].start, killers[1].path[-1]) if killers[1] is not None else None
 
-        def rank(move: Move) -> int:
-            start, end, captures = move.start, move.path[-1], move.captures
-            if tt_key is not None and tt_key[0] == start and tt_key[1] == end and tt_key[2] == captures:
+        def rank(child: Board) -> int:
+            if child == tt_child:
                 return 1 << 30
-            if captures:
-                return (1 << 24) + (len(captures) << 8)
-            pair = (start, end)
-            if pair == k0:
+            captured = theirs ^ child[0]
+            if captured:
+                return (1 << 24) + (captured.bit_count() << 8)
+            moved = mine ^ child[1]  # speed: `_quiet_key` inlined
+            start = moved & mine
+            key = moved if start < moved ^ start else -moved
+            if key == k0:
                 return 1 << 22
-            if pair == k1:
+            if key == k1:
                 return (1 << 22) - 1
-            return history.get(pair, 0)
+            return history.get(key, 0)
 
-        return sorted(moves, key=rank, reverse=True)
+        return sorted(children, key=rank, reverse=True)
 
     def _principal_variation(self, position: Any, first: Move) -> tuple[Move, ...]:
         pv = [first]
-        seen = {self._repetition_key(position)}
+        seen = {board_of(position)}
         position = self.play(position, first)
         while len(pv) < 32:
-            key = self._repetition_key(position)
+            key = board_of(position)
             if key in seen:
                 break
             seen.add(key)
-            entry = self.tt.get(key)
+            board, side = key
+            entry = self.tt.by_side[side].get(board)
             if entry is None or entry[3] is None:
                 break
-            move = entry[3]
-            if move not in self.legal_moves(position):
+            wanted = entry[3]
+            move = next((m for m in self.legal_moves(position)
+                         if board_of(self.play(position, m))[0] == wanted), None)
+            if move is None:
                 break
             pv.append(move)
             position = self.play(position, move)
         return tuple(pv)
 
 
-def _probe(entry: tuple[int, int, int, Move | None], depth: int, alpha: int, beta: int, ply: int) -> int | None:
+@contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """Python's cycle collector off for the length of a search.
+
+    speed: the search makes a tuple per child and per table entry, none in a
+    cycle, and the collector, run every few hundred of them, walks the whole
+    table each time it reaches the old generation: a quarter of the search's
+    time. It is turned back on afterwards, unless it was already off (a
+    search in another thread, or the program's choice)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _leave(path: dict[Board, int], board: Board) -> None:
+    count = path[board] - 1
+    if count:
+        path[board] = count
+    else:
+        del path[board]
+
+
+def _board_scorer(evaluate: Callable[[Any], int],
+                  white_score: Callable[[int, int, int], int] | None) -> Callable[[int, int, int, int, int], int]:
+    """`score(mine, theirs, kings, side, quiet)`, side-to-move relative.
+
+    speed: an evaluator with `white_score` is called on the bitboards; any
+    other gets the position it expects."""
+    if white_score is not None:
+        def score(mine: int, theirs: int, kings: int, side: int, quiet: int) -> int:
+            return white_score(mine, theirs, kings) if side == 0 else -white_score(theirs, mine, kings)
+        return score
+
+    def score_position(mine: int, theirs: int, kings: int, side: int, quiet: int) -> int:
+        if side == 0:
+            return evaluate(DraughtsPosition(mine, theirs, kings, 0, quiet))
+        return evaluate(DraughtsPosition(theirs, mine, kings, 1, quiet))
+    return score_position
+
+
+def _probe(entry: Entry, depth: int, alpha: int, beta: int, ply: int) -> int | None:
     """The table's score when it settles the node at this depth and window, else None."""
     e_depth, score, flag, _ = entry
     if e_depth < depth:
@@ -449,21 +576,6 @@ def _probe(entry: tuple[int, int, int, Move | None], depth: int, alpha: int, bet
         score += ply
     if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
         return score
-    return None
-
-
-def _draw_checker(variant: Any) -> Callable[[Any], bool] | None:
-    """A cheap test for the draw-by-counter rule, if the positions carry one.
-
-    The draughts positions count plies without capture or man move (`quiet`)
-    and the variant sets the limit (`draw_moves` each); reading the counter
-    avoids calling `outcome`, which would generate the moves a second time.
-    """
-    sample = variant.start_position()
-    limit = getattr(variant, "draw_moves", None)
-    if isinstance(getattr(sample, "quiet", None), int) and isinstance(limit, int):
-        plies = 2 * limit
-        return lambda position: position.quiet >= plies
     return None
 
 
