@@ -16,6 +16,7 @@ from damka.controller.eventlog import LogEvent
 from damka.controller.session.assistants import moves_text
 from damka.controller.session.types import Mode, Phase
 from damka.controller.tracker import Reading
+from damka.controller.words import say
 from damka.engine.move import Move
 from damka.engine.notation import format_move
 from damka.hardware.interfaces import Button, ButtonPress
@@ -76,7 +77,7 @@ class Assist:
     def _ask_hint(self) -> None:
         s = self.s
         if s.mode is Mode.TOURNAMENT or s.game.is_over or self.computer_turn():
-            s.line.say("no hints now")
+            s.line.say(say("session.no_hints"))
             return
         text = s.assistants.ask_hint(s.game)
         if s.coach is None and s.assistants.hint:

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from damka.controller.chooser import Chooser, GreedyChooser
 from damka.controller.session.types import Opponent
+from damka.controller.words import say
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.notation import format_move
@@ -125,10 +126,10 @@ class Assistants:
             self.hint = self.plan(game.position)
             return ""
         if self.coach.hints_left == 0:
-            return "no hints left in this game"
+            return say("session.no_hints_left")
         if self._hint_job is None:
             self._hint_job = ((game.ply, game.position), self._submit(self.coach.hint, game.copy()))
-        return "thinking of a hint..."
+        return say("session.thinking")
 
     def poll_hint(self, game: Game) -> tuple[Move | None, str] | None:
         """(the hint move, or None with the reason) once the coach answered; None before."""
@@ -141,7 +142,7 @@ class Assistants:
         try:
             move = job.result()
         except Exception as error:  # noqa: BLE001 - no hint is better than a crashed board
-            return None, f"no hint: {error}"
+            return None, say("session.no_hint", error=error)
         self.hint = (move,)
         return move, ""
 

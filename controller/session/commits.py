@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from damka.controller import events as ev
 from damka.controller.session.types import CommittedMove, Phase
+from damka.controller.words import say
 from damka.engine.errors import IllegalMoveError
 from damka.engine.game import Game
 from damka.engine.move import Move
@@ -31,7 +32,7 @@ class Commits:
         try:
             records = s.record.commit(moves, s.now)
         except IllegalMoveError as error:  # nothing is ever recorded after the end
-            s.line.say(f"no move counts now: {error}")
+            s.line.say(say("session.no_move_counts", error=error))
             return
         s.pending.forget()
         self.forget_turn()
@@ -91,7 +92,7 @@ class Commits:
         if s.game.result is not None:
             self.finish()
         s.bus.publish(ev.Redone(s.now, s.game.ply, count, self.position_text()))
-        s.line.say(f"moves restored; {s.output.turn_prompt()}")
+        s.line.say(say("session.restored", prompt=s.output.turn_prompt()))
         if s.game.result is not None:
             self.stop_clock()
         s.ends.clock_events(found)
@@ -120,7 +121,7 @@ class Commits:
         the arbiter put the clock back already)."""
         s = self.s
         if not s.record.can_take_back(plies):
-            s.line.say(f"no take-back past {s.record.floor_reason}")
+            s.line.say(say("session.no_takeback_past", floor=s.record.floor_reason))
             return
         movers = self._turn_movers(s.committed[len(s.committed) - plies:])
         undone = s.record.take_back(plies)
@@ -134,7 +135,7 @@ class Commits:
         if s.phase is Phase.OVER and s.game.result is None:
             s.enter(Phase.PLAYING)
         s.bus.publish(ev.TakenBack(s.now, s.game.ply, undone, self.position_text(), s.clock_ms()))
-        s.line.say(f"took back {undone} move{'s' if undone != 1 else ''}; {s.output.turn_prompt()}")
+        s.line.say(say("session.took_back", count=undone, prompt=s.output.turn_prompt()))
         s.reread()
 
     @staticmethod
@@ -155,7 +156,7 @@ class Commits:
         assert result is not None, "finished without a result"
         s.enter(Phase.OVER)
         s.bus.publish(ev.GameOver(s.now if at_ms is None else at_ms, s.game.ply, result, tuple(s.game.scores)))
-        s.line.say(f"game over: {s.output.result_text(result)}")
+        s.line.say(say("session.game_over", result=s.output.result_text(result)))
 
     def new_game(self) -> None:
         """The board shows the start position after the game: a new game."""
@@ -170,7 +171,7 @@ class Commits:
             s.coach.new_game()
         s.enter(Phase.PLAYING)
         s.bus.publish(ev.NewGame(s.now, 0, self.position_text()))
-        s.line.say(f"new game; {s.output.turn_prompt()}")
+        s.line.say(say("session.new_game", prompt=s.output.turn_prompt()))
         s.reread()
 
     def start_clock(self, first: int) -> bool:

@@ -15,6 +15,7 @@ from damka.controller import events as ev
 from damka.controller import wording
 from damka.controller.clock import Flag, GameOver, SideOut
 from damka.controller.session.types import Phase
+from damka.controller.words import say
 from damka.engine.variant import Result
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class Ends:
         s.bus.publish(ev.FlagFell(flag.at_ms, s.game.ply, flag.side, flag.stage + 1, flag.final))
         if not flag.final and s.phase is not Phase.OVER:
             name = wording.side_name(s.variant, flag.side, s.players)
-            s.line.set_notice(f"{name}'s flag fell in stage {flag.stage + 1}: play goes on")
+            s.line.set_notice(say("session.flag_fell", side=name, stage=flag.stage + 1))
             s.line.say(s.output.prompt())
 
     def _on_game_over(self, over: GameOver) -> None:
@@ -57,7 +58,7 @@ class Ends:
             self.drop_side(over.loser, over.reason, at_ms=over.at_ms)
             return
         self.declare_loss(over.loser, reason, at_ms=over.at_ms)
-        s.record.hold("a loss on time")  # the flag stands: a take-back would reopen a game with no time left
+        s.record.hold(say("session.loss_on_time"))  # the flag stands: a take-back would reopen a game with no time left
 
     def declare_loss(self, loser: int, reason: str = "on time", *, at_ms: int | None = None) -> None:
         """End a two-side game as a loss for `loser` (on time, resignation)."""
@@ -74,7 +75,7 @@ class Ends:
         if s.game.result is not None:
             return
         s.game.declare(result)
-        s.record.hold(f"the {result.reason}" if result.reason else "the end of the game")  # a resignation,
+        s.record.hold(f"the {result.reason}" if result.reason else say("session.end_of_game"))  # a resignation,
         s.restore.done()                                   # an agreement or the arbiter's word stands
         s.assistants.cancel_search()
         s.commits.finish(at_ms)
@@ -102,7 +103,7 @@ class Ends:
         s.commits.forget_turn()
         s.assistants.cancel_search()
         why = "on time" if reason == "time" else reason
-        out = f"{wording.side_name(variant, side, s.players)} is out ({why})"
+        out = say("session.out", side=wording.side_name(variant, side, s.players), why=why)
         s.restore.explain(out)
         s.line.set_notice(out)
         s.bus.publish(ev.SideOut(s.now if at_ms is None else at_ms, s.game.ply, side, why,
@@ -112,7 +113,7 @@ class Ends:
             s.commits.stop_clock()
         elif mid_turn and s.phase is Phase.PLAYING:
             s.restore.require(out)
-            s.line.say(f"{out}: put the pieces back as they were at the start of the turn")
+            s.line.say(say("session.out_put_back", out=out))
         else:
             s.line.say(s.output.prompt())
         s.reread()

@@ -16,6 +16,7 @@ from damka.controller import hints, wording
 from damka.controller.eventlog import LogEvent, side_token
 from damka.controller.session.types import Phase
 from damka.controller.tracker import Kind, bits_of
+from damka.controller.words import say
 from damka.hardware.interfaces import ClockPress
 
 if TYPE_CHECKING:
@@ -35,16 +36,16 @@ class Judge:
         if s.phase is not Phase.PLAYING:
             return
         if s.reading.kind is Kind.UNCHANGED and s.commits.start_clock(s.game.turn):
-            s.line.say(f"clock started; {s.output.turn_prompt()}")  # the press only started the clock
+            s.line.say(say("session.clock_started", prompt=s.output.turn_prompt()))  # the press only started the clock
             return
         if press.side != s.game.turn:
-            s.line.say(f"it is {wording.side_name(s.variant, s.game.turn, s.players)}'s turn")
+            s.line.say(say("session.its_turn", side=wording.side_name(s.variant, s.game.turn, s.players)))
             return
         if s.assist.computer_turn():
-            s.line.say("carry out the computer's move")
+            s.line.say(say("session.carry_out_computer"))
             return
         if s.restore.active:
-            self.refuse(s.occupancy ^ s.reference(), "put the pieces back as they were at the start of the turn")
+            self.refuse(s.occupancy ^ s.reference(), say("session.put_back_turn"))
             return
         self._press_commit(press.side)
         s.output.refresh()
@@ -61,7 +62,7 @@ class Judge:
         if kind is Kind.UNKNOWN and s.tracker.guidance_due(s.state, s.now):
             text = hints.guidance_message(s.board, s.occupancy, s.reference())
             must = self.must_capture()
-            return f"{text}; a capture is compulsory ({', '.join(must)})" if must else text
+            return say("session.must_capture", text=text, squares=", ".join(must)) if must else text
         if kind is Kind.COMPLETE and s.warning is not None:
             return wording.warning_text(s.warning)
         if kind is Kind.HALF_TURN:
@@ -117,15 +118,15 @@ class Judge:
             if pairs:
                 s.commits.commit(s.pending.pick(pairs), pressed=side)
             else:
-                s.line.say("one move made: make the second move of your turn")
+                s.line.say(say("session.second_move"))
         elif kind is Kind.UNCHANGED:
-            s.line.say("make your move before pressing the clock")
+            s.line.say(say("session.move_first"))
         elif kind is Kind.IN_PROGRESS:
             self._press_in_progress(side)
         else:
             must = self.must_capture()
-            text = f"this is not a legal move: a capture is compulsory ({', '.join(must)})" if must else \
-                "this is not a legal move"
+            text = say("session.illegal_must_capture", squares=", ".join(must)) if must else \
+                say("session.illegal")
             self.refuse(reading.missing | reading.extra, text)
 
     def _press_in_progress(self, side: int) -> None:
@@ -140,9 +141,9 @@ class Judge:
         for progress in reading.progress:
             squares |= s.occupancy & bits_of(progress.move.captures)
         if squares:
-            self.refuse(squares, "take the captured pieces off the board first")
+            self.refuse(squares, say("session.take_captured"))
         else:
-            self.refuse(reading.missing | reading.extra, "finish your move first")
+            self.refuse(reading.missing | reading.extra, say("session.finish_move"))
 
     def must_capture(self) -> list[str]:
         """The pieces that must capture (names), when every legal move is a capture; else []."""
@@ -161,7 +162,7 @@ class Judge:
         """A refused press: FLAG on `squares`, the reason on the screen, the refusal on the clock."""
         s = self.s
         s.flag.show(squares, s.now + s.settings.flag_ms)
-        s.line.say(f"press refused: {text}")
+        s.line.say(say("session.press_refused", text=text))
         found = s.clock_binding.press(s.game.turn, s.now, board_ok=False, reason=text)
         s.bus.publish(ev.MoveRefused(s.now, s.game.ply, s.game.turn, text, tuple(s.board.names(squares)),
                                      s.clock_ms()))

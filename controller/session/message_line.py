@@ -12,14 +12,16 @@ from __future__ import annotations
 from typing import Callable
 
 from damka.controller import events as ev
+from damka.controller.words import say
 
 
 class MessageLine:
-    def __init__(self, bus: ev.EventBus, stamp: Callable[[], tuple[int, int]], text: str = "set up the pieces") -> None:
-        """`stamp`: (the time now, the game's ply) for the events."""
+    def __init__(self, bus: ev.EventBus, stamp: Callable[[], tuple[int, int]], text: str | None = None) -> None:
+        """`stamp`: (the time now, the game's ply) for the events; `text`: the first line
+        (None: ask for the pieces to be set up, in the board's language)."""
         self._bus = bus
         self._stamp = stamp
-        self._text = text
+        self._text = say("session.setup") if text is None else text
         self._notice = ""
         self._hint_text = ""
 

@@ -15,6 +15,7 @@ from damka.controller import wording
 from damka.controller.session.takeback_flow import TakebackFlow
 from damka.controller.session.types import Mode, Phase
 from damka.controller.takeback_guide import TakebackGuide, takeback_guide
+from damka.controller.words import say
 
 if TYPE_CHECKING:
     from damka.controller.session.core import Session
@@ -36,10 +37,10 @@ class Takebacks:
         """The take-back button (or a take-back asked from outside, aimed first)."""
         s = self.s
         if s.mode is Mode.TOURNAMENT and s.phase is not Phase.OVER:
-            s.line.say("no take-back in tournament play")
+            s.line.say(say("session.no_takeback_tournament"))
             return
         if not s.game.ply:
-            s.line.say("there is no move to take back")
+            s.line.say(say("session.nothing_to_take_back"))
             return
         # The button says what the board means: in multiwarcaby the earlier
         # position is often also a legal turn of the next side.
@@ -68,11 +69,11 @@ class Takebacks:
         try:
             asked = self.flow.ask(plies)
         except ValueError as error:  # cannot be asked now (another offer waits): play goes on
-            self._refused(f"no take-back: {error}")
+            self._refused(say("session.no_takeback", error=error))
             return
-        moves = f"{asked} move{'s' if asked != 1 else ''}"
+        moves = say("session.moves", count=asked)
         label = s.opponent.label if s.opponent is not None else ""
-        s.say(f"take-back of {moves} asked of the {label}: waiting for the answer")
+        s.say(say("session.takeback_asked", moves=moves, who=label))
         s.output.refresh()
 
     def answered(self, accept: bool, moves: int, reason: str) -> None:
@@ -92,7 +93,7 @@ class Takebacks:
         if s.occupancy != s.reference() and s.phase is Phase.PLAYING:
             s.restore.require(reason)           # guided forward: the turn flow says when it is done
         s.say(f"{reason}: {s.output.prompt()}" if not s.restore.active else
-              f"{reason}: put the pieces back as the LEDs show")
+              say("session.put_back_leds", reason=reason))
         s.output.refresh()
 
     def guide_back(self, plies: int, reason: str) -> None:

@@ -15,6 +15,9 @@ add({
                               "postaw pionki tak, jak stały na początku tury"),
     # controller/session_assist.py
     "session.no_hints": ("no hints now", "teraz nie ma podpowiedzi"),                           # :56
+    "session.no_hints_left": ("no hints left in this game", "w tej grze nie ma już podpowiedzi"),
+    "session.thinking": ("thinking of a hint...", "szukam podpowiedzi..."),
+    "session.no_hint": ("no hint: {error}", "nie ma podpowiedzi: {error}"),
     "session.no_takeback_tournament": ("no take-back in tournament play",                        # :101, app_offers.py:77
                                        "w turnieju nie cofa się ruchów"),
     "session.nothing_to_take_back": ("there is no move to take back", "nie ma ruchu do cofnięcia"),  # :104, offers.py:89
