@@ -84,10 +84,9 @@ class Offers:
         if where not in PLACES:
             raise OfferError(f"offer: from {where!r}? one of {', '.join(PLACES)}")
         if self.pending is not None:
-            raise OfferError(f"an offer is pending already ({offer_text(self.pending).lower()}): "
-                             "it must be answered first")
+            raise OfferError(say("offer.pending", offer=offer_text(self.pending).lower()))
         if kind == "takeback" and moves <= 0:
-            raise OfferError("there is no move to take back")
+            raise OfferError(say("session.nothing_to_take_back"))
         self.pending = Offer(kind, side, where, ply, moves if kind == "takeback" else 0)
         return self.pending
 
@@ -95,9 +94,9 @@ class Offers:
         """The pending offer answered from `where`; OfferError if none, or if its own party answers."""
         offer = self.pending
         if offer is None:
-            raise OfferError("no offer is pending")
+            raise OfferError(say("offer.none_pending"))
         if party(where) == offer.party:
-            raise OfferError(f"the {where} made this offer: the other player answers it")
+            raise OfferError(say("offer.own", where=translate(where)))
         self.pending = None
         self.last = (offer, "accepted" if accept else "declined", where)
         return offer

@@ -49,6 +49,7 @@ from damka.controller.setup import GameSetup
 from damka.controller.store import Store, StoredGame
 from damka.controller.view_builder import player_colours
 from damka.controller.views import Colour, View
+from damka.controller.words import say
 from damka.engine.game import Game
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
@@ -278,7 +279,7 @@ class App:
                 self.screens.open_overlay(menu)
             elif button is Button.OK and self.clock is not None and self.clock.state is State.PAUSED:
                 # logged like every restart
-                self.menu_actions.from_board(lambda: self.resume_clock("the board's ok button"))
+                self.menu_actions.from_board(lambda: self.resume_clock(say("where.ok_button")))
             elif button is Button.OK and self.session is not None and self.session.game.turn >= self.side_buttons:
                 self.session.handle(ClockPress(self.session.game.turn, press.time_ms))  # no button of its own
             elif self.session is not None:

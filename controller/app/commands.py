@@ -30,6 +30,7 @@ from damka.controller.app.errors import BadArgument, CommandRefused
 from damka.controller.menus import MenuAction
 from damka.controller.session.types import Phase
 from damka.controller.view_builder import active_sides
+from damka.controller.words import say
 from damka.engine.variant import Result
 
 if TYPE_CHECKING:
@@ -51,23 +52,23 @@ class ArbiterCommands:
 
     def _game_clock(self) -> Clock:
         if self.app.session is None:
-            raise CommandRefused("there is no game on the board")
+            raise CommandRefused(say("command.no_game"))
         if self.app.clock is None:
-            raise CommandRefused("this game has no clock")
+            raise CommandRefused(say("command.no_clock"))
         if self.app.clock.state is State.FINISHED or self.app.session.result is not None:
-            raise CommandRefused("the game is over: its clock is stopped for good")
+            raise CommandRefused(say("command.clock_over"))
         return self.app.clock
 
     def _session(self) -> Session:
         session = self.app.session
         if session is None:
-            raise CommandRefused("there is no game on the board")
+            raise CommandRefused(say("command.no_game"))
         return session
 
     def _check_side(self, side: object) -> int:
         sides = len(self._session().variant.sides)
         if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < sides:
-            raise BadArgument(f"side: {side!r} is not a side of this game (0-{sides - 1})")
+            raise BadArgument(say("command.not_a_side", side=repr(side), last=sides - 1))
         return side
 
     def side_label(self, side: int) -> str:
@@ -75,11 +76,11 @@ class ArbiterCommands:
         variant = self._session().variant
         word = wording.engine_side_name(variant, side)
         name = self.app.game_players[side] if side < len(self.app.game_players) else word
-        return name if name == word or word in name else f"{name} ({word})"
+        return name if name == word or word in name else say("command.side_label", name=name, word=word)
 
     def _acted(self, action: str, detail: str, where: str, *, store: bool = True) -> str:
         """Log the action everywhere it is kept; the line to show."""
-        line = f"{detail} (by {where})"
+        line = say("command.by", detail=detail, where=where)
         if store and self.app.recorder is not None:
             self.app.recorder.log_arbiter(action, line, self.app.now)
         ply = self.app.session.game.ply if self.app.session is not None else 0
@@ -91,28 +92,28 @@ class ArbiterCommands:
     def pause_clock(self, where: str) -> str:
         clock = self._game_clock()
         if clock.state is not State.RUNNING:
-            raise CommandRefused(f"the clock is {clock.state}: only a running clock can be paused")
+            raise CommandRefused(say("command.only_running", state=clock.state))
         clock.pause(self.app.now, by=where)
         if self.app.recorder is not None:
             self.app.recorder.checkpoint(self.app.now)
-        return self._acted("pause", "clock paused", where)
+        return self._acted("pause", say("command.clock_paused"), where)
 
     def resume_clock(self, where: str) -> str:
         clock = self._game_clock()
         if clock.state is not State.PAUSED:
-            raise CommandRefused(f"the clock is {clock.state}: only a paused clock can be restarted")
+            raise CommandRefused(say("command.only_paused", state=clock.state))
         if self._session().phase is Phase.SETUP:
             # A resumed game: nobody's time runs while the pieces are put back as lit.
-            raise CommandRefused("the pieces are not set up yet: the clock runs again when play goes on")
+            raise CommandRefused(say("command.not_set_up"))
         try:
             clock.resume(self.app.now)
         except ClockError as error:
             raise CommandRefused(str(error)) from None
-        return self._acted("resume", "clock running again", where)
+        return self._acted("resume", say("command.clock_running"), where)
 
     def _check_ms(self, ms: object, what: str) -> int:
         if not isinstance(ms, int) or isinstance(ms, bool) or not -MAX_CLOCK_MS <= ms <= MAX_CLOCK_MS:
-            raise BadArgument(f"{what}: {ms!r} is not a time in ms (at most a day)")
+            raise BadArgument(say("command.not_a_time", what=what, ms=repr(ms)))
         return ms
 
     def adjust_clock(self, side: int, ms: int, where: str) -> str:
@@ -120,24 +121,24 @@ class ArbiterCommands:
         clock = self._game_clock()
         side = self._check_side(side)
         if self._check_ms(ms, "ms") == 0:
-            raise BadArgument("ms: 0 changes nothing (give a time to add, or a negative one to take off)")
+            raise BadArgument(say("command.zero_ms"))
         try:
-            clock.adjust(side, ms, self.app.now, reason=f"by {where}")
+            clock.adjust(side, ms, self.app.now, reason=say("command.by_where", where=where))
         except ClockError as error:
             raise CommandRefused(str(error)) from None
-        return self._acted("adjust", f"{self.side_label(side)} {_ms_text(ms, sign=True)}", where)
+        return self._acted("adjust", say("command.time_changed", side=self.side_label(side), time=_ms_text(ms, sign=True)), where)
 
     def set_clock(self, side: int, ms_left: int, where: str) -> str:
         """Set `side`'s remaining (main) time to `ms_left`."""
         clock = self._game_clock()
         side = self._check_side(side)
         if self._check_ms(ms_left, "ms_left") <= 0:
-            raise BadArgument(f"ms_left: {ms_left} is no time left (the arbiter declares the result instead)")
+            raise BadArgument(say("command.no_time_left", ms=ms_left))
         try:
-            clock.set_time(side, ms_left, self.app.now, reason=f"by {where}")
+            clock.set_time(side, ms_left, self.app.now, reason=say("command.by_where", where=where))
         except ClockError as error:
             raise CommandRefused(str(error)) from None
-        return self._acted("set-time", f"{self.side_label(side)} set to {_ms_text(ms_left)}", where)
+        return self._acted("set-time", say("command.time_set", side=self.side_label(side), time=_ms_text(ms_left)), where)
 
     def undo_clock_press(self, where: str) -> str:
         """Undo the last press: the clock as it was before it (paused), and the
@@ -147,19 +148,18 @@ class ArbiterCommands:
         session = self._session()
         committed = session.committed
         if not committed:
-            raise CommandRefused("no clock press to undo: no move has been played")
+            raise CommandRefused(say("command.no_press"))
         plies = sum(1 for move in committed if move.turn == committed[-1].turn)
         if not session.record.can_take_back(plies):
-            raise CommandRefused("the last press cannot be undone: a player went out after it")
+            raise CommandRefused(say("command.press_stands"))
         try:
             clock.undo(self.app.now)
         except ClockError as error:
-            raise CommandRefused(f"{error} (a resumed game keeps no presses to undo)") from None
+            raise CommandRefused(say("command.resumed_no_presses", error=error)) from None
         mover = committed[-1].side
         text = " ".join(move.text for move in committed[-plies:])
         session.take_back(plies, clock_undone=True)   # the session's own take-back (record, screen, TakenBack event)
-        return self._acted("undo", f"last press of {self.side_label(mover)} undone ({text} taken back; "
-                                   "clock paused)", where)
+        return self._acted("undo", say("command.press_undone", side=self.side_label(mover), text=text), where)
 
     # -- the result -----------------------------------------------------------------
 
@@ -167,7 +167,7 @@ class ArbiterCommands:
         """End the game: a win for `winner` (every other side loses), or a draw (None)."""
         session = self.app.session
         if session is None or session.result is not None:
-            raise CommandRefused("there is no game in play")
+            raise CommandRefused(say("command.no_game_in_play"))
         if winner is not None:
             winner = self._check_side(winner)
         reason = str(reason).strip() or "arbiter"
@@ -179,7 +179,7 @@ class ArbiterCommands:
         else:
             self.app.screens.open_overlay(None)
             if self.app.recorder is not None:
-                self.app.recorder.log_arbiter("result", f"{what}: {reason}", self.app.now)
+                self.app.recorder.log_arbiter("result", say("command.declared", what=what, reason=reason), self.app.now)
             session.declare(Result(tuple(1.0 if i == winner else 0.0 for i in range(sides)),
                                    tuple(1 if i == winner else 2 for i in range(sides)), reason, winner),
                             at_ms=self.app.now)
@@ -193,9 +193,9 @@ class ArbiterCommands:
         computer or from afar)."""
         session = self.app.session
         if session is None:
-            raise CommandRefused("there is no game on the board")
+            raise CommandRefused(say("command.no_game"))
         if session.result is not None:
-            raise CommandRefused("the game is over already")
+            raise CommandRefused(say("command.over_already"))
         if side is None:
             side = session.game.turn
             if side in self.app.built.computer_sides:
@@ -203,14 +203,13 @@ class ArbiterCommands:
                 # resigns whoever is to move: a child resigning while the computer thinks.
                 table = [s for s in active_sides(session) if s not in self.app.built.computer_sides]
                 if len(table) != 1:
-                    who = "the remote player" if side in self.app.remote_sides() else "the computer"
-                    raise CommandRefused(f"it is {self.side_label(side)}'s turn, played by {who}: with several "
-                                         "sides at the table, the board resigns the side to move on its turn")
+                    who = say("command.the_remote_player" if side in self.app.remote_sides() else "command.the_computer")
+                    raise CommandRefused(say("command.not_your_turn", side=self.side_label(side), who=who))
                 side = table[0]
         elif side not in active_sides(session):
-            raise CommandRefused(f"{self.side_label(self._check_side(side))} is out of the game already")
+            raise CommandRefused(say("command.out_already", side=self.side_label(self._check_side(side))))
         self.app.games.declare_end(side, "resignation")
-        return f"{self.side_label(side)} resigned (from {where})"
+        return say("command.resigned", side=self.side_label(side), where=where)
 
     # -- players and menus ----------------------------------------------------------
 
@@ -219,11 +218,11 @@ class ArbiterCommands:
         if name not in MENU_COMMANDS:
             raise BadArgument(f"action: {name!r} is not one of {', '.join(MENU_COMMANDS)}")
         if name in ("resign", "draw", "takeback", "pause", "unpause") and self.app.session is None:
-            raise CommandRefused("there is no game on the board")
+            raise CommandRefused(say("command.no_game"))
         if name == "resume" and self.app.screens.state.value != "resume":
-            raise CommandRefused("there is no stored game to resume")
+            raise CommandRefused(say("command.no_stored_game"))
         if name in ("resign", "draw") and self._session().result is not None:
-            raise CommandRefused("the game is over already")
+            raise CommandRefused(say("command.over_already"))
         if name == "pause":
             self.pause_clock(where)
         elif name == "unpause":

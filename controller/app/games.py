@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from damka.controller import events as ev
-from damka.controller import plurals, wording
+from damka.controller import wording
 from damka.controller import resume as resume_mod
 from damka.controller.app.errors import BadArgument
 from damka.controller.app.screens import AppState
@@ -30,6 +30,7 @@ from damka.controller.session import Session
 from damka.controller.setup import GameSetup
 from damka.controller.store import StoredGame
 from damka.controller.view_builder import active_sides, result_view
+from damka.controller.words import say
 from damka.engine.variant import Result, Variant
 from damka.hardware.interfaces import Snapshot
 
@@ -155,8 +156,7 @@ class Games:
                 self.match = Match(list(named))           # the names given fit this game again
             else:
                 if named:
-                    self.notice = (f"{plurals.english(len(named), 'player name')} for a game of "
-                                   f"{len(variant.sides)} sides: the sides' own names are used")
+                    self.notice = say("app.names_unused", count=len(named), sides=len(variant.sides))
                 self.match = Match(_default_players(variant, labels))
         self.game_players = self.match.order()
 

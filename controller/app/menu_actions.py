@@ -18,6 +18,7 @@ from damka.controller.clock import State
 from damka.controller.menus import GameMenu, Menu, MenuAction
 from damka.controller.offers import OfferError
 from damka.controller.session import Phase
+from damka.controller.words import say
 
 if TYPE_CHECKING:
     from damka.controller.app.app import App
@@ -74,7 +75,7 @@ class MenuActions:
         """The side to move resigns, when it is played at the table (`App.resign`; else the screen says why)."""
         self.app.screens.open_overlay(None)
         if self.app.session is not None:
-            self.from_board(lambda: self.app.resign("the board's menu"))
+            self.from_board(lambda: self.app.resign(say("where.menu")))
 
     # -- the rows --------------------------------------------------------------------------
 
@@ -121,11 +122,11 @@ class MenuActions:
         app.screens.open_overlay(None)
         if (app.clock is not None and app.clock.state is State.RUNNING and session is not None
                 and session.result is None):
-            app.pause_clock("the board's menu")   # the same command as the page's (commands.py)
+            app.pause_clock(say("where.menu"))   # the same command as the page's (commands.py)
 
     def _unpause(self) -> None:
         app, session = self.app, self.app.session
         app.screens.open_overlay(None)
         if (app.clock is not None and app.clock.state is State.PAUSED and session is not None
                 and session.result is None):
-            self.from_board(lambda: app.resume_clock("the board's menu"))
+            self.from_board(lambda: app.resume_clock(say("where.menu")))

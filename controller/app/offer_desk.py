@@ -33,6 +33,7 @@ from damka.controller.offers import Offer, OfferError, Offers, last_turn_moves, 
 from damka.controller.seat_opponents import far_seats, remote_players
 from damka.controller.session.types import Phase
 from damka.hardware.interfaces import Button, ButtonPress
+from damka.controller.words import say, translate
 
 if TYPE_CHECKING:
     from damka.controller.app.app import App
@@ -71,7 +72,7 @@ class OfferDesk:
         if self.app.session is None or self.app.session.result is not None:
             return ""
         if any(not p.claimed for p in remote_players(self.app.session.opponent)):
-            return "Waiting for the remote player to come back (claim the seat on the web page with the code)"
+            return say("offer.remote_away")
         return ""
 
     # -- the public API --------------------------------------------------------------
@@ -83,7 +84,7 @@ class OfferDesk:
         last turn). From the board with no one far away: done at once."""
         session = self._live_session()
         if kind == "takeback" and self.app.setup.mode == "tournament":
-            raise OfferError("no take-back in tournament play")
+            raise OfferError(say("session.no_takeback_tournament"))
         remote = self.remote_sides()
         if where == "board" and not remote:
             self._at_once(kind)
@@ -96,7 +97,7 @@ class OfferDesk:
         elif moves is None:
             moves = last_turn_moves(played, requester, session.game.ply)
         elif not 0 < moves <= session.game.ply:
-            raise OfferError(f"take-back of {moves} moves: the game has {session.game.ply}")
+            raise OfferError(say("offer.takeback_too_far", moves=moves, ply=session.game.ply))
         if side is None and len(requester) == 1:
             side = next(iter(requester))
         elif side is None and requester and moves:
@@ -114,13 +115,14 @@ class OfferDesk:
         session = self._live_session()
         offer = self.offers.answer(accept, where)
         self._stop_watching()
-        answer = "accepted" if accept else "declined"
-        text = f"{offer_text(offer, self._side_name(offer.side))}: {answer} from the {where}"
+        answer = say("offer.accepted" if accept else "offer.declined")
+        text = say("offer.answered", offer=offer_text(offer, self._side_name(offer.side)), answer=answer,
+                   where=translate(where))
         session.bus.publish(ev.OfferAnswered(self.app.now, session.game.ply, offer.kind, answer, where, offer.where,
                                              text))
         if offer.kind == "takeback" and offer.where == "board":
-            who = "remote player" if self.remote_sides() else where
-            session.takeback_answered(accept, offer.moves, f"take-back {answer} by the {who}")
+            who = say("where.remote_player") if self.remote_sides() else translate(where)
+            session.takeback_answered(accept, offer.moves, say("offer.takeback_answered", answer=answer, who=who))
         elif accept:
             self._at_once(offer.kind, offer.moves)
         self._offer_menu_changed()
@@ -144,16 +146,16 @@ class OfferDesk:
         if offer is None:
             return ""
         text = offer_text(offer, self._side_name(offer.side) if offer.where != "page" else "")
-        return f"{text}: waiting for the answer" if offer.where == "board" else f"{text}: accept in menu"
+        return say("offer.waiting" if offer.where == "board" else "offer.accept_in_menu", text=text)
 
     # -- inside ----------------------------------------------------------------------
 
     def _live_session(self) -> Session:
         session = self.app.session
         if session is None or self.app.built is None:
-            raise OfferError("there is no game on the board")
+            raise OfferError(say("command.no_game"))
         if session.result is not None or session.phase is Phase.OVER:
-            raise OfferError("the game is over already")
+            raise OfferError(say("command.over_already"))
         return session
 
     def _at_once(self, kind: str, moves: int | None = None) -> None:
@@ -181,8 +183,8 @@ class OfferDesk:
             offer = self.offers.lapse()
             self._stop_watching()
             if offer is not None:
-                why = "the game ended" if isinstance(event, ev.GameOver) else "a move was made"
-                text = f"{offer_text(offer, self._side_name(offer.side))}: lapsed ({why})"
+                why = say("offer.game_ended" if isinstance(event, ev.GameOver) else "offer.move_made")
+                text = say("offer.lapsed", offer=offer_text(offer, self._side_name(offer.side)), why=why)
                 session.bus.publish(ev.OfferAnswered(event.time_ms, event.ply, offer.kind, "lapsed", "",
                                                      offer.where, text))
                 self._offer_menu_changed()
