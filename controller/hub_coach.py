@@ -19,6 +19,7 @@ from damka.bridges.hub_client import HubClient, HubEngineError
 from damka.bridges.hub_protocol import HubBoard, HubError, find_dialect
 from damka.controller.coach import THRESHOLD, BlunderWarning, Coach
 from damka.controller.hub_opponent import GRACE_S, OPEN_TIMEOUT_S, hub_variant
+from damka.controller.words import say
 from damka.engine.game import Game
 from damka.engine.move import Move
 
@@ -40,15 +41,15 @@ class HubCoach(Coach):
         self._board = HubBoard(find_dialect(hub_name)) if hub_name else None
         self._client: HubClient | None = None
         self._lock = threading.Lock()
-        self.failed = unavailable or ("" if name else f"the Hub protocol cannot name {variant.name}")
+        self.failed = unavailable or ("" if hub_name else say("engine.cannot_name", variant=variant.name))
         self._noticed = False
         self.engine_answers = 0
 
     def take_notices(self) -> list[str]:
         if self.failed and not self._noticed:
             self._noticed = True
-            why = self.unavailable if self.unavailable else f"failed: {self.failed}"
-            return [f"coach engine {self.name} {why}; Damka's own coach goes on"]
+            why = self.unavailable if self.unavailable else say("engine.failed", error=self.failed)
+            return [say("engine.coach_given_up", name=self.name, why=why)]
         return []
 
     @property
@@ -82,7 +83,7 @@ class HubCoach(Coach):
             try:
                 answer = work(*args)
             except (HubEngineError, HubError, OSError, ValueError) as error:
-                self.failed = str(error) or "no answer"
+                self.failed = str(error) or say("engine.no_answer")
                 self.close_engine()
                 return None
         self.engine_answers += 1

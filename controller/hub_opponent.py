@@ -26,6 +26,7 @@ from damka.bridges.hub_client import HubClient, HubEngineError
 from damka.bridges.hub_protocol import HubBoard, HubError, find_dialect
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.players import Opponent, Thinking
+from damka.controller.words import say
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Variant
@@ -67,7 +68,7 @@ class HubOpponent(Opponent):
         dialect = hub_variant(variant)
         self._board = HubBoard(find_dialect(dialect)) if dialect else None
         self._client: HubClient | None = None
-        self._failed = "" if name else f"the Hub protocol cannot name {variant.name}"
+        self._failed = "" if dialect else say("engine.cannot_name", variant=variant.name)
         self._unavailable = unavailable
         if unavailable:
             self._failed = unavailable
@@ -91,7 +92,7 @@ class HubOpponent(Opponent):
     @property
     def label(self) -> str:
         """Who plays the computer's side (the screen, the turn prompt): the engine while it plays."""
-        return "computer" if self._failed else f"{self.name} engine"
+        return "computer" if self._failed else say("engine.label", name=self.name)
 
     @property
     def engine_name(self) -> str:
@@ -118,8 +119,8 @@ class HubOpponent(Opponent):
         """What the board must say (the engine given up), once each."""
         if self._failed and not self._noticed:
             self._noticed = True
-            why = self._unavailable if self._unavailable else f"failed: {self._failed}"
-            self._notices.append(f"engine {self.name} {why}; Damka's own engine plays on")
+            why = self._unavailable if self._unavailable else say("engine.failed", error=self._failed)
+            self._notices.append(say("engine.given_up", name=self.name, why=why))
         notices, self._notices = self._notices, []
         return notices
 
@@ -212,7 +213,7 @@ class HubOpponent(Opponent):
         return (move,) if self._whole_turn else move
 
     def _give_up(self, reason: str) -> None:
-        self._failed = reason or "no answer"
+        self._failed = reason or say("engine.no_answer")
         client, self._client = self._client, None
         if client is not None:
             threading.Thread(target=client.close, name="damka-hub-close", daemon=True).start()

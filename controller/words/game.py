@@ -72,6 +72,15 @@ add({
     "coach.no_hints_left": ("no hints left ({limit} per game)", "nie ma już podpowiedzi ({limit} na grę)"),  # coach.py:107
     "coach.game_over": ("the game is over: there is no move to suggest",                          # coach.py:109
                         "gra się skończyła: nie ma ruchu do podpowiedzenia"),
+    # controller/hub_opponent.py, controller/hub_coach.py: an external engine given up
+    "engine.cannot_name": ("the Hub protocol cannot name {variant}", "protokół Hub nie zna gry {variant}"),
+    "engine.no_answer": ("no answer", "brak odpowiedzi"),
+    "engine.failed": ("failed: {error}", "zawiódł: {error}"),
+    "engine.label": ("{name} engine", "silnik {name}"),
+    "engine.given_up": ("engine {name} {why}; Damka's own engine plays on",
+                        "silnik {name} {why}; dalej gra własny silnik Damki"),
+    "engine.coach_given_up": ("coach engine {name} {why}; Damka's own coach goes on",
+                              "silnik trenera {name} {why}; dalej pomaga własny trener Damki"),
     # controller/resume.py
     "resume.describe": ("game {id}, {variant}, move {number}, {players}", "gra {id}, {variant}, ruch {number}, {players}"),  # :55
     # controller/app.py
