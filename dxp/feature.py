@@ -25,6 +25,7 @@ from damka.controller.session.types import POLL_MS
 from damka.controller.store import StoredGame
 from damka.controller.view_builder import with_notice
 from damka.controller.views import GameView, View
+from damka.controller.words import say
 from damka.dxp.clock_hold import ClockHold, held_when_stored
 from damka.dxp.game import VARIANT, DxpGame
 
@@ -82,10 +83,10 @@ class DxpFeature(AppHooks):
         state = app.clock.state if app.clock is not None else None
         menu = game_actions_menu(clock_running=state is State.RUNNING, clock_paused=state is State.PAUSED,
                                  can_take_back=False)
-        extra = [Row("adjudicate-white", "Adjudicate: white wins"), Row("adjudicate-draw", "Adjudicate: draw"),
-                 Row("adjudicate-black", "Adjudicate: black wins")]
+        extra = [Row("adjudicate-white", say("dxp.adjudicate_white")), Row("adjudicate-draw", say("dxp.adjudicate_draw")),
+                 Row("adjudicate-black", say("dxp.adjudicate_black"))]
         menu.rows[1:1] = extra
-        menu.description = f"connection to {self.dxp.peer_name} lost"
+        menu.description = say("dxp.lost", peer=self.dxp.peer_name)
         return menu
 
     def act(self, action: MenuAction) -> bool:
@@ -103,7 +104,7 @@ class DxpFeature(AppHooks):
         if session is None or session.result is not None:
             return
         what = "draw" if winner is None else f"{session.variant.player_name(winner)} wins"
-        why = reason or f"adjudicated ({what}): the connection to {self.dxp.peer_name} was lost ({self.dxp.dropped})"
+        why = reason or say("dxp.adjudicated", what=what, peer=self.dxp.peer_name, why=self.dxp.dropped)
         self.dxp.ended = True
         if self.dxp.redial is not None:
             self.dxp.redial.close()

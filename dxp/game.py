@@ -36,6 +36,7 @@ import queue
 import time
 from typing import Any, Callable
 
+from damka.controller.words import say
 from damka.dxp import protocol as dxp
 from damka.dxp.link import Dropped, DxpLink
 from damka.dxp.redial import Redialer
@@ -112,7 +113,7 @@ class DxpGame:
         """(text, alert) lines for the board's screen: the dropped connection
         (until the peer is back), then the latest thing said about the peer."""
         gone = self.link is None and not self.ended and self.session is not None and self.session.result is None
-        drop = self._drop_line or f"{self.peer_name} is not connected: waiting for it to come back (menu: adjudicate)"
+        drop = self._drop_line or say("dxp.not_connected", peer=self.peer_name)
         lines = [(drop, True)] if gone else []
         if self.line and self.line != drop:
             lines.append((self.line, self.line_alert))
@@ -208,7 +209,7 @@ class DxpGame:
         """Refuse `why` from the peer: in the log (unless `logged` already) and on the
         screen, a flood summarised (`Refusals`)."""
         peer = f"{self.peer_name} ({self.link.peer})" if self.link is not None else self.peer_name
-        line, announce = self.refusals.add(why, peer, full or f"{self.peer_name}: refused: {why}", logged)
+        line, announce = self.refusals.add(why, peer, full or say("dxp.refused", peer=self.peer_name, why=why), logged)
         if announce:
             self.say(line, alert=True)
         else:
@@ -216,7 +217,7 @@ class DxpGame:
 
     def _handle(self, item: Any) -> None:
         if isinstance(item, dxp.DxpError):
-            self.refuse(str(item), f"{self.peer_name}: bad message refused: {item}", logged=True)  # by the link
+            self.refuse(str(item), say("dxp.bad_message", peer=self.peer_name, item=item), logged=True)  # by the link
         elif isinstance(item, Dropped):
             self.refusals.flush()
             self.dropped = item.reason
@@ -229,9 +230,8 @@ class DxpGame:
             self.opponent.away = True
             self.opponent.forget()
             self.session.assistants.cancel_search()
-            finish = "; finish putting the pieces back" if self.back_target is not None else ""
-            self._drop_line = (f"connection to {self.peer_name} lost ({item.reason}): waiting for it to come back"
-                               f" (menu: adjudicate){finish}")[:LINE_CHARS]
+            finish = say("dxp.finish_putting_back") if self.back_target is not None else ""
+            self._drop_line = say("dxp.drop", peer=self.peer_name, reason=item.reason, finish=finish)[:LINE_CHARS]
             self.say(self._drop_line, alert=True)
             self._link_changed(False)
             self.look_for_peer()
@@ -245,7 +245,7 @@ class DxpGame:
             if not self._back_pending:
                 self.refuse("BACKACC without a take-back request")
             elif not item.accepted:
-                self.say(f"{self.peer_name} refused the take-back: put the moves back on the board")
+                self.say(say("dxp.takeback_refused", peer=self.peer_name))
             self._back_pending = False
         elif isinstance(item, dxp.Chat):
             line, announce = self.chat.add(self.peer_name, item.text)
@@ -279,7 +279,7 @@ class DxpGame:
             # The peer's last move is still lit (its GAMEEND came right after
             # it): the person carries it out first; the end is acted on then.
             self._end_after_move = message.reason
-            self.say(f"{self.peer_name} ends the game: carry out its last move first")
+            self.say(say("dxp.ends_game", peer=self.peer_name))
             return
         if not self.ended:
             self.ended = True
@@ -304,13 +304,13 @@ class DxpGame:
         if session.game.result is not None:
             return
         if reason == 1:
-            session.declare_loss(self.peer_side, f"{self.peer_name} resigned")
+            session.declare_loss(self.peer_side, say("dxp.resigned", peer=self.peer_name))
         elif reason == 3:
-            session.declare_loss(1 - self.peer_side, f"{self.peer_name} claimed the win")
+            session.declare_loss(1 - self.peer_side, say("dxp.claimed", peer=self.peer_name))
         elif reason == 2:
-            session.declare(Result((0.5, 0.5), (1, 1), "draw agreed over DXP"))
+            session.declare(Result((0.5, 0.5), (1, 1), say("dxp.draw_agreed")))
         else:
-            session.declare(Result((0.0, 0.0), (1, 1), f"{self.peer_name} ended the game"))
+            session.declare(Result((0.0, 0.0), (1, 1), say("dxp.ended", peer=self.peer_name)))
 
     def _peer_back(self, message: dxp.BackRequest) -> None:
         """Accept a take-back to a position of this game; the person then puts
@@ -325,7 +325,7 @@ class DxpGame:
         self.back_target = target
         self.send(dxp.BackAccept(0))
         undo = game.ply - target
-        self.session.guide_take_back(undo, f"{self.peer_name} takes back {undo} move{'s' if undo != 1 else ''}")
+        self.session.guide_take_back(undo, say("dxp.takes_back", peer=self.peer_name, count=undo))
 
     def game_now(self) -> Game:
         """The game as the peer sees it: at the take-back's target while the board catches up."""
@@ -358,7 +358,7 @@ class DxpGame:
         self.opponent.forget()                  # the peer plays its move again on the new connection
         self.session.assistants.cancel_search()
         log.info("DXP: %s is back (%s): the game goes on", self.peer_name, link.peer)
-        self.say(f"{self.peer_name} is back: the game goes on")
+        self.say(say("dxp.back", peer=self.peer_name))
         self._link_changed(True)
 
     def _link_changed(self, up: bool) -> None:

@@ -17,6 +17,7 @@ import queue
 import time
 from typing import TYPE_CHECKING, Any
 
+from damka.controller.words import say
 from damka.dxp import protocol as dxp
 from damka.dxp.door import Arrival
 from damka.dxp.link import Dropped, DxpLink
@@ -83,7 +84,7 @@ class Reconnection:
             colour, letters = position_letters(game.session.variant, game.game_now().position)
             minutes, moves = game.request_time()
             link.send(dxp.GameRequest(NAME, dxp.COLOURS[game.peer_side], minutes, moves, letters, colour))
-            game.say(f"connected to {link.peer}: asking {game.peer_name} to go on from this position")
+            game.say(say("dxp.asking", address=link.peer, peer=game.peer_name))
 
     def _candidate_item(self, link: DxpLink, item: Any) -> None:
         initiator = self.game.initiator
@@ -93,7 +94,7 @@ class Reconnection:
             if item.accepted:
                 self.game.adopt(link)
             else:
-                self._drop_candidate(f"{item.name or link.peer} refused to go on (code {item.code})")
+                self._drop_candidate(say("dxp.refused_to_go_on", peer=item.name or link.peer, code=item.code))
         elif not initiator and isinstance(item, dxp.GameRequest):
             if not self.reconnect(link, item):
                 self._drop_candidate("its GAMEREQ shows another game")
@@ -105,7 +106,7 @@ class Reconnection:
             self.candidate.close()
         self.candidate = None
         log.warning("DXP: new connection closed: %s", why)
-        self.game.say(f"{self.game.peer_name}: new connection closed ({why})")
+        self.game.say(say("dxp.new_closed", peer=self.game.peer_name, why=why))
         self.game.look_for_peer()
 
     def reconnect(self, link: DxpLink, request: dxp.GameRequest) -> bool:

@@ -20,6 +20,7 @@ import threading
 import time
 from typing import Callable
 
+from damka.controller.words import say
 from damka.dxp.door import Arrival, DxpDoor
 from damka.dxp.link import DxpLink, DxpServer
 
@@ -62,14 +63,14 @@ class Redialer:
                 doors.append(DxpDoor(DxpServer(host, port)))
             return doors[0].next(timeout)
 
-        return cls(dial, f"listening again on {host}:{port}", backoff=False,
+        return cls(dial, say("dxp.listening_again", address=f"{host}:{port}"), backoff=False,
                    on_close=lambda: doors[0].close() if doors else None, give_up_s=give_up_s, delays=delays)
 
     @classmethod
     def calling(cls, host: str, port: int, *, give_up_s: float = GIVE_UP_S,
                 delays: tuple[float, ...] = DELAYS) -> Redialer:
         return cls(lambda timeout: DxpLink.connect(host, port, timeout=timeout),
-                   f"calling {host}:{port} again", backoff=True, give_up_s=give_up_s, delays=delays)
+                   say("dxp.calling_again", address=f"{host}:{port}"), backoff=True, give_up_s=give_up_s, delays=delays)
 
     def want(self) -> None:
         """Start looking for the peer (again); harmless while already looking."""
@@ -109,8 +110,7 @@ class Redialer:
         while not self._closed.is_set():
             left = self.give_up_s - (time.monotonic() - start)
             if left <= 0:
-                self._say(f"the peer did not come back in {self.give_up_s:.0f} s: "
-                          "adjudicate from the menu, or resume later (damka dxp --resume)")
+                self._say(say("dxp.gave_up", seconds=f"{self.give_up_s:.0f}"))
                 return None
             tries += 1
             try:
@@ -119,7 +119,7 @@ class Redialer:
                 if not self._backoff:
                     continue  # the accept timed out: listen on
                 delay = self._delays[min(tries - 1, len(self._delays) - 1)]
-                self._say(f"{self.describe}: try {tries} failed ({error}); next in {delay:g} s")
+                self._say(say("dxp.try_failed", what=self.describe, tries=tries, error=error, delay=f"{delay:g}"))
                 if self._closed.wait(min(delay, max(0.0, left))):
                     return None
         return None

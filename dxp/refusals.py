@@ -19,6 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from damka.controller.words import say
 from damka.log_limit import LogLimit
 
 log = logging.getLogger("damka.dxp")
@@ -53,7 +54,7 @@ class Chats:
         announce = self._said_at is None or now - self._said_at >= CHAT_EVERY_S
         if announce:
             self._said_at = now
-        return f"{peer} says: {clean_chat(text)}", announce
+        return say("dxp.says", peer=peer, text=clean_chat(text)), announce
 
 
 class Refusals:
@@ -82,7 +83,7 @@ class Refusals:
         if not self.flood and not (len(self._recent) > FLOOD and now - self._recent[0] <= WINDOW_S):
             return full, True
         self.flood = self.flood + 1 if self.flood else len(self._recent)
-        line = f"ignored {self.flood:,} bad messages from {peer}; the last: {why}"
+        line = say("dxp.ignored", count=f"{self.flood:,}", peer=peer, why=why)
         announce = self._said_at is None or now - self._said_at >= SAY_EVERY_S
         if announce:
             self._said_at = now

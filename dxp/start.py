@@ -15,6 +15,7 @@ import queue
 import time
 from typing import Any
 
+from damka.controller.words import say
 from damka.dxp import protocol as dxp
 from damka.dxp.door import DxpDoor
 from damka.dxp.link import Dropped, DxpLink
@@ -42,14 +43,14 @@ def start_letters() -> tuple[str, str]:
 
 
 def next_item(link: DxpLink, end: float, waiting_for: str) -> object:
-    """The next message from the peer before monotonic time `end`; DxpStartError
-    naming what was awaited when none comes or the peer leaves."""
+    """The next message from the peer before monotonic time `end` (`waiting_for`: the catalogue key
+    of what is awaited); DxpStartError naming it when none comes or the peer leaves."""
     try:
         item = link.incoming.get(timeout=max(0.0, end - time.monotonic()))
     except queue.Empty:
-        raise DxpStartError(f"{link.peer}: no {waiting_for} in time") from None
+        raise DxpStartError(say("dxp.no_answer", peer=link.peer, waiting=say(waiting_for))) from None
     if isinstance(item, Dropped):
-        raise DxpStartError(f"{link.peer} left while waiting for {waiting_for}: {item.reason}")
+        raise DxpStartError(say("dxp.left", peer=link.peer, waiting=say(waiting_for), reason=item.reason))
     return item
 
 
@@ -57,7 +58,7 @@ def next_request(link: DxpLink, timeout: float) -> dxp.GameRequest:
     """The peer's GAMEREQ; anything else before it is refused with a log line."""
     end = time.monotonic() + timeout
     while True:
-        item = next_item(link, end, "game request")
+        item = next_item(link, end, "dxp.game_request")
         if isinstance(item, dxp.GameRequest):
             return item
         if not isinstance(item, dxp.DxpError):  # (malformed ones are logged by the link)
@@ -110,10 +111,10 @@ def initiate(link: DxpLink, *, person_colour: str = "W", minutes: int = 0, moves
     link.send(request)
     end = time.monotonic() + timeout
     while True:
-        item = next_item(link, end, "answer to the game request")
+        item = next_item(link, end, "dxp.game_answer")
         if isinstance(item, dxp.GameAccept):
             if not item.accepted:
-                raise DxpStartError(f"{item.name or link.peer} refused the game (code {item.code})")
+                raise DxpStartError(say("dxp.refused_game", peer=item.name or link.peer, code=item.code))
             return request, 1 - dxp.COLOURS.index(person_colour), item.name or "DXP peer"
 
 
@@ -143,7 +144,7 @@ def resume_app(store: Store, game_id: int, *, initiator: bool, redial: Redialer 
     peer_side, name, _ = stored_peer(stored)
     game = DxpGame(None, peer_side, name, initiator=initiator, time=time_of(stored.time_control or ""),
                    redial=redial)
-    game.dropped = "not connected yet"
+    game.dropped = say("dxp.not_yet")
     app = App(store=store, setup=GameSetup(VARIANT), offer_resume=False, **app_options)
     DxpFeature(app, game).resume_stored(stored)
     return app

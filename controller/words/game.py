@@ -206,9 +206,19 @@ add({
     "dxp.says": ("{peer} says: {text}", "{peer} pisze: {text}"),                                 # dxp_refusals.py:56
     "dxp.ignored": ("ignored {count} bad messages from {peer}; the last: {why}",                 # dxp_refusals.py:85
                     "pominięto błędne wiadomości od {peer}: {count}; ostatnia: {why}"),
-    "dxp.no_answer": ("{peer}: no {waiting} in time", "{peer}: brak {waiting} na czas"),          # dxp_start.py:48
-    "dxp.left": ("{peer} left while waiting for {waiting}: {reason}",                           # dxp_start.py:50
-                 "{peer} odszedł, czekając na {waiting}: {reason}"),
+    "dxp.no_answer": ("{peer}: no {waiting} in time", "{peer}: nie przyszła na czas: {waiting}"),
+    "dxp.left": ("{peer} left while waiting for {waiting}: {reason}",
+                 "{peer} odszedł, gdy czekaliśmy na: {waiting}; {reason}"),
+    "dxp.game_request": ("game request", "prośba o grę"),
+    "dxp.game_answer": ("answer to the game request", "odpowiedź na prośbę o grę"),
+    "dxp.listening_again": ("listening again on {address}", "znowu czekam na połączenie pod {address}"),
+    "dxp.calling_again": ("calling {address} again", "znowu łączę się z {address}"),
+    "dxp.gave_up": ("the peer did not come back in {seconds} s: adjudicate from the menu, or resume later "
+                    "(damka dxp --resume)",
+                    "rywal nie wrócił w ciągu {seconds} s: rozstrzygnij w menu albo wznów grę później "
+                    "(damka dxp --resume)"),
+    "dxp.try_failed": ("{what}: try {tries} failed ({error}); next in {delay} s",
+                       "{what}: próba {tries} nieudana ({error}); następna za {delay} s"),
     "dxp.refused_game": ("{peer} refused the game (code {code})", "{peer} odrzucił grę (kod {code})"),  # dxp_start.py:114
     "dxp.not_yet": ("not connected yet", "jeszcze bez połączenia"),                              # dxp_start.py:141
 })
