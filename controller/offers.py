@@ -80,9 +80,9 @@ class Offers:
 
     def make(self, kind: str, side: int | None, where: str, ply: int, moves: int = 0) -> Offer:
         if kind not in KINDS:
-            raise OfferError(f"offer: {kind!r} is not one of {', '.join(KINDS)}")
+            raise OfferError(say("offer.not_a_kind", kind=repr(kind), kinds=", ".join(KINDS)))
         if where not in PLACES:
-            raise OfferError(f"offer: from {where!r}? one of {', '.join(PLACES)}")
+            raise OfferError(say("offer.not_a_place", where=repr(where), places=", ".join(PLACES)))
         if self.pending is not None:
             raise OfferError(say("offer.pending", offer=offer_text(self.pending).lower()))
         if kind == "takeback" and moves <= 0:

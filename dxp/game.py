@@ -202,7 +202,7 @@ class DxpGame:
             try:
                 self._handle(item)
             except Exception as error:  # noqa: BLE001 - a message must never bring the board down
-                self.refuse(f"message not handled: {error}")
+                self.refuse(say("dxp.not_handled", error=error))
         self._flush()
 
     def refuse(self, why: str, full: str = "", logged: bool = False) -> None:
@@ -243,7 +243,7 @@ class DxpGame:
             self._peer_back(item)
         elif isinstance(item, dxp.BackAccept):
             if not self._back_pending:
-                self.refuse("BACKACC without a take-back request")
+                self.refuse(say("dxp.backacc_unasked"))
             elif not item.accepted:
                 self.say(say("dxp.takeback_refused", peer=self.peer_name))
             self._back_pending = False
@@ -254,15 +254,15 @@ class DxpGame:
             else:
                 self.line, self.line_alert = line[:LINE_CHARS], False   # on the screen, no new message event
         else:
-            self.refuse(f"{type(item).__name__} in the middle of a game")
+            self.refuse(say("dxp.mid_game", message=type(item).__name__))
 
     def _peer_move(self, message: dxp.MoveMessage) -> None:
         game = self.game_now()
         if game.is_over or self.ended:
-            self.refuse("a move after the end of the game")
+            self.refuse(say("dxp.move_after_end"))
             return
         if game.turn != self.peer_side:
-            self.refuse(f"move {message.start}-{message.end} out of turn")
+            self.refuse(say("dxp.out_of_turn", move=f"{message.start}-{message.end}"))
             return
         try:
             move = dxp.find_move(self.session.variant, game.position, message)
@@ -319,7 +319,7 @@ class DxpGame:
         target = (message.move - 1) * 2 + (0 if message.colour == "W" else 1)
         if not 0 <= target < game.ply or game.is_over:
             self.send(dxp.BackAccept(2))
-            self.refuse(f"take-back to move {message.move}{message.colour}: not a position of this game")
+            self.refuse(say("dxp.takeback_elsewhere", move=f"{message.move}{message.colour}"))
             return
         self.opponent.forget()
         self.back_target = target

@@ -21,6 +21,7 @@ import socket
 import threading
 from dataclasses import dataclass
 
+from damka.controller.words import say
 from damka.dxp.protocol import DEFAULT_PORT, DxpError, Framer, Message, format_message, parse
 from damka.log_limit import LogLimit
 
@@ -76,12 +77,12 @@ class DxpLink:
 
     def _read(self) -> None:
         framer = Framer()
-        reason = "the peer closed the connection"
+        reason = say("dxp.peer_closed")
         while True:
             try:
                 data = self.sock.recv(4096)
             except OSError as error:
-                reason = f"connection failed: {error}"
+                reason = say("dxp.connection_failed", error=error)
                 break
             if not data:
                 break

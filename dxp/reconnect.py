@@ -97,7 +97,7 @@ class Reconnection:
                 self._drop_candidate(say("dxp.refused_to_go_on", peer=item.name or link.peer, code=item.code))
         elif not initiator and isinstance(item, dxp.GameRequest):
             if not self.reconnect(link, item):
-                self._drop_candidate("its GAMEREQ shows another game")
+                self._drop_candidate(say("dxp.other_game"))
         elif not isinstance(item, dxp.DxpError):
             log.warning("DXP: %s before the handshake of the new connection refused", type(item).__name__)
 
@@ -121,7 +121,7 @@ class Reconnection:
         fit = resume_fit(variant, now, game.peer_side, shown)
         if fit is None or dxp.COLOURS.index(request.follower_colour) == game.peer_side:
             link.send(dxp.GameAccept(NAME, 1))
-            game.refuse("GAMEREQ to resume shows another position")
+            game.refuse(say("dxp.other_position"))
             return False
         link.send(dxp.GameAccept(NAME, 0))
         game.adopt(link)

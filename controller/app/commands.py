@@ -216,7 +216,7 @@ class ArbiterCommands:
     def menu_action(self, name: str, where: str) -> None:
         """A row of the board's menu chosen from outside: the same path as the button."""
         if name not in MENU_COMMANDS:
-            raise BadArgument(f"action: {name!r} is not one of {', '.join(MENU_COMMANDS)}")
+            raise BadArgument(say("command.not_an_action", name=repr(name), names=", ".join(MENU_COMMANDS)))
         if name in ("resign", "draw", "takeback", "pause", "unpause") and self.app.session is None:
             raise CommandRefused(say("command.no_game"))
         if name == "resume" and self.app.screens.state.value != "resume":

@@ -143,7 +143,7 @@ class Games:
     def set_player_names(self, names: Sequence[str]) -> None:
         """The players' names for the next game (one per side; none: the sides' own names)."""
         if isinstance(names, str) or not all(isinstance(n, str) and len(n.strip()) <= MAX_NAME for n in names):
-            raise BadArgument(f"players: a list of names ({MAX_NAME} characters at most)")
+            raise BadArgument(say("command.players", most=MAX_NAME))
         self._named_players = [n.strip() for n in names if n.strip()]
         self.match.players = []          # the names given are used for the next game
 

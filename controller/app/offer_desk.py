@@ -170,7 +170,7 @@ class OfferDesk:
             self.app.screens.open_overlay(None)
             session.ask_takeback(moves)
         else:
-            raise OfferError(f"offer: {kind!r} is not draw or takeback")
+            raise OfferError(say("offer.not_a_kind", kind=repr(kind), kinds="draw, takeback"))
 
     def _side_name(self, side: int | None) -> str:
         if side is None or self.app.session is None:

@@ -104,7 +104,7 @@ class Takebacks:
         does not have."""
         s = self.s
         if not 0 < plies <= s.game.ply:
-            raise ValueError(f"take-back of {plies} plies: the game has {s.game.ply}")
+            raise ValueError(say("session.takeback_too_far", plies=plies, ply=s.game.ply))
         self.flow.aim(s.game.ply - plies)   # kept while the pieces go back one move at a time
         self._guide(reason)
         s.output.refresh()
