@@ -99,6 +99,10 @@ add({
     "reason.agreed": ("agreed", "za zgodą"),
     "reason.resigned": ("resigned", "poddanie"),
     "reason.as_recorded": ("as recorded", "jak zapisano"),
+    # ... and those the board gives a game ended from outside (controller/app/: commands.py, offer_desk.py).
+    "reason.resignation": ("resignation", "poddanie"),
+    "reason.agreement": ("agreement", "za zgodą"),
+    "reason.arbiter": ("arbiter", "decyzja sędziego"),
     # The screen itself (display/screen.py).
     "screen.move_number": ("move {number}", "ruch {number}"),
     "screen.hints_left": ("hints left: {count}", "podpowiedzi: {count}"),
