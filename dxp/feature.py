@@ -83,7 +83,8 @@ class DxpFeature(AppHooks):
         state = app.clock.state if app.clock is not None else None
         menu = game_actions_menu(clock_running=state is State.RUNNING, clock_paused=state is State.PAUSED,
                                  can_take_back=False)
-        extra = [Row("adjudicate-white", say("dxp.adjudicate_white")), Row("adjudicate-draw", say("dxp.adjudicate_draw")),
+        extra = [Row("adjudicate-white", say("dxp.adjudicate_white")),
+                 Row("adjudicate-draw", say("dxp.adjudicate_draw")),
                  Row("adjudicate-black", say("dxp.adjudicate_black"))]
         menu.rows[1:1] = extra
         menu.description = say("dxp.lost", peer=self.dxp.peer_name)
@@ -103,7 +104,7 @@ class DxpFeature(AppHooks):
         session = self.app.session
         if session is None or session.result is not None:
             return
-        what = "draw" if winner is None else f"{session.variant.player_name(winner)} wins"
+        what = say("command.draw") if winner is None else say("command.wins", side=session.variant.player_name(winner))
         why = reason or say("dxp.adjudicated", what=what, peer=self.dxp.peer_name, why=self.dxp.dropped)
         self.dxp.ended = True
         if self.dxp.redial is not None:

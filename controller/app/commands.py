@@ -126,7 +126,8 @@ class ArbiterCommands:
             clock.adjust(side, ms, self.app.now, reason=say("command.by_where", where=where))
         except ClockError as error:
             raise CommandRefused(str(error)) from None
-        return self._acted("adjust", say("command.time_changed", side=self.side_label(side), time=_ms_text(ms, sign=True)), where)
+        changed = say("command.time_changed", side=self.side_label(side), time=_ms_text(ms, sign=True))
+        return self._acted("adjust", changed, where)
 
     def set_clock(self, side: int, ms_left: int, where: str) -> str:
         """Set `side`'s remaining (main) time to `ms_left`."""
@@ -138,7 +139,8 @@ class ArbiterCommands:
             clock.set_time(side, ms_left, self.app.now, reason=say("command.by_where", where=where))
         except ClockError as error:
             raise CommandRefused(str(error)) from None
-        return self._acted("set-time", say("command.time_set", side=self.side_label(side), time=_ms_text(ms_left)), where)
+        changed = say("command.time_set", side=self.side_label(side), time=_ms_text(ms_left))
+        return self._acted("set-time", changed, where)
 
     def undo_clock_press(self, where: str) -> str:
         """Undo the last press: the clock as it was before it (paused), and the
@@ -172,7 +174,7 @@ class ArbiterCommands:
             winner = self._check_side(winner)
         reason = str(reason).strip() or "arbiter"
         sides = len(session.variant.sides)
-        what = "draw" if winner is None else f"{self.side_label(winner)} wins"
+        what = say("command.draw") if winner is None else say("command.wins", side=self.side_label(winner))
         line = self._acted("result", what, where, store=False)
         if winner is None or sides == 2:
             self.app.games.declare_end(None if winner is None else 1 - winner, reason)  # logs the result itself
@@ -203,7 +205,8 @@ class ArbiterCommands:
                 # resigns whoever is to move: a child resigning while the computer thinks.
                 table = [s for s in active_sides(session) if s not in self.app.built.computer_sides]
                 if len(table) != 1:
-                    who = say("command.the_remote_player" if side in self.app.remote_sides() else "command.the_computer")
+                    remote = side in self.app.remote_sides()
+                    who = say("command.the_remote_player" if remote else "command.the_computer")
                     raise CommandRefused(say("command.not_your_turn", side=self.side_label(side), who=who))
                 side = table[0]
         elif side not in active_sides(session):
