@@ -90,3 +90,12 @@ def test_the_same_game_in_english_says_it_word_for_word() -> None:
     _play(board, "e5", "f6")                    # black's move taken back by hand
     assert session.message == "took back 1 move; Black to move"
     assert words.language() == "en"
+
+
+def test_the_arbiter_s_lines_name_the_page_in_polish() -> None:
+    """A command from the page, on a board started in Polish, says who did it in Polish."""
+    words.set_language("pl")                    # as `[board] language = "pl"` does at start
+    app = App(setup=GameSetup("classic"), start_game=True)
+    on_board(app)
+    line = app.commands.resign("page")
+    assert line == "Białe poddaje się (z: strona)"

@@ -30,7 +30,7 @@ from damka.controller.app.errors import BadArgument, CommandRefused
 from damka.controller.menus import MenuAction
 from damka.controller.session.types import Phase
 from damka.controller.view_builder import active_sides
-from damka.controller.words import say
+from damka.controller.words import say, translate
 from damka.engine.variant import Result
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ class ArbiterCommands:
 
     def _acted(self, action: str, detail: str, where: str, *, store: bool = True) -> str:
         """Log the action everywhere it is kept; the line to show."""
-        line = say("command.by", detail=detail, where=where)
+        line = say("command.by", detail=detail, where=translate(where))
         if store and self.app.recorder is not None:
             self.app.recorder.log_arbiter(action, line, self.app.now)
         ply = self.app.session.game.ply if self.app.session is not None else 0
@@ -123,7 +123,7 @@ class ArbiterCommands:
         if self._check_ms(ms, "ms") == 0:
             raise BadArgument(say("command.zero_ms"))
         try:
-            clock.adjust(side, ms, self.app.now, reason=say("command.by_where", where=where))
+            clock.adjust(side, ms, self.app.now, reason=say("command.by_where", where=translate(where)))
         except ClockError as error:
             raise CommandRefused(str(error)) from None
         changed = say("command.time_changed", side=self.side_label(side), time=_ms_text(ms, sign=True))
@@ -136,7 +136,7 @@ class ArbiterCommands:
         if self._check_ms(ms_left, "ms_left") <= 0:
             raise BadArgument(say("command.no_time_left", ms=ms_left))
         try:
-            clock.set_time(side, ms_left, self.app.now, reason=say("command.by_where", where=where))
+            clock.set_time(side, ms_left, self.app.now, reason=say("command.by_where", where=translate(where)))
         except ClockError as error:
             raise CommandRefused(str(error)) from None
         changed = say("command.time_set", side=self.side_label(side), time=_ms_text(ms_left))
@@ -212,7 +212,7 @@ class ArbiterCommands:
         elif side not in active_sides(session):
             raise CommandRefused(say("command.out_already", side=self.side_label(self._check_side(side))))
         self.app.games.declare_end(side, "resignation")
-        return say("command.resigned", side=self.side_label(side), where=where)
+        return say("command.resigned", side=self.side_label(side), where=translate(where))
 
     # -- players and menus ----------------------------------------------------------
 
