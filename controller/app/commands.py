@@ -88,13 +88,20 @@ class ArbiterCommands:
 
     # -- the clock ------------------------------------------------------------------
 
+    def _store_clock(self) -> None:
+        """The arbiter changed the clock: store it at once and plan the next
+        save from now. A paused clock is saved at no other time, and a clock
+        restarted in a resumed game has no save planned yet; without this a
+        power cut loses the change, or more than one checkpoint's time."""
+        if self.app.recorder is not None:
+            self.app.recorder.checkpoint(self.app.now)
+
     def pause_clock(self, where: str) -> str:
         clock = self._game_clock()
         if clock.state is not State.RUNNING:
             raise CommandRefused(f"the clock is {clock.state}: only a running clock can be paused")
         clock.pause(self.app.now, by=where)
-        if self.app.recorder is not None:
-            self.app.recorder.checkpoint(self.app.now)
+        self._store_clock()
         return self._acted("pause", "clock paused", where)
 
     def resume_clock(self, where: str) -> str:
@@ -108,6 +115,7 @@ class ArbiterCommands:
             clock.resume(self.app.now)
         except ClockError as error:
             raise CommandRefused(str(error)) from None
+        self._store_clock()
         return self._acted("resume", "clock running again", where)
 
     def _check_ms(self, ms: object, what: str) -> int:
@@ -125,6 +133,7 @@ class ArbiterCommands:
             clock.adjust(side, ms, self.app.now, reason=f"by {where}")
         except ClockError as error:
             raise CommandRefused(str(error)) from None
+        self._store_clock()
         return self._acted("adjust", f"{self.side_label(side)} {_ms_text(ms, sign=True)}", where)
 
     def set_clock(self, side: int, ms_left: int, where: str) -> str:
@@ -137,6 +146,7 @@ class ArbiterCommands:
             clock.set_time(side, ms_left, self.app.now, reason=f"by {where}")
         except ClockError as error:
             raise CommandRefused(str(error)) from None
+        self._store_clock()
         return self._acted("set-time", f"{self.side_label(side)} set to {_ms_text(ms_left)}", where)
 
     def undo_clock_press(self, where: str) -> str:
