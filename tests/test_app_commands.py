@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from damka.controller import events as ev
-from damka.controller.app import App
+from damka.controller.app import App, AppState
 from damka.controller.app import BadArgument, CommandRefused
 from damka.controller.clock import State
 from damka.controller.setup import GameSetup
@@ -179,3 +179,47 @@ def test_against_the_computer_the_board_resigns_the_persons_side_even_while_the_
     assert app.session.game.turn != person
     line = app.resign("the board's menu")
     assert app.session.result.winner == 1 - person and "resigned" in line
+
+
+def resumed_after_a_power_cut(app: App, board) -> App:
+    """The power goes off (nothing closed); the board comes back on the same
+    store, offers the game and it is resumed with ok, the pieces as they stand."""
+    again = App(store=Store(app.store.path), offer_resume=True)
+    board.connect(again)
+    assert again.state is AppState.RESUME
+    board.button(Button.OK)
+    assert again.state is AppState.GAME and again.clock is not None
+    return again
+
+
+def test_an_arbiters_time_change_on_a_paused_clock_survives_a_power_cut(tmp_path) -> None:
+    """The arbiter pauses, gives Black a minute and sets White's time; the
+    power goes off before the clock runs again. The resumed clock had
+    neither: a paused clock was never stored again."""
+    app, board, _ = live(tmp_path)
+    app.pause_clock(WHO)
+    board.advance(2000)
+    app.adjust_clock(1, 60_000, WHO)
+    app.set_clock(0, 90_000, WHO)
+    at_the_cut = app.clock.view(board.now).remaining_ms
+    again = resumed_after_a_power_cut(app, board)
+    assert again.clock.view(board.now).remaining_ms == at_the_cut
+
+
+def test_a_clock_restarted_in_a_resumed_game_is_stored_while_it_runs(tmp_path) -> None:
+    """A game resumed after a power cut (its clock paused), the arbiter
+    restarts the clock and White thinks 20 s; the power goes off again. The
+    second resume gave White back the 20 s: the recorder planned no save of
+    the running clock until some later input, and none came."""
+    app, board, _ = live(tmp_path)
+    board.advance(3000)
+    again = resumed_after_a_power_cut(app, board)
+    board.advance(500)
+    again.tick(board.now)           # (the board's loop passes at the board's time, as `BoardLoop.step` does)
+    again.resume_clock(WHO)
+    board.advance(20_000)           # White thinks: the board has no input, its loop ticks at the App's deadlines
+    at_the_cut = again.clock.view(board.now).remaining_ms
+    third = resumed_after_a_power_cut(again, board)
+    back = third.clock.view(board.now).remaining_ms
+    assert back[1] == at_the_cut[1]
+    assert 0 <= back[0] - at_the_cut[0] <= again.checkpoint_ms   # at most one checkpoint's time is lost

@@ -106,3 +106,24 @@ def test_the_computers_new_plan_after_a_take_back_is_read_with_its_own_second_mo
     (its index of second moves was keyed by the first move alone)."""
     run(Config(variant='multiwarcaby', mode='computer', colours='second'),
         [('move', 634), ('takeback_pieces',), ('move', 32)], seed=1006162, avoid=NOTHING)
+
+
+def test_a_clock_restarted_after_a_resume_keeps_its_time_across_another_power_cut() -> None:
+    """Multiwarcaby, 5+3: a power cut in Player 2's turn, the game resumed
+    (its clock paused), Player 2 makes a move, the arbiter restarts the clock
+    and the power goes off again. Player 2 had 299.5 s at the cut and 302.2 s
+    once resumed: the model's command ran at the App's last input, 2.7 s
+    before it was given (the pause charged to Player 2), and no save of the
+    running clock was planned, so the second resume went back to the first."""
+    run(Config(variant='multiwarcaby', mode='computer', time_control='5+3', colours='second'),
+        [('move', 423), ('power_cut',), ('move', 797), ('unpause',), ('power_cut',)], seed=1033471, avoid=NOTHING)
+
+
+def test_a_clock_restarted_after_a_resume_is_saved_while_it_runs() -> None:
+    """As above with the command given on time: Player 2 thinks 4 s on the
+    restarted clock with no input, the power goes off, and the resumed clock
+    gave the 4 s back (no save was planned: the recorder of a resumed game
+    plans one only at an input)."""
+    run(Config(variant='multiwarcaby', mode='computer', time_control='5+3', colours='second'),
+        [('move', 423), ('power_cut',), ('move', 797), ('unpause',), ('wait', 4000), ('power_cut',)],
+        seed=1033471, avoid=NOTHING)

@@ -349,7 +349,11 @@ class World:
         return True
 
     def command(self, call: Callable[[], Any]) -> None:
-        """A page's or the menu's command: refused ones (the reason given to the page) change nothing."""
+        """A page's or the menu's command: refused ones (the reason given to the page) change nothing.
+        It runs as the web driver runs it: in the App's pump, after a pass of
+        the board's loop at the board's time (the App's `now` is the time of its
+        last input or tick; the virtual board ticks only at deadlines)."""
+        self.tick()
         try:
             call()
         except (CommandRefused, ValueError):

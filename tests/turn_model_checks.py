@@ -51,6 +51,7 @@ class Checker:
         self.over_takes_no_move(world)
         self.clock_runs_for_the_side_to_move(world)
         self.clock_times(world)
+        self.pause_takes_no_time(world)
         self.planned_move_lit(world)
         self.leds_ask_for_a_real_board(world)
         self.result_shown(world)
@@ -110,6 +111,23 @@ class Checker:
                 raise Violation("the running clock lost the wrong time", f"side {side}: {was} -> {now} in {elapsed} ms")
             if running and elapsed > 0 and was > 0 and was == now and not delay and not view.sides[side].untimed:
                 raise Violation("the side to move's clock stands", f"side {side}: {was} ms for {elapsed} ms")
+
+    def pause_takes_no_time(self, world: World) -> None:
+        """Pausing or restarting the clock, at once, changes no side's time
+        (a restart stamped before it was asked for charges the pause to the side to move)."""
+        before = self.before
+        clock = world.app.clock
+        if before.app is not world.app or before.clock is None or clock is None or world.board.now != before.now:
+            return
+        acted = [event for event in world.watch.events if isinstance(event, ev.ArbiterActed)]
+        others = [event for event in world.watch.events
+                  if isinstance(event, CLOCK_EVENTS) and not isinstance(event, ev.ArbiterActed)]
+        if not acted or others or any(event.action not in ("pause", "resume") for event in acted):
+            return
+        now = clock.view(world.board.now).remaining_ms
+        if now != before.clock.remaining_ms:
+            raise Violation("pausing changed the clock", f"{before.clock.remaining_ms} -> {now} ms "
+                            f"({', '.join(event.action for event in acted)})")
 
     def planned_move_lit(self, world: World) -> None:
         """Once the computer's (or the remote seat's) move is known, the LEDs show it."""

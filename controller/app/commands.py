@@ -89,13 +89,20 @@ class ArbiterCommands:
 
     # -- the clock ------------------------------------------------------------------
 
+    def _store_clock(self) -> None:
+        """The arbiter changed the clock: store it at once and plan the next
+        save from now. A paused clock is saved at no other time, and a clock
+        restarted in a resumed game has no save planned yet; without this a
+        power cut loses the change, or more than one checkpoint's time."""
+        if self.app.recorder is not None:
+            self.app.recorder.checkpoint(self.app.now)
+
     def pause_clock(self, where: str) -> str:
         clock = self._game_clock()
         if clock.state is not State.RUNNING:
             raise CommandRefused(say("command.only_running", state=clock.state))
         clock.pause(self.app.now, by=where)
-        if self.app.recorder is not None:
-            self.app.recorder.checkpoint(self.app.now)
+        self._store_clock()
         return self._acted("pause", say("command.clock_paused"), where)
 
     def resume_clock(self, where: str) -> str:
@@ -109,6 +116,7 @@ class ArbiterCommands:
             clock.resume(self.app.now)
         except ClockError as error:
             raise CommandRefused(str(error)) from None
+        self._store_clock()
         return self._acted("resume", say("command.clock_running"), where)
 
     def _check_ms(self, ms: object, what: str) -> int:
@@ -126,6 +134,7 @@ class ArbiterCommands:
             clock.adjust(side, ms, self.app.now, reason=say("command.by_where", where=translate(where)))
         except ClockError as error:
             raise CommandRefused(str(error)) from None
+        self._store_clock()
         changed = say("command.time_changed", side=self.side_label(side), time=_ms_text(ms, sign=True))
         return self._acted("adjust", changed, where)
 
@@ -139,6 +148,7 @@ class ArbiterCommands:
             clock.set_time(side, ms_left, self.app.now, reason=say("command.by_where", where=translate(where)))
         except ClockError as error:
             raise CommandRefused(str(error)) from None
+        self._store_clock()
         changed = say("command.time_set", side=self.side_label(side), time=_ms_text(ms_left))
         return self._acted("set-time", changed, where)
 
