@@ -30,13 +30,16 @@ from damka.controller.timed_game import stored_control_tags, variant_controls
 from damka.engine.variant import Result, Variant
 
 def export_pdn(stored: StoredGame) -> str:
-    """The stored game as a PDN record (with clock annotations and time control)."""
+    """The stored game as a PDN record (with clock annotations and time control); an
+    imported game keeps its source's tags, comments, variations and NAGs."""
     game = stored.game
     variant = game.variant
-    tags: dict[str, str] = {"Event": f"Damka game {stored.id}", "Site": "Damka board",
-                            "Date": stored.created[:10].replace("-", ".")}
+    source = stored.tags
+    tags: dict[str, str] = {"Event": source.get("Event", f"Damka game {stored.id}"),
+                            "Site": source.get("Site", "Damka board"),
+                            "Date": source.get("Date", stored.created[:10].replace("-", "."))}
     for side, player in enumerate(stored.players[:len(variant.sides)]):
-        tags[variant.player_tag(side)] = player
+        tags[variant.player_tag(side)] = source.get(variant.player_tag(side), player)
     if stored.time_control:
         tags.update(stored_control_tags(variant, stored.time_control))
     tags["DamkaMode"] = stored.mode
@@ -46,11 +49,39 @@ def export_pdn(stored: StoredGame) -> str:
     for name, value in stored.tags.items():
         tags.setdefault(name, value)
     clocks = [format_clock(variant, m.clock_ms) if m.clock_ms else None for m in stored.moves]
-    return pdn.write_game(variant, game.start, game.moves, tags, clocks=clocks, result=stored.result)
+    notes = stored.notes
+    per_move = [notes.get("moves", {}).get(str(ply), {}) for ply in range(1, len(game.moves) + 1)]
+    return pdn.write_game(variant, game.start, game.moves, tags, clocks=clocks,
+                          result=stored.result if stored.result is not None else source.get("Result"),
+                          intro=notes.get("intro", ""), comments=[note.get("comment", "") for note in per_move],
+                          annotations=[note.get("annotations") for note in per_move],
+                          nags=[note.get("nags", []) for note in per_move],
+                          variations=[note.get("variations", []) for note in per_move])
+
+
+def record_notes(record: pdn.PdnGame, plies: int) -> dict[str, Any]:
+    """What `record` says beside its first `plies` moves, in the store's `notes` form:
+    `{"intro": text, "moves": {"PLY": {"comment", "annotations", "nags", "variations"}}}`
+    (each part only when there is one; a `[%clock]` goes with the move's clock instead)."""
+    moves: dict[str, dict[str, Any]] = {}
+    for index in range(min(plies, len(record.moves))):
+        note: dict[str, Any] = {
+            "comment": record.comments[index],
+            "annotations": {name: value for name, value in record.annotations[index].items() if name != "clock"},
+            "nags": record.nags[index], "variations": record.move_variations[index],
+        }
+        note = {name: value for name, value in note.items() if value}
+        if note:
+            moves[str(index + 1)] = note
+    notes: dict[str, Any] = {"intro": record.intro} if record.intro else {}
+    if moves:
+        notes["moves"] = moves
+    return notes
 
 
 def _result_from_token(variant: Variant, token: str) -> Result | None:
-    """An engine Result for a PDN result token ('*' and unknown: None)."""
+    """An engine Result for a PDN result token ('*' and one Damka cannot read: None, the
+    caller keeps the text)."""
     token = token.strip()
     if token in ("", "*"):
         return None
@@ -64,9 +95,9 @@ def _result_from_token(variant: Variant, token: str) -> Result | None:
     try:
         points = [float(Fraction(part)) for part in token.split("-")]
     except (ValueError, ZeroDivisionError):
-        raise RecordError(f"result {token!r} cannot be read") from None
+        return None  # PDN 3.0: a result Damka cannot read (`1 1/2 - 1/2`, `4-6`) is kept as text
     if len(points) != n:
-        raise RecordError(f"result {token!r} does not give points for {n} sides")
+        return None
     places = tuple(1 + sum(other > mine for other in points) for mine in points)
     winners = [index for index, place in enumerate(places) if place == 1]
     return Result(tuple(points), places, "as recorded", winners[0] if len(winners) == 1 else None)
@@ -130,7 +161,7 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
         game.push_unchecked(move)  # speed: the reader checked it against the legal moves
     _drop_sides(game, drops, len(moves))
     tags = dict(record.tags)
-    players = [tags.pop(variant.player_tag(side), "?") for side in range(len(variant.sides))]
+    players = [tags.get(variant.player_tag(side), "?") for side in range(len(variant.sides))]
     players = [player if player not in ("", "?") else side for player, side in zip(players, variant.sides)]
     time_control = tags.pop("DamkaTimeControl", None)
     pdn_control = tags.pop("TimeControl", None)
@@ -141,16 +172,20 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
             raise RecordError(f"{where}: {exc}") from None
         time_control = timecontrol.format_control(parsed) if parsed is not None else None
     mode = tags.pop("DamkaMode", "casual")
-    for tag in ("Result", "FEN", pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn.OUT_TAG):
-        tags.pop(tag, None)
+    for tag in ("FEN", *pdn.SETUP_TAGS, pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn.OUT_TAG):
+        tags.pop(tag, None)  # the variant and the start position say these
     clocks = [parse_clock(variant, clock) if clock else None for clock in record.clocks][:len(moves)]
     cut = upto_ply is not None and upto_ply < len(record.moves)
     result = None if cut else _result_from_token(variant, record.result)
+    if result is None and not cut and record.result.strip() not in ("", "*"):
+        tags["Result"] = record.result  # kept as text, written back on export
+    else:
+        tags.pop("Result", None)
     finished = not keep_open and (result is not None or game.result is not None or not cut)
     return game, {
         "players": players, "mode": mode, "time_control": time_control, "tags": tags, "clocks": clocks,
         "result": result, "finished": finished, "drops": drops, "texts": record.texts[:len(moves)],
-        "clock_start": _start_clock(variant, time_control),
+        "clock_start": _start_clock(variant, time_control), "notes": record_notes(record, len(moves)),
     }
 
 
