@@ -466,7 +466,9 @@ class Store:
                     on_stored(ids[-1], game, details)
         return ids
 
-    def add_new_records(self, records: Iterable[tuple[str, Game, Mapping[str, Any]]]) -> tuple[list[int], int]:
+    def add_new_records(self, records: Iterable[tuple[str, Game, Mapping[str, Any]]],
+                        on_stored: Callable[[int, Game, Mapping[str, Any]], None] | None = None,
+                        ) -> tuple[list[int], int]:
         """Store the records whose key was never stored, in one transaction: (the new ids, how many
         were there already). A key names a record's content (and its place among equal ones), so
         importing the same file again adds nothing."""
@@ -479,6 +481,8 @@ class Store:
                     continue
                 ids.append(self._insert_record(conn, game, **details))
                 conn.execute("INSERT INTO imported (key, game_id) VALUES (?, ?)", (key, ids[-1]))
+                if on_stored is not None:
+                    on_stored(ids[-1], game, details)
         return ids, known
 
     def _insert_record(

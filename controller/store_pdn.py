@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -110,8 +111,8 @@ def import_records(text: str, *, name: str = "PDN", keep_open: bool = False,
 
 
 def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = False,
-                 upto_ply: int | None = None,
-                 warn: Callable[[str], None] | None = None) -> Iterator[tuple[Game, dict[str, Any]]]:
+                 upto_ply: int | None = None, warn: Callable[[str], None] | None = None,
+                 variant: str | None = pdn.DEFAULT_VARIANT) -> Iterator[tuple[Game, dict[str, Any]]]:
     """Read the records of PDN text coming in pieces (a file read a block at a
     time), one game at a time, strictly: RecordError (naming the record and the
     line) on the first problem, so that a caller storing them in one
@@ -121,7 +122,7 @@ def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = 
     `keep_open` stores the games unfinished (the board then offers to go on
     with the last one); `upto_ply` cuts each game after that many moves."""
     number = 0
-    for number, record in enumerate(pdn.iter_games(chunks), 1):
+    for number, record in enumerate(pdn.iter_games(chunks, variant or pdn.DETECT), 1):
         where = f"{name}, game {number}"
         if record.errors:
             more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
@@ -132,6 +133,36 @@ def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = 
         yield _stored_form(record, where, keep_open, upto_ply)
     if not number:
         raise RecordError(f"{name}: no game record found")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One record of a file as read: `record` (Game and `Store.add_records` details) when it can
+    be stored, else `reason`; `number` counts records from 1, `line` is where it starts."""
+
+    number: int
+    line: int
+    record: tuple[Game, dict[str, Any]] | None = None
+    reason: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+def iter_outcomes(chunks: Iterable[str], *, variant: str | None = None, keep_open: bool = False,
+                  upto_ply: int | None = None) -> Iterator[Outcome]:
+    """Each record of PDN text coming in pieces, good or bad, one at a time: a bad record is
+    an Outcome with its reason, and reading goes on. A record with no tag naming its game is
+    read as `variant`, or (None) as its FEN and first moves say (`pdn_detect.py`)."""
+    for number, record in enumerate(pdn.iter_games(chunks, variant or pdn.DETECT), 1):
+        warnings = tuple(record.warnings)
+        if record.errors:
+            more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
+            yield Outcome(number, record.line, reason=f"{record.errors[0]}{more}", warnings=warnings)
+            continue
+        try:
+            yield Outcome(number, record.line, _stored_form(record, f"game {number}", keep_open, upto_ply),
+                          warnings=warnings)
+        except RecordError as exc:
+            yield Outcome(number, record.line, reason=str(exc).removeprefix(f"game {number}: "), warnings=warnings)
 
 
 def record_key(game: Game, details: Mapping[str, Any]) -> str:

@@ -88,6 +88,7 @@ class PdnGame:
     warnings: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     drops: list[tuple[int, int]] = field(default_factory=list)  # (ply, side) players out, from DamkaOut
+    line: int = 0  # where the record starts in its file
 
     @property
     def end(self) -> Position | None:
@@ -118,6 +119,9 @@ class BaseVisitor:
 
     def begin_game(self) -> None:
         pass
+
+    def visit_start(self, where: str) -> None:
+        """Where the game's first token is (`"line:column"`)."""
 
     def visit_tag(self, name: str, value: str, where: str) -> None:
         pass
@@ -172,6 +176,9 @@ class GameBuilder(BaseVisitor):
         self._stopped = False
         self._tag_where = {}
         self._held = None
+
+    def visit_start(self, where: str) -> None:
+        self.game.line = int(where.split(":")[0])
 
     def visit_tag(self, name: str, value: str, where: str) -> None:
         self.game.tags[name] = value
@@ -385,7 +392,7 @@ class _Splitter:
         elif kind == "error" and self.finished:
             self.finish()
         if self.visitor is None or (self.finished and kind in ("move", "number")):
-            self.begin()
+            self.begin().visit_start(where)
         visitor = self.visitor
         if kind == "tag":
             self.tag_names.add(token.name)
