@@ -180,17 +180,10 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
     """The Game and the `Store.add_records` details of one record read without errors."""
     if record.variant is None:
         raise RecordError(f"{where}: no variant")
-    variant = record.variant
-    game = Game(variant, record.start)
     moves = record.moves if upto_ply is None else record.moves[:upto_ply]
     drops = [(ply, side) for ply, side in record.drops if ply <= len(moves)]
-    for ply, move in enumerate(moves):
-        _drop_sides(game, drops, ply)
-        if game.result is not None:
-            raise RecordError(f"{where}: move {ply + 1} ({record.texts[ply]}) comes after the end of the game "
-                              f"({game.result.reason})")
-        game.push_unchecked(move)  # speed: the reader checked it against the legal moves
-    _drop_sides(game, drops, len(moves))
+    game = _played(record.variant, record, moves, drops, where)
+    variant = game.variant
     tags = dict(record.tags)
     players = [tags.get(variant.player_tag(side), "?") for side in range(len(variant.sides))]
     players = [player if player not in ("", "?") else side for player, side in zip(players, variant.sides)]
@@ -218,6 +211,29 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
         "result": result, "finished": finished, "drops": drops, "texts": record.texts[:len(moves)],
         "clock_start": _start_clock(variant, time_control), "notes": record_notes(record, len(moves)),
     }
+
+
+# Draws the players claim rather than the rules impose: a real game may go on after them
+# (nobody claimed), and is then stored with that rule off, so that it is kept as played.
+_CLAIMED_DRAWS = {"threefold repetition": {"threefold": False}, "king moves": {"draw_moves": 1000}}
+
+
+def _played(variant: Variant, record: pdn.PdnGame, moves: Sequence[Any], drops: Sequence[tuple[int, int]],
+            where: str) -> Game:
+    """The record's moves played in a Game; RecordError for a move after the game ended."""
+    game = Game(variant, record.start)
+    for ply, move in enumerate(moves):
+        _drop_sides(game, drops, ply)
+        if game.result is not None:
+            rule = next((options for reason, options in _CLAIMED_DRAWS.items() if reason in game.result.reason), None)
+            if rule is not None and any(variant.changed_options().get(name) != value for name, value in rule.items()):
+                options = {**variant.changed_options(), **rule}
+                return _played(type(variant).create(**options), record, moves, drops, where)
+            raise RecordError(f"{where}: move {ply + 1} ({record.texts[ply]}) comes after the end of the game "
+                              f"({game.result.reason})")
+        game.push_unchecked(move)  # speed: the reader checked it against the legal moves
+    _drop_sides(game, drops, len(moves))
+    return game
 
 
 def _drop_sides(game: Game, drops: Sequence[tuple[int, int]], ply: int) -> None:

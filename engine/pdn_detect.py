@@ -25,7 +25,7 @@ DETECT = "detect"  # the reader's default variant meaning "find it from the reco
 PROBE_MOVES = 4    # the first moves tried on each candidate
 
 _NUMBER_RE = re.compile(r"\d+")
-_ALPHA_RE = re.compile(r"[a-zA-Z]\d")
+_ALPHA_RE = re.compile(r"(?<!\w)[a-zA-Z]\d")  # `c3`, not the `x4` of `37x46`
 
 
 def fen_side_fixed(variant: Variant, fen: str, warn: Callable[[str], None] | None = None) -> str:

@@ -62,6 +62,11 @@ PDN_GAMES = {
 def unplayed_game(name: str) -> str | None:
     """PDN's name of the game `name` (a GameType number or a name like `czech`) when it is one
     Damka does not play; None otherwise."""
+    try:
+        variant_class(name)
+        return None  # a name Damka plays (`american` is not PDN's American pool checkers)
+    except UnknownVariantError:
+        pass
     text = gametype_number(name).lower()
     for number, game in PDN_GAMES.items():
         if text in (number, game.lower(), game.split()[0].lower()) and _gametype_name(number) is None:
