@@ -93,6 +93,7 @@ def _result_from_token(variant: Variant, token: str) -> Result | None:
         for candidate in candidates:
             if pdn.result_text(variant, candidate) == token:
                 return candidate
+        return None  # `4-6`, `2-1`: a ResultFormat's or a typing error, kept as text
     try:
         points = [float(Fraction(part)) for part in token.split("-")]
     except (ValueError, ZeroDivisionError):
