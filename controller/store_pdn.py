@@ -25,6 +25,8 @@ from damka.controller.clock_errors import TimeControlError
 from damka.controller.store import StoredGame
 from damka.engine import pdn
 from damka.engine.errors import RecordError
+from damka.engine.pdn_tags import unplayed_game
+from damka.engine.variants import variant_class
 from damka.engine.game import Game
 from damka.controller.timed_game import format_clock, parse_clock, side_labels  # noqa: F401 (re-exported)
 from damka.controller.timed_game import stored_control_tags, variant_controls
@@ -164,6 +166,17 @@ def iter_outcomes(chunks: Iterable[str], *, variant: str | None = None, keep_ope
                           warnings=warnings)
         except RecordError as exc:
             yield Outcome(number, record.line, reason=str(exc).removeprefix(f"game {number}: "), warnings=warnings)
+
+
+def import_variant(name: str | None) -> str | None:
+    """The variant named by `--variant` (or the web upload's choice) (its Damka name); ValueError naming a game Damka does
+    not play (`czech`: Czech draughts) rather than reading its records as another game."""
+    if name is None:
+        return None
+    game = unplayed_game(name)
+    if game is not None:
+        raise ValueError(f"--variant {name}: {game} is a game Damka does not play; nothing is stored")
+    return variant_class(name).name
 
 
 def record_key(game: Game, details: Mapping[str, Any]) -> str:

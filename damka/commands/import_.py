@@ -22,14 +22,12 @@ from typing import Any, Callable, Iterator, Mapping, TextIO
 from damka.commands.games import add_db_argument
 from damka.controller.plurals import english
 from damka.controller.store import Store, default_path
-from damka.controller.store_pdn import iter_outcomes, iter_records, record_key
+from damka.controller.store_pdn import import_variant, iter_outcomes, iter_records, record_key
 from damka.controller.store_schema import Footprint
 from damka.controller.user_files import pdn_encoding, read_text_chunks
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.engine.pdn import result_text
-from damka.engine.pdn_tags import unplayed_game
-from damka.engine.variants import variant_class
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -56,7 +54,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.ply is not None and args.ply < 0:
         raise ValueError(f"--ply must be 0 or more, not {args.ply}")
-    variant = check_variant(args.variant)
+    variant = import_variant(args.variant)
     chunks = read_text_chunks(args.file, encoding=pdn_encoding(args.file))
     if args.strict:
         return _run_strict(args, iter_records(chunks, name=str(args.file), keep_open=args.keep_open,
@@ -120,17 +118,6 @@ def import_summary(stored: int, refused: int, known: int, path: Path) -> str:
     if refused:
         text += f", {refused} refused: see the reasons above"
     return text
-
-
-def check_variant(name: str | None) -> str | None:
-    """The variant named by `--variant` (its Damka name); ValueError naming a game Damka does
-    not play (`czech`: Czech draughts) rather than reading its records as another game."""
-    if name is None:
-        return None
-    game = unplayed_game(name)
-    if game is not None:
-        raise ValueError(f"--variant {name}: {game} is a game Damka does not play; nothing is stored")
-    return variant_class(name).name
 
 
 def _warn(text: str) -> None:
