@@ -229,7 +229,7 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
 
 # Draws the players claim rather than the rules impose: a real game may go on after them
 # (nobody claimed), and is then stored with that rule off, so that it is kept as played.
-_CLAIMED_DRAWS = {"threefold repetition": {"threefold": False}, "king moves": {"draw_moves": 1000}}
+_CLAIMED_DRAWS: dict[str, dict[str, object]] = {"threefold repetition": {"threefold": False}, "king moves": {"draw_moves": 1000}}
 
 
 def _played(variant: Variant, record: pdn.PdnGame, moves: Sequence[Any], drops: Sequence[tuple[int, int]],

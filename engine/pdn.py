@@ -100,6 +100,7 @@ class _Splitter:
         if self.visitor is None or (self.finished and kind in ("move", "number")):
             self.begin().visit_start(where)
         visitor = self.visitor
+        assert visitor is not None  # begun just above
         if kind == "tag":
             self.tag_names.add(token.name)
             visitor.visit_tag(token.name, token.value, where)

@@ -63,7 +63,9 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
     while pos < size:
         char = text[pos]
         if char.isspace():
-            pos = _SPACE_RE.match(text, pos).end()
+            space = _SPACE_RE.match(text, pos)
+            assert space is not None
+            pos = space.end()
         elif char == "%" and (text[pos - 1] == "\n" if pos else line_start):
             end = text.find("\n", pos)
             pos = size if end < 0 else end  # escape line: ignored
@@ -99,10 +101,9 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
         elif char in ")]}":
             yield Token("error", char, pos, value=f"unexpected {char!r}")
             pos += 1
-        elif char == "$" and _NAG_RE.match(text, pos):
-            match = _NAG_RE.match(text, pos)
-            yield Token("nag", match.group(0), pos)
-            pos = match.end()
+        elif char == "$" and (nag := _NAG_RE.match(text, pos)) is not None:
+            yield Token("nag", nag.group(0), pos)
+            pos = nag.end()
         else:
             special = _special(text, pos)
             if special is not None:
@@ -115,6 +116,7 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
                 pos = number.end()
                 continue
             match = _WORD_RE.match(text, pos)
+            assert match is not None  # any other character starts a word
             word = match.group(0)
             bare = _STRENGTH_RE.sub("", word)
             if _is_result(bare):
@@ -127,8 +129,7 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
                     yield Token("nag", word[len(bare):], pos + len(bare))  # `32-28!?`: the strength is kept
             elif _BARE_ROUTE_RE.match(bare):
                 yield Token("move", "-".join(bare[i:i + 2] for i in range(0, len(bare), 2)), pos)
-            elif _GLUED_COMMENT_RE.match(bare):
-                glued = _GLUED_COMMENT_RE.match(bare)
+            elif (glued := _GLUED_COMMENT_RE.match(bare)) is not None:
                 yield Token("move", glued.group(1), pos)  # `8-11Redoversteppedthetime...`: a comment lost its braces
                 yield Token("comment", glued.group(2), pos + len(glued.group(1)), value=glued.group(2))
             else:

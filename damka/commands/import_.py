@@ -86,11 +86,15 @@ def run(args: argparse.Namespace) -> int:
     created = Footprint(path)
     progress = Progress(sys.stderr, always=args.progress)
     lines: list[str] = []
+
+    def stored(game_id: int, game: Game, details: Mapping[str, Any]) -> None:
+        lines.append(summary_line(game_id, game, details))
+        progress.update(len(lines))
+
     try:
         with Store(path) as store:
             try:
-                ids, known = store.add_new_records(good(), on_stored=lambda game_id, game, details: (
-                    lines.append(summary_line(game_id, game, details)), progress.update(len(lines))))
+                ids, known = store.add_new_records(good(), on_stored=stored)
             finally:
                 progress.done()
     except BaseException:
