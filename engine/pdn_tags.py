@@ -136,9 +136,9 @@ def variant_from_tags(tags: Mapping[str, str], default_variant: str | None = DEF
         try:
             factory = variant_class(name)
         except UnknownVariantError:
-            if not gametype or _gametype_name(gametype) is None:
+            found = _gametype_name(gametype) if gametype else None
+            if found is None:
                 raise
-            found = _gametype_name(gametype)
             if warn is not None:
                 warn(f"Variant {name!r} is not a game Damka knows by that name; GameType {gametype} ({found}) is used")
             return _build(found, tags)
