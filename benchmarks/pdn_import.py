@@ -32,7 +32,8 @@ from pathlib import Path
 from damka.controller.timed_game import format_clock
 from damka.engine import Game
 from damka.engine.variants import default_variant
-from damka.engine.pdn import write_game
+from damka.controller.user_files import pdn_encoding, read_text_chunks
+from damka.engine.pdn import iter_games, write_game
 
 VARIANTS = ("classic", "international", "russian", "american", "canadian", "multiwarcaby")
 
@@ -101,14 +102,18 @@ def import_corpus(folder: Path, report: Path | None) -> None:
                  if line.startswith("game ")]
         reasons = [line.split(" is not stored: ", 1)[1] if " is not stored: " in line else line
                    for line in done.stderr.splitlines() if "warning:" not in line]
-        reasons = [reason.removeprefix(f"damka import: error: {corpus / name}: ") for reason in reasons]
+        reasons = [reason.removeprefix("damka import: error: ") for reason in reasons]
+        if done.returncode == 2 and not games and "--variant" in done.stderr:  # a game Damka does not play
+            records = sum(1 for _ in iter_games(read_text_chunks(corpus / name, encoding=pdn_encoding(corpus / name))))
+            reasons = [f"all {records} records: {reasons[0]}"] + [""] * (records - 1)
         stored_all += len(games)
         refused_all += len(reasons)
         kinds = ", ".join(f"{games.count(kind)} {kind}" for kind in sorted(set(games))) or "none"
         rows.append(f"| {name} | {variant} | {len(games)} ({kinds}) | {len(reasons)} |")
         numbers = [line.split(", game ")[1].split(" ")[0] if ", game " in line else "all"
                    for line in done.stderr.splitlines() if "warning:" not in line]
-        refusals += [f"- {name}, game {number}: {reason}" for number, reason in zip(numbers, reasons)]
+        refusals += [f"- {name}{'' if number == 'all' else f', game {number}'}: {reason}"
+                     for number, reason in zip(numbers, reasons) if reason]
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     peak_mb, cpu_s = usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
     print(f"corpus: {stored_all} records stored, {refused_all} refused, in {total_s:.1f} s ({cpu_s:.1f} s CPU); "
