@@ -202,6 +202,8 @@ class StoredGame:
     moves: list[StoredMove] = field(default_factory=list)
     tags: dict[str, str] = field(default_factory=dict)
     drops: list[StoredDrop] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)
+    """What an imported record said beside its moves (comments, variations, NAGs: store_pdn.py)."""
     """Players who went out (3-4 player multiwarcaby: flag or resignation), re-applied on load."""
 
     @property
@@ -458,7 +460,7 @@ class Store:
         and `clocks` per move, `players`, `mode`, `time_control`,
         `clock_start`, `tags`, `result` (default: the game's own), `finished`
         (default True; False leaves it to be resumed on the board), `drops`
-        ((ply, side) players out)."""
+        ((ply, side) players out), `notes` (comments, variations, NAGs: store_pdn.py)."""
         ids = []
         with self._transaction() as conn:
             for game, details in records:
@@ -467,7 +469,9 @@ class Store:
                     on_stored(ids[-1], game, details)
         return ids
 
-    def add_new_records(self, records: Iterable[tuple[str, Game, Mapping[str, Any]]]) -> tuple[list[int], int]:
+    def add_new_records(self, records: Iterable[tuple[str, Game, Mapping[str, Any]]],
+                        on_stored: Callable[[int, Game, Mapping[str, Any]], None] | None = None,
+                        ) -> tuple[list[int], int]:
         """Store the records whose key was never stored, in one transaction: (the new ids, how many
         were there already). A key names a record's content (and its place among equal ones), so
         importing the same file again adds nothing."""
@@ -480,6 +484,8 @@ class Store:
                     continue
                 ids.append(self._insert_record(conn, game, **details))
                 conn.execute("INSERT INTO imported (key, game_id) VALUES (?, ?)", (key, ids[-1]))
+                if on_stored is not None:
+                    on_stored(ids[-1], game, details)
         return ids, known
 
     def _insert_record(
@@ -497,6 +503,7 @@ class Store:
         result: Result | None = None,
         finished: bool = True,
         drops: Sequence[tuple[int, int]] = (),
+        notes: Mapping[str, Any] | None = None,
     ) -> int:
         last_clock = next((c for c in reversed(clocks or []) if c is not None), clock_start)
         game_id = self._insert_game(conn, game.variant, game.start, None, players, mode, time_control,
@@ -527,9 +534,10 @@ class Store:
             players_out_after(ply)
         conn.executemany(_INSERT_MOVE, rows)
         final = result if result is not None else game.result
-        conn.execute("UPDATE games SET clock = ?, finished = ?, result = ? WHERE id = ?",
+        conn.execute("UPDATE games SET clock = ?, finished = ?, result = ?, notes = ? WHERE id = ?",
                      (_clock_list(last_clock), self._stamp() if finished else None,
-                      _result_json(final if finished else None), game_id))
+                      _result_json(final if finished else None),
+                      json.dumps(dict(notes), sort_keys=True) if notes else None, game_id))
         return game_id
 
     # -- reading ------------------------------------------------------------
@@ -580,12 +588,12 @@ class Store:
         from damka.engine.variants import find_variant
 
         rows = self._query("SELECT variant, options, start_position, players, mode, time_control, clock_start,"
-                           " clock, clock_state, tags, created, finished, result FROM games WHERE id = ?",
+                           " clock, clock_state, tags, created, finished, result, notes FROM games WHERE id = ?",
                            (game_id,))
         if not rows:
             raise StoreError(f"{self.path}: there is no game {game_id}")
         (name, options, start, players, mode, time_control, clock_start, clock, clock_state, tags, created,
-         finished, result) = rows[0]
+         finished, result, notes) = rows[0]
         where = f"{self.path}: game {game_id}"
         try:
             variant = find_variant(name, **json.loads(options))
@@ -636,7 +644,7 @@ class Store:
             mode=mode, time_control=time_control, created=created, finished=finished, result=final,
             clock_start=None if clock_start is None else tuple(json.loads(clock_start)),
             clock_ms=None if clock_now is None else tuple(clock_now), clock_state=_loads(clock_state),
-            moves=stored_moves, tags=json.loads(tags), drops=drops,
+            moves=stored_moves, tags=json.loads(tags), drops=drops, notes=_loads(notes, {}),
         )
 
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:

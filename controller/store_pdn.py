@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -24,19 +25,24 @@ from damka.controller.clock_errors import TimeControlError
 from damka.controller.store import StoredGame
 from damka.engine import pdn, pdn_tags
 from damka.engine.errors import RecordError
+from damka.engine.pdn_tags import unplayed_game
+from damka.engine.variants import variant_class
 from damka.engine.game import Game
 from damka.controller.timed_game import format_clock, parse_clock, side_labels  # noqa: F401 (re-exported)
 from damka.controller.timed_game import stored_control_tags, variant_controls
 from damka.engine.variant import Result, Variant
 
 def export_pdn(stored: StoredGame) -> str:
-    """The stored game as a PDN record (with clock annotations and time control)."""
+    """The stored game as a PDN record (with clock annotations and time control); an
+    imported game keeps its source's tags, comments, variations and NAGs."""
     game = stored.game
     variant = game.variant
-    tags: dict[str, str] = {"Event": f"Damka game {stored.id}", "Site": "Damka board",
-                            "Date": stored.created[:10].replace("-", ".")}
+    source = stored.tags
+    tags: dict[str, str] = {"Event": source.get("Event", f"Damka game {stored.id}"),
+                            "Site": source.get("Site", "Damka board"),
+                            "Date": source.get("Date", stored.created[:10].replace("-", "."))}
     for side, player in enumerate(stored.players[:len(variant.sides)]):
-        tags[variant.player_tag(side)] = player
+        tags[variant.player_tag(side)] = source.get(variant.player_tag(side), player)
     if stored.time_control:
         tags.update(stored_control_tags(variant, stored.time_control))
     tags["DamkaMode"] = stored.mode
@@ -46,11 +52,39 @@ def export_pdn(stored: StoredGame) -> str:
     for name, value in stored.tags.items():
         tags.setdefault(name, value)
     clocks = [format_clock(variant, m.clock_ms) if m.clock_ms else None for m in stored.moves]
-    return pdn.write_game(variant, game.start, game.moves, tags, clocks=clocks, result=stored.result)
+    notes = stored.notes
+    per_move = [notes.get("moves", {}).get(str(ply), {}) for ply in range(1, len(game.moves) + 1)]
+    return pdn.write_game(variant, game.start, game.moves, tags, clocks=clocks,
+                          result=stored.result if stored.result is not None else source.get("Result"),
+                          intro=notes.get("intro", ""), comments=[note.get("comment", "") for note in per_move],
+                          annotations=[note.get("annotations") for note in per_move],
+                          nags=[note.get("nags", []) for note in per_move],
+                          variations=[note.get("variations", []) for note in per_move])
+
+
+def record_notes(record: pdn.PdnGame, plies: int) -> dict[str, Any]:
+    """What `record` says beside its first `plies` moves, in the store's `notes` form:
+    `{"intro": text, "moves": {"PLY": {"comment", "annotations", "nags", "variations"}}}`
+    (each part only when there is one; a `[%clock]` goes with the move's clock instead)."""
+    moves: dict[str, dict[str, Any]] = {}
+    for index in range(min(plies, len(record.moves))):
+        note: dict[str, Any] = {
+            "comment": record.comments[index],
+            "annotations": {name: value for name, value in record.annotations[index].items() if name != "clock"},
+            "nags": record.nags[index], "variations": record.move_variations[index],
+        }
+        note = {name: value for name, value in note.items() if value}
+        if note:
+            moves[str(index + 1)] = note
+    notes: dict[str, Any] = {"intro": record.intro} if record.intro else {}
+    if moves:
+        notes["moves"] = moves
+    return notes
 
 
 def _result_from_token(variant: Variant, token: str) -> Result | None:
-    """An engine Result for a PDN result token ('*' and unknown: None)."""
+    """An engine Result for a PDN result token ('*' and one Damka cannot read: None, the
+    caller keeps the text)."""
     token = token.strip()
     if token in ("", "*"):
         return None
@@ -61,12 +95,13 @@ def _result_from_token(variant: Variant, token: str) -> Result | None:
         for candidate in candidates:
             if pdn.result_text(variant, candidate) == token:
                 return candidate
+        return None  # `4-6`, `2-1`: a ResultFormat's or a typing error, kept as text
     try:
         points = [float(Fraction(part)) for part in token.split("-")]
     except (ValueError, ZeroDivisionError):
-        raise RecordError(f"result {token!r} cannot be read") from None
+        return None  # PDN 3.0: a result Damka cannot read (`1 1/2 - 1/2`, `4-6`) is kept as text
     if len(points) != n:
-        raise RecordError(f"result {token!r} does not give points for {n} sides")
+        return None
     places = tuple(1 + sum(other > mine for other in points) for mine in points)
     winners = [index for index, place in enumerate(places) if place == 1]
     return Result(tuple(points), places, "as recorded", winners[0] if len(winners) == 1 else None)
@@ -79,8 +114,8 @@ def import_records(text: str, *, name: str = "PDN", keep_open: bool = False,
 
 
 def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = False,
-                 upto_ply: int | None = None,
-                 warn: Callable[[str], None] | None = None) -> Iterator[tuple[Game, dict[str, Any]]]:
+                 upto_ply: int | None = None, warn: Callable[[str], None] | None = None,
+                 variant: str | None = pdn.DEFAULT_VARIANT) -> Iterator[tuple[Game, dict[str, Any]]]:
     """Read the records of PDN text coming in pieces (a file read a block at a
     time), one game at a time, strictly: RecordError (naming the record and the
     line) on the first problem, so that a caller storing them in one
@@ -90,7 +125,7 @@ def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = 
     `keep_open` stores the games unfinished (the board then offers to go on
     with the last one); `upto_ply` cuts each game after that many moves."""
     number = 0
-    for number, record in enumerate(pdn.iter_games(chunks), 1):
+    for number, record in enumerate(pdn.iter_games(chunks, variant or pdn.DETECT), 1):
         where = f"{name}, game {number}"
         if record.errors:
             more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
@@ -101,6 +136,47 @@ def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = 
         yield _stored_form(record, where, keep_open, upto_ply)
     if not number:
         raise RecordError(f"{name}: no game record found")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One record of a file as read: `record` (Game and `Store.add_records` details) when it can
+    be stored, else `reason`; `number` counts records from 1, `line` is where it starts."""
+
+    number: int
+    line: int
+    record: tuple[Game, dict[str, Any]] | None = None
+    reason: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+def iter_outcomes(chunks: Iterable[str], *, variant: str | None = None, keep_open: bool = False,
+                  upto_ply: int | None = None) -> Iterator[Outcome]:
+    """Each record of PDN text coming in pieces, good or bad, one at a time: a bad record is
+    an Outcome with its reason, and reading goes on. A record with no tag naming its game is
+    read as `variant`, or (None) as its FEN and first moves say (`pdn_detect.py`)."""
+    for number, record in enumerate(pdn.iter_games(chunks, variant or pdn.DETECT), 1):
+        warnings = tuple(record.warnings)
+        if record.errors:
+            more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
+            yield Outcome(number, record.line, reason=f"{record.errors[0]}{more}", warnings=warnings)
+            continue
+        try:
+            yield Outcome(number, record.line, _stored_form(record, f"game {number}", keep_open, upto_ply),
+                          warnings=warnings)
+        except RecordError as exc:
+            yield Outcome(number, record.line, reason=str(exc).removeprefix(f"game {number}: "), warnings=warnings)
+
+
+def import_variant(name: str | None) -> str | None:
+    """The variant named by `--variant` (or the web upload's choice) (its Damka name); ValueError naming a game Damka does
+    not play (`czech`: Czech draughts) rather than reading its records as another game."""
+    if name is None:
+        return None
+    game = unplayed_game(name)
+    if game is not None:
+        raise ValueError(f"--variant {name}: {game} is a game Damka does not play; nothing is stored")
+    return variant_class(name).name
 
 
 def record_key(game: Game, details: Mapping[str, Any]) -> str:
@@ -118,19 +194,12 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
     """The Game and the `Store.add_records` details of one record read without errors."""
     if record.variant is None:
         raise RecordError(f"{where}: no variant")
-    variant = record.variant
-    game = Game(variant, record.start)
     moves = record.moves if upto_ply is None else record.moves[:upto_ply]
     drops = [(ply, side) for ply, side in record.drops if ply <= len(moves)]
-    for ply, move in enumerate(moves):
-        _drop_sides(game, drops, ply)
-        if game.result is not None:
-            raise RecordError(f"{where}: move {ply + 1} ({record.texts[ply]}) comes after the end of the game "
-                              f"({game.result.reason})")
-        game.push_unchecked(move)  # speed: the reader checked it against the legal moves
-    _drop_sides(game, drops, len(moves))
+    game = _played(record.variant, record, moves, drops, where)
+    variant = game.variant
     tags = dict(record.tags)
-    players = [tags.pop(variant.player_tag(side), "?") for side in range(len(variant.sides))]
+    players = [tags.get(variant.player_tag(side), "?") for side in range(len(variant.sides))]
     players = [player if player not in ("", "?") else side for player, side in zip(players, variant.sides)]
     time_control = tags.pop("DamkaTimeControl", None)
     pdn_control = tags.pop("TimeControl", None)
@@ -141,17 +210,44 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
             raise RecordError(f"{where}: {exc}") from None
         time_control = timecontrol.format_control(parsed) if parsed is not None else None
     mode = tags.pop("DamkaMode", "casual")
-    for tag in ("Result", "FEN", pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn_tags.OUT_TAG):
-        tags.pop(tag, None)
+    for tag in ("FEN", *pdn.SETUP_TAGS, pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn.OUT_TAG):
+        tags.pop(tag, None)  # the variant and the start position say these
     clocks = [parse_clock(variant, clock) if clock else None for clock in record.clocks][:len(moves)]
     cut = upto_ply is not None and upto_ply < len(record.moves)
     result = None if cut else _result_from_token(variant, record.result)
+    if result is None and not cut and record.result.strip() not in ("", "*"):
+        tags["Result"] = record.result  # kept as text, written back on export
+    else:
+        tags.pop("Result", None)
     finished = not keep_open and (result is not None or game.result is not None or not cut)
     return game, {
         "players": players, "mode": mode, "time_control": time_control, "tags": tags, "clocks": clocks,
         "result": result, "finished": finished, "drops": drops, "texts": record.texts[:len(moves)],
-        "clock_start": _start_clock(variant, time_control),
+        "clock_start": _start_clock(variant, time_control), "notes": record_notes(record, len(moves)),
     }
+
+
+# Draws the players claim rather than the rules impose: a real game may go on after them
+# (nobody claimed), and is then stored with that rule off, so that it is kept as played.
+_CLAIMED_DRAWS: dict[str, dict[str, object]] = {"threefold repetition": {"threefold": False}, "king moves": {"draw_moves": 1000}}
+
+
+def _played(variant: Variant, record: pdn.PdnGame, moves: Sequence[Any], drops: Sequence[tuple[int, int]],
+            where: str) -> Game:
+    """The record's moves played in a Game; RecordError for a move after the game ended."""
+    game = Game(variant, record.start)
+    for ply, move in enumerate(moves):
+        _drop_sides(game, drops, ply)
+        if game.result is not None:
+            rule = next((options for reason, options in _CLAIMED_DRAWS.items() if reason in game.result.reason), None)
+            if rule is not None and any(variant.changed_options().get(name) != value for name, value in rule.items()):
+                options = {**variant.changed_options(), **rule}
+                return _played(type(variant).create(**options), record, moves, drops, where)
+            raise RecordError(f"{where}: move {ply + 1} ({record.texts[ply]}) comes after the end of the game "
+                              f"({game.result.reason})")
+        game.push_unchecked(move)  # speed: the reader checked it against the legal moves
+    _drop_sides(game, drops, len(moves))
+    return game
 
 
 def _drop_sides(game: Game, drops: Sequence[tuple[int, int]], ply: int) -> None:

@@ -33,7 +33,7 @@ from damka.engine.errors import DamkaError
 # "DAMK": marks the file as ours (PRAGMA application_id), so another
 # program's SQLite database is never mistaken for an empty games database.
 APPLICATION_ID = 0x44414D4B
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -161,7 +161,13 @@ def ensure_outbox(conn: sqlite3.Connection) -> None:
 
 # MIGRATIONS[n] turns a version-n database into version n+1, inside the
 # transaction that also bumps user_version. Add one entry per schema change.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+def _add_notes(conn: sqlite3.Connection) -> None:
+    """Version 2: `games.notes`, what a PDN record says beside its moves (comments,
+    variations, NAGs), kept so that an imported game is exported whole."""
+    conn.execute("ALTER TABLE games ADD COLUMN notes TEXT")  # JSON (store_pdn.py); NULL: none
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_notes}
 
 
 def _check_header(path: Path) -> None:

@@ -32,11 +32,32 @@ class UserFileError(DamkaError, ValueError):
     """A file named by the user cannot be read or written as asked (one line, naming it)."""
 
 
+def pdn_encoding(path: str | os.PathLike[str], block: int = BLOCK_BYTES) -> str:
+    """`utf-8-sig` for a file that is UTF-8 text (a BOM or not), else `latin-1`: PDN 3.0 asks
+    readers to take Latin-1, which many Dutch and Polish files are. Read a block at a time."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="strict")
+    try:
+        with open(path, "rb") as handle:
+            total = 0
+            while data := handle.read(block):
+                total += len(data)
+                if b"\0" in data or total > MAX_FILE_BYTES:
+                    return "utf-8-sig"  # not a text file, or too big: read_text_chunks says so
+                decoder.decode(data)
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return "latin-1"
+    except OSError:
+        pass  # read_text_chunks says what is wrong with the file
+    return "utf-8-sig"
+
+
 def read_text_chunks(path: str | os.PathLike[str], *, max_line: int = MAX_LINE_CHARS,
-                     max_bytes: int = MAX_FILE_BYTES, block: int = BLOCK_BYTES) -> Iterator[str]:
-    """The UTF-8 text of `path` (a BOM dropped) in blocks; UserFileError naming
+                     max_bytes: int = MAX_FILE_BYTES, block: int = BLOCK_BYTES,
+                     encoding: str = "utf-8-sig") -> Iterator[str]:
+    """The text of `path` (UTF-8 unless told, a BOM dropped) in blocks; UserFileError naming
     the file and line when it is not text, has a line too long, or is too big."""
-    decoder = codecs.getincrementaldecoder("utf-8-sig")(errors="strict")
+    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
     line, line_length, total = 1, 0, 0
     with open(path, "rb") as handle:
         while True:

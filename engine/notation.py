@@ -187,6 +187,10 @@ def parse_move(variant: Variant, position: Position, text: str, legal: Sequence[
         if matching:
             move = matching[0]
             return Move(move.start, route, move.captures)
+        # A route that leaves out some landing squares (`2x30x11` for 2x30x39x11): one legal capture only.
+        partial = [move for move in candidates if move.captures and _in_order(squares[1:-1], move.path[:-1])]
+        if len(partial) == 1 and len(squares) > 2:
+            return partial[0]
         if len(squares) > 2:
             raise IllegalMoveError(
                 f"{text.strip()!r} is not a legal capture route here; {_hint(variant, position, legal, start)}"
@@ -202,6 +206,12 @@ def parse_move(variant: Variant, position: Position, text: str, legal: Sequence[
             f"{text.strip()!r} matches {len(candidates)} legal moves; give the full route: {routes}"
         )
     return candidates[0]
+
+
+def _in_order(some: Sequence[int], route: Sequence[int]) -> bool:
+    """Whether `some` are squares of `route`, in its order."""
+    rest = iter(route)
+    return all(square in rest for square in some)
 
 
 def _hint(variant: Variant, position: Position, legal: Sequence[Move], start: int) -> str:

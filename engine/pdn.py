@@ -4,14 +4,16 @@ Reading follows `chess/pgn.py` in python-chess: a tokenizer (`pdn_tokens.py`)
 feeds a visitor (`BaseVisitor`); the default visitor, `GameBuilder`, builds a
 `PdnGame` and collects every problem on the game's `errors` (`"line:column: message"`)
 instead of raising, so one bad record in a file does not lose the others.
-Variations `( ... )` are skipped (their text is kept), move numbers are not
-checked, `[%name value]` annotations inside comments (`[%clock ...]`) are kept
-as data per move.
+Variations `( ... )` are not played (their text is kept after the move they
+follow), nor are move numbers checked; NAGs (`$3`, `!?`) are kept per move;
+`[%name value]` annotations inside comments (`[%clock ...]`) are kept as data
+per move. Real files' forms are taken (PDN 3.0: tolerant reading, see
+`pdn_tokens.py`), and a record with no tag naming its game gets one from its
+FEN and first moves (`pdn_detect.py`).
 
-Writing is strict: every move must be legal, the tags come in the PDN order
-(the seven-tag roster, then GameType / Variant and the options, then FEN when
-the game does not start from the start position), captures get their full
-route only when start and end are ambiguous, and lines are wrapped at 80.
+Writing is strict (`pdn_write.py`): every move must be legal, the tags come
+in the PDN order, captures get their full route only when start and end are
+ambiguous, and lines are wrapped at 80.
 
 The variant of a record comes from its `Variant` tag (Damka's own, for the
 variants PDN has no GameType for and for options), else from `GameType`
@@ -20,20 +22,19 @@ reader's default (PDN's own default is 20, international); `pdn_tags.py`
 holds that mapping and the result tokens. docs/notation.md describes the
 format, multiwarcaby's record included.
 
-Size: the lenient reader and the strict writer of one format share its tags,
-results and move text; the tokenizer is `pdn_tokens.py`.
+Size: cutting a file into games and the reading entry points; the tokenizer
+is `pdn_tokens.py`, the game and visitor `pdn_game.py`, the builder
+`pdn_builder.py`, the writer `pdn_write.py`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
 
-from damka.engine.errors import DamkaError, MoveError, RecordError
-from damka.engine.move import Move
-from damka.engine.notation import format_move, parse_square, route_captures
-from damka.engine.notation import parse_move as parse_move_text
+from damka.engine.errors import RecordError
+from damka.engine.pdn_builder import GameBuilder
+from damka.engine.pdn_detect import DETECT
+from damka.engine.pdn_game import BaseVisitor, PdnGame
 from damka.engine.pdn_tags import (
     DEFAULT_VARIANT,
     OPTION_TAGS,
@@ -47,229 +48,7 @@ from damka.engine.pdn_tags import (
     write_out_tag,
 )
 from damka.engine.pdn_tokens import Lines, Token, tokenize
-from damka.engine.variant import Position, Result, Variant
-
-LINE_WIDTH = 80
-
-ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
-ROSTER_DEFAULTS = {"Date": "????.??.??"}
-_FIRST_SQUARE_RE = re.compile(r"[a-zA-Z]?\d+")  # a move's first square: its piece's moves are the ones to read
-_ANNOTATION_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
-
-
-# -- games --------------------------------------------------------------------
-
-
-@dataclass
-class PdnGame:
-    """One game record as read.
-
-    `moves[i]` was played in `positions[i]` and gave `positions[i + 1]`;
-    `comments[i]` and `annotations[i]` (e.g. `{"clock": "w0:05:00 b0:04:58"}`)
-    follow move i. `intro` is a comment before the first move. `result` is the
-    result token (`2-0`, `1/2-1/2`, `*`, ...). `errors` are `"line:column:
-    message"`; when a move cannot be read, it and the moves after it are
-    left out (and one error says so).
-    """
-
-    tags: dict[str, str] = field(default_factory=dict)
-    variant: Variant | None = None
-    start: Position | None = None
-    moves: list[Move] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
-    annotations: list[dict[str, str]] = field(default_factory=list)
-    positions: list[Position] = field(default_factory=list)
-    intro: str = ""
-    variations: list[str] = field(default_factory=list)
-    result: str = "*"
-    errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
-    drops: list[tuple[int, int]] = field(default_factory=list)  # (ply, side) players out, from DamkaOut
-
-    @property
-    def end(self) -> Position | None:
-        """The position after the last move read."""
-        return self.positions[-1] if self.positions else self.start
-
-    @property
-    def clocks(self) -> list[str | None]:
-        """The `[%clock ...]` annotation after each move, or None."""
-        return [annotation.get("clock") for annotation in self.annotations]
-
-    def pdn(self) -> str:
-        """This game written back as PDN (strict: the game must have a variant)."""
-        if self.variant is None:
-            raise RecordError("this record has no variant to write it in")
-        return write_game(
-            self.variant, self.start, self.moves, self.tags,
-            comments=self.comments, annotations=self.annotations, intro=self.intro, result=self.result,
-        )
-
-
-class BaseVisitor:
-    """Receives a record's parts in order; override what you need.
-
-    `where` is `"line:column"`. `end_game` returns what `read_games` collects.
-    """
-
-    def begin_game(self) -> None:
-        pass
-
-    def visit_tag(self, name: str, value: str, where: str) -> None:
-        pass
-
-    def end_tags(self) -> None:
-        """Called once, before the first movetext token (or at the end of a game without any)."""
-
-    def visit_move_number(self, number: int, where: str) -> None:
-        pass
-
-    def visit_move(self, text: str, where: str) -> None:
-        pass
-
-    def visit_comment(self, text: str, where: str) -> None:
-        pass
-
-    def visit_variation(self, text: str, where: str) -> None:
-        pass
-
-    def visit_result(self, text: str, where: str) -> None:
-        pass
-
-    def handle_error(self, message: str, where: str) -> None:
-        """A problem in the text; the default is to ignore it."""
-
-    def handle_warning(self, message: str, where: str) -> None:
-        """Something read in a way the text did not quite say; the default is to ignore it."""
-
-    def end_game(self) -> object:
-        return None
-
-
-class GameBuilder(BaseVisitor):
-    """Builds a `PdnGame`, playing the moves on the variant read from the tags."""
-
-    def __init__(self, default_variant: str | None = DEFAULT_VARIANT) -> None:
-        self.default_variant = default_variant
-        self.game = PdnGame()
-        self._stopped = False  # a move could not be read: skip the rest
-        self._tag_where: dict[str, str] = {}
-
-    def begin_game(self) -> None:
-        self.game = PdnGame()
-        self._stopped = False
-        self._tag_where = {}
-
-    def visit_tag(self, name: str, value: str, where: str) -> None:
-        self.game.tags[name] = value
-        self._tag_where[name] = where
-
-    def end_tags(self) -> None:
-        game = self.game
-        game.result = game.tags.get("Result", "").strip() or "*"
-        where = self._tag_where.get(VARIANT_TAG) or self._tag_where.get("GameType") or "1:1"
-        try:
-            game.variant = variant_from_tags(game.tags, self.default_variant,
-                                             warn=lambda message: self.handle_warning(message, where))
-        except (DamkaError, ValueError) as exc:
-            self.handle_error(f"{exc}; the moves are not read", where)
-            self._stopped = True
-            return
-        try:
-            fen = game.tags.get("FEN", "").strip()
-            game.start = game.variant.parse_position(fen) if fen else game.variant.start_position()
-        except (DamkaError, ValueError) as exc:
-            self.handle_error(f"FEN tag: {exc}; the moves are not read", self._tag_where.get("FEN", "1:1"))
-            self._stopped = True
-            return
-        game.positions = [game.start]
-        try:
-            game.drops = read_out_tag(game.tags.get(OUT_TAG, ""))
-        except ValueError as exc:
-            self.handle_error(f"{exc}; the moves are not read", self._tag_where.get(OUT_TAG, "1:1"))
-            self._stopped = True
-            return
-        self._apply_drops()
-
-    def _apply_drops(self) -> None:
-        """Take out the players who went out after the moves read so far."""
-        game = self.game
-        for ply, side in game.drops:
-            if ply == len(game.moves):
-                drop_side = getattr(game.variant, "drop_side", None)
-                try:
-                    if drop_side is None:
-                        raise ValueError(f"{game.variant.name if game.variant else 'this game'} has no players going out")
-                    game.positions[-1] = drop_side(game.positions[-1], side)
-                except (DamkaError, ValueError) as exc:
-                    self.handle_error(f"{OUT_TAG} tag: side {side + 1} after move {ply}: {exc}",
-                                      self._tag_where.get(OUT_TAG, "1:1"))
-                    self._stopped = True
-
-    def visit_move(self, text: str, where: str) -> None:
-        game = self.game
-        variant = game.variant
-        if self._stopped or variant is None:  # None: the tags named no game, and reading stopped there
-            return
-        position = game.positions[-1]
-        try:
-            move, legal = _read_move(variant, position, text)
-        except MoveError as exc:
-            number = len(game.moves) + 1
-            self.handle_error(f"move {number} {text!r}: {exc}; it and the moves after it are left out", where)
-            self._stopped = True
-            return
-        game.moves.append(move)
-        game.texts.append(format_move(variant, position, move, legal))
-        game.comments.append("")
-        game.annotations.append({})
-        game.positions.append(variant.play(position, move))
-        self._apply_drops()
-
-    def visit_comment(self, text: str, where: str) -> None:
-        game = self.game
-        annotations = {name: value.strip() for name, value in _ANNOTATION_RE.findall(text)}
-        comment = " ".join(_ANNOTATION_RE.sub(" ", text).split())
-        if not game.moves:
-            game.intro = f"{game.intro} {comment}".strip()
-            return
-        if self._stopped:
-            return  # it would follow a move that was left out
-        game.comments[-1] = f"{game.comments[-1]} {comment}".strip()
-        game.annotations[-1].update(annotations)
-
-    def visit_variation(self, text: str, where: str) -> None:
-        self.game.variations.append(text)
-
-    def visit_result(self, text: str, where: str) -> None:
-        game = self.game
-        tag = game.tags.get("Result", "").strip()
-        if tag and tag != text:
-            self.handle_error(f"the movetext ends with {text} but the Result tag says {tag}; {text} is kept", where)
-        game.result = text
-
-    def handle_error(self, message: str, where: str) -> None:
-        self.game.errors.append(f"{where}: {message}")
-
-    def handle_warning(self, message: str, where: str) -> None:
-        self.game.warnings.append(f"{where}: {message}")
-
-    def end_game(self) -> PdnGame:
-        return self.game
-
-
-def _read_move(variant: Variant, position: Position, text: str) -> tuple[Move, list[Move]]:
-    """The move written `text`, and the moved piece's legal moves: computed
-    once (speed), to read the move and to write its text. MoveError as
-    reading it among every legal move says it (`a capture is compulsory...`)."""
-    try:
-        start = parse_square(variant, _FIRST_SQUARE_RE.match(text).group(0))  # type: ignore[union-attr]
-        legal = variant.legal_moves_from(position, start)
-        return parse_move_text(variant, position, text, legal), legal
-    except (DamkaError, AttributeError):
-        legal = variant.legal_moves(position)  # every legal move: the message names the other pieces'
-        return parse_move_text(variant, position, text, legal), legal
+from damka.engine.pdn_write import LINE_WIDTH, ROSTER, SETUP_TAGS, write_game, write_games
 
 
 class _Splitter:
@@ -292,6 +71,7 @@ class _Splitter:
         self.movetext = {
             "move": ("visit_move", "text"), "comment": ("visit_comment", "value"),
             "variation": ("visit_variation", "text"), "result": ("visit_result", "text"),
+            "nag": ("visit_nag", "text"),
         }
 
     def finish(self) -> None:
@@ -311,15 +91,16 @@ class _Splitter:
 
     def feed(self, token: Token, where: str) -> None:
         kind = token.kind
-        if self.finished and kind in ("comment", "nag"):
+        if kind == "ellipsis" or (self.finished and kind in ("comment", "nag")):
             return  # between games
         if kind == "tag" and (self.in_movetext or self.finished or token.name in self.tag_names):
             self.finish()
         elif kind == "error" and self.finished:
             self.finish()
+        if self.visitor is None or (self.finished and kind in ("move", "number")):
+            self.begin().visit_start(where)
         visitor = self.visitor
-        if visitor is None or (self.finished and kind in ("move", "number")):
-            visitor = self.begin()
+        assert visitor is not None  # begun just above
         if kind == "tag":
             self.tag_names.add(token.name)
             visitor.visit_tag(token.name, token.value, where)
@@ -409,124 +190,9 @@ def read_game(text: str, default_variant: str | None = DEFAULT_VARIANT, strict: 
     return game
 
 
-# -- writing ------------------------------------------------------------------
-
-
-def _tag_line(name: str, value: str) -> str:
-    escaped = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'[{name} "{escaped}"]'
-
-
-def _comment_atoms(comment: str, annotations: Mapping[str, str] | None) -> list[str]:
-    words = [f"[%{name} {value}]" for name, value in (annotations or {}).items()]
-    words += (comment or "").replace("}", ")").replace("{", "(").split()
-    if not words:
-        return []
-    words[0] = "{" + words[0]
-    words[-1] += "}"
-    return words
-
-
-def _wrap(atoms: Sequence[str], width: int = LINE_WIDTH) -> str:
-    lines: list[str] = []
-    line = ""
-    for atom in atoms:
-        if line and len(line) + 1 + len(atom) > width:
-            lines.append(line)
-            line = atom
-        else:
-            line = f"{line} {atom}" if line else atom
-    if line:
-        lines.append(line)
-    return "\n".join(lines)
-
-
-# Long on purpose: one record written in order (tags, moves, comments, clocks, result).
-def write_game(
-    variant: Variant,
-    start: Position | None,
-    moves: Sequence[Move],
-    tags: Mapping[str, str] | None = None,
-    *,
-    comments: Sequence[str | None] | None = None,
-    annotations: Sequence[Mapping[str, str] | None] | None = None,
-    clocks: Sequence[str | None] | None = None,
-    intro: str = "",
-    result: Result | str | None = None,
-) -> str:
-    """A PDN record of the game (ends with a newline).
-
-    `comments[i]`, `annotations[i]` and `clocks[i]` (written `[%clock ...]`)
-    follow move i. `result` is an engine `Result`, a PDN token, or None to use
-    the Result tag (`*` if there is none). RecordError if a move is illegal.
-    """
-    start = variant.start_position() if start is None else start
-    given = dict(tags or {})
-    if isinstance(result, Result):
-        result_token = result_text(variant, result)
-    elif result:
-        result_token = str(result)
-    else:
-        result_token = given.get("Result", "*") or "*"
-    players = [variant.player_tag(side) for side in range(len(variant.sides))]
-
-    out: dict[str, str] = {}
-    for name in ROSTER:
-        if name in ("White", "Black") and name not in players:
-            continue  # the roster's player tags, where the variant's players are named so
-        out[name] = result_token if name == "Result" else given.get(name, ROSTER_DEFAULTS.get(name, "?"))
-    out.update(variant_tags(variant))
-    for name in (*VARIANT_TAGS, "SetUp"):
-        given.pop(name, None)  # the variant decides these
-    for name in players:
-        if name not in out:
-            out[name] = given.get(name, "?")
-    # FEN when a reader rebuilding the variant from the tags would start elsewhere.
-    fen = variant.format_position(start)
-    given.pop("FEN", None)
-    if fen != variant.format_position(variant_from_tags(out, None).start_position()):
-        out["SetUp"] = "1"  # PDN 1.0 asks for it next to FEN
-        out["FEN"] = fen
-    for name, value in given.items():
-        out.setdefault(name, value)
-
-    atoms = _comment_atoms(intro, None)
-    position = start
-    number = 1
-    for index, move in enumerate(moves):
-        legal = variant.legal_moves(position)
-        if move not in legal:
-            raise RecordError(f"move {index + 1} ({move!r}) is not legal in {variant.format_position(position)!r}")
-        if move.captures and route_captures(variant, position, (move.start, *move.path)) != move.captures:
-            move = legal[legal.index(move)]  # the caller's route is not one: write the engine's
-        first_of_group = variant.starts_move_number(position)
-        text = format_move(variant, position, move, legal)
-        if first_of_group:
-            if index:
-                number += 1
-            text = f"{number}. {text}"  # one atom: a number never ends a line
-        elif index == 0:
-            text = f"{number}... {text}"
-        atoms.append(text)
-        notes = dict(annotations[index] or {}) if annotations and index < len(annotations) else {}
-        if clocks and index < len(clocks) and clocks[index]:
-            notes["clock"] = clocks[index]  # type: ignore[assignment]
-        comment = comments[index] if comments and index < len(comments) else ""
-        atoms += _comment_atoms(comment or "", notes)
-        position = variant.play(position, move)
-    atoms.append(result_token)
-
-    header = "\n".join(_tag_line(name, value) for name, value in out.items())
-    return f"{header}\n\n{_wrap(atoms)}\n"
-
-
-def write_games(records: Sequence[str]) -> str:
-    """Records from `write_game` joined into one file (a blank line between)."""
-    return "\n".join(records)
-
-
 __all__ = [
-    "DEFAULT_VARIANT", "OPTION_TAGS", "VARIANT_TAG", "VARIANT_TAGS", "BaseVisitor", "GameBuilder", "PdnGame",
-    "Token", "iter_games", "iter_visit_games", "read_game", "read_games", "result_text", "tokenize", "variant_from_tags", "variant_tags",
-    "visit_games", "write_game", "write_games",
+    "DEFAULT_VARIANT", "DETECT", "LINE_WIDTH", "OPTION_TAGS", "OUT_TAG", "ROSTER", "SETUP_TAGS", "VARIANT_TAG",
+    "VARIANT_TAGS", "BaseVisitor", "GameBuilder", "PdnGame", "Token", "iter_games", "iter_visit_games", "read_game",
+    "read_games", "read_out_tag", "result_text", "tokenize", "variant_from_tags", "variant_tags", "visit_games",
+    "write_game", "write_games", "write_out_tag",
 ]

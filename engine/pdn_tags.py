@@ -48,6 +48,32 @@ def write_out_tag(drops: "list[tuple[int, int]]") -> str:
     return " ".join(f"{side + 1}:{ply}" for ply, side in drops)
 
 
+# PDN 3.0's GameType numbers (its doc/gametype.rst), to name a game Damka does not play
+# instead of misreading it: a Czech or Italian record is refused by its name.
+PDN_GAMES = {
+    "0": "chess", "1": "Chinese chess", "20": "international draughts", "21": "English draughts",
+    "22": "Italian draughts", "23": "American pool checkers", "24": "Spanish draughts",
+    "25": "Russian draughts", "26": "Brazilian draughts", "27": "Canadian draughts",
+    "28": "Portuguese draughts", "29": "Czech draughts", "30": "Turkish draughts", "31": "Thai draughts",
+    "40": "Frisian draughts", "41": "Spantsiretti draughts",
+}
+
+
+def unplayed_game(name: str) -> str | None:
+    """PDN's name of the game `name` (a GameType number or a name like `czech`) when it is one
+    Damka does not play; None otherwise."""
+    try:
+        variant_class(name)
+        return None  # a name Damka plays (`american` is not PDN's American pool checkers)
+    except UnknownVariantError:
+        pass
+    text = gametype_number(name).lower()
+    for number, game in PDN_GAMES.items():
+        if text in (number, game.lower(), game.split()[0].lower()) and _gametype_name(number) is None:
+            return game
+    return None
+
+
 def gametype_number(gametype: str) -> str:
     return gametype.split(",")[0].strip()
 
@@ -119,6 +145,9 @@ def variant_from_tags(tags: Mapping[str, str], default_variant: str | None = DEF
         return _build(factory.name, tags)
     if gametype:
         found = _gametype_name(gametype)
+        if found is None and unplayed_game(gametype):
+            raise UnknownVariantError(f"GameType {gametype_number(gametype)} is {unplayed_game(gametype)}, "
+                                      f"a game Damka does not play")
         if found is None:
             table = _gametype_table()
             known = ", ".join(f"{number} {name}" for number, name in table.items() if "," not in number)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    kind: str  # tag, comment, variation, number, move, result, nag, error
+    kind: str  # tag, comment, variation, number, move, result, nag, ellipsis, error
     text: str
     offset: int
     name: str = ""  # tag name
@@ -29,6 +29,14 @@ _SPACE_RE = re.compile(r"\s+")
 _NAG_RE = re.compile(r"\$\d+")
 _RESULT_RE = re.compile(r"^\d+(?:/\d+)?(?:-\d+(?:/\d+)?)+$")
 _STRENGTH_RE = re.compile(r"[!?]+$")
+# Forms real files use that the plain word rules would cut wrong (PDN 3.0 asks readers to take them):
+# `1- 6` (Turbo Dambase pads a square with a space), the ResultFormat results `1 1/2 - 1/2`,
+# `1+ - 1-`, Goes `1.02-0.98`, and an ellipsis `...` after a move number (`1. ... 35-40`).
+_SPACED_MOVE_RE = re.compile(r"(\d{1,2})([-xX:]) {1,2}(\d{1,2})(?=[\s!?]|$)")
+_FORMAT_RESULT_RE = re.compile(r"1 1/2 - 1/2|1/2 - 1 1/2|1\+ - 1-|1- - 1\+|-?\d+\.\d+--?\d+\.\d+(?=\s|$)")
+_ELLIPSIS_RE = re.compile(r"\.+(?=\s|$)")
+_GLUED_COMMENT_RE = re.compile(r"^([a-zA-Z]?\d{1,3}(?:[-xX:][a-zA-Z]?\d{1,3})+)([A-Za-z][A-Za-z.,!' ]*)$")
+_BARE_ROUTE_RE = re.compile(r"^[a-h][1-8](?:[a-h][1-8])+$")  # `c3d4`: alphanumeric squares with no separator
 
 
 def _is_result(word: str) -> bool:
@@ -97,6 +105,11 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
             yield Token("nag", match.group(0), pos)
             pos = match.end()
         else:
+            special = _special(text, pos)
+            if special is not None:
+                yield special[0]
+                pos = special[1]
+                continue
             number = _NUMBER_RE.match(text, pos)
             if number:
                 yield Token("number", number.group(0), pos, value=number.group(1))
@@ -112,9 +125,31 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
                 yield Token("nag", word, pos)  # a lone `!` or `?!`
             elif _looks_like_move(bare):
                 yield Token("move", bare, pos)
+                if bare != word:
+                    yield Token("nag", word[len(bare):], pos + len(bare))  # `32-28!?`: the strength is kept
+            elif _BARE_ROUTE_RE.match(bare):
+                yield Token("move", "-".join(bare[i:i + 2] for i in range(0, len(bare), 2)), pos)
+            elif (glued := _GLUED_COMMENT_RE.match(bare)) is not None:
+                yield Token("move", glued.group(1), pos)  # `8-11Redoversteppedthetime...`: a comment lost its braces
+                yield Token("comment", glued.group(2), pos + len(glued.group(1)), value=glued.group(2))
             else:
                 yield Token("error", word, pos, value=f"unexpected {word!r} (not a move, move number or result)")
             pos = match.end()
+
+
+def _special(text: str, pos: int) -> tuple[Token, int] | None:
+    """A token of one of the forms the plain word rules would cut wrong, at `pos`, and where
+    it ends; None if none. A spaced move's token text is the move without the space."""
+    match = _FORMAT_RESULT_RE.match(text, pos)
+    if match:
+        return Token("result", match.group(0), pos), match.end()
+    match = _SPACED_MOVE_RE.match(text, pos)
+    if match:
+        return Token("move", f"{match.group(1)}{match.group(2)}{match.group(3)}", pos), match.end()
+    match = _ELLIPSIS_RE.match(text, pos)
+    if match:
+        return Token("ellipsis", match.group(0), pos), match.end()  # `1. ... 35-40`: black moves next
+    return None
 
 
 _MOVE_SHAPE_RE = re.compile(r"^(?:[a-zA-Z]\d{1,2}|\d{1,3})(?:[-xX:](?:[a-zA-Z]\d{1,2}|\d{1,3}))+$")

@@ -61,7 +61,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("import-ply-word", ["import", "{missing}", "--ply", "abc"], "argument --ply"),
     ("import-dir", ["import", "{dir}"], "{dir}"),
     ("import-missing", ["import", "{missing}"], "{missing}"),
-    ("import-latin1", ["import", "{latin1}"], "{latin1}: line 2: not UTF-8 text"),
+    ("import-latin1", ["import", "{latin1}"], "{latin1}, game 1 (line 1) is not stored"),  # read as Latin-1
     # sim
     ("sim-screenshot-dir", ["sim", "--headless", "--script", "{log}", "--screenshot", "{dir}"], "is a folder"),
     ("sim-screenshot-no-folder", ["sim", "--headless", "--script", "{log}", "--screenshot", "{tmp}/new/x.png"],

@@ -140,7 +140,9 @@ def test_records_of_tags_alone_are_separate_games() -> None:
 
 def test_unknown_variants_are_clear_errors() -> None:
     game = read_game('[GameType "22"]\n1. 9-13 *')
-    assert "GameType '22' is not a game Damka plays" in game.errors[0]
+    assert "GameType 22 is Italian draughts, a game Damka does not play" in game.errors[0]  # named, not misread
+    game = read_game('[GameType "44"]\n1. 9-13 *')
+    assert "GameType '44' is not a game Damka plays" in game.errors[0]
     assert game.moves == []
     game = read_game('[Variant "chess"]\n1. e2-e4 *')
     assert "unknown variant 'chess'" in game.errors[0]
@@ -164,7 +166,7 @@ def test_fen_tag_sets_the_start_and_a_bad_one_is_reported() -> None:
 def test_mismatched_result_and_junk_are_reported() -> None:
     game = read_game('[GameType "20"]\n[Result "2-0"]\n1. 32-28 hello 0-2')
     assert any("unexpected 'hello'" in error for error in game.errors)
-    assert any("Result tag says 2-0" in error for error in game.errors)
+    assert any("Result tag says 2-0" in error for error in game.warnings)  # stored, and said
     assert game.result == "0-2"
     game = read_game('[GameType "20"]\n1. 32-28 {never closed')
     assert game.errors == ["2:10: comment '{' is never closed"]

@@ -270,17 +270,19 @@ def test_migration_hook_runs_in_order(db: Path, monkeypatch: pytest.MonkeyPatch)
     Store(db).close()
     calls = []
 
-    def to_v2(conn: sqlite3.Connection) -> None:
-        calls.append(2)
+    current = store_schema.SCHEMA_VERSION
+
+    def to_next(conn: sqlite3.Connection) -> None:
+        calls.append(current + 1)
         conn.execute("ALTER TABLE games ADD COLUMN event TEXT")
 
-    monkeypatch.setattr(store_schema, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(store_schema.MIGRATIONS, 1, to_v2)
+    monkeypatch.setattr(store_schema, "SCHEMA_VERSION", current + 1)
+    monkeypatch.setitem(store_schema.MIGRATIONS, current, to_next)
     Store(db).close()
     Store(db).close()
-    assert calls == [2]
+    assert calls == [current + 1]
     conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == current + 1
     assert "event" in [row[1] for row in conn.execute("PRAGMA table_info(games)")]
     conn.close()
 

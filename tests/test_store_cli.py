@@ -148,18 +148,36 @@ def test_corrupt_database(tmp_path: Path, capsys, command: str) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.pdn", "games.db"]
 
 
-def test_malformed_pdn_stores_nothing(tmp_path: Path, capsys) -> None:
+def test_malformed_pdn_stores_nothing_when_strict(tmp_path: Path, capsys) -> None:
     db = tmp_path / "games.db"
     stored_game(db)
     before = digest(db)
     pdn = tmp_path / "bad.pdn"
     pdn.write_text('[GameType "26"]\n\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n\n[GameType "26"]\n\n1. c3-d5 *\n')
-    code, _, err = run_cli(capsys, "import", str(pdn), "--db", str(db))
+    code, _, err = run_cli(capsys, "import", str(pdn), "--strict", "--db", str(db))
     assert code == 2 and err.count("\n") == 1
     assert "game 2" in err and "c3-d5" in err
     assert digest(db) == before
     with Store(db) as store:
         assert len(store.list_games()) == 1  # the good first record was not stored either
+
+
+def test_each_good_record_is_stored_and_each_bad_one_said_once(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "games.db"
+    pdn = tmp_path / "mixed.pdn"
+    pdn.write_text('[GameType "26"]\n\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 2-0\n\n[GameType "26"]\n\n1. c3-d5 *\n\n'
+                   '[GameType "26"]\n\n1. c3-b4 *\n')
+    code, out, err = run_cli(capsys, "import", str(pdn), "--db", str(db))
+    assert code == 1
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"damka import: {pdn}, game 2 (line 5) is not stored: 7:4: move 1 'c3-d5': ")
+    assert out.splitlines()[-1] == f"2 games stored in {db}, 1 refused: see the reasons above"
+    with Store(db) as store:
+        assert [len(store.load_game(g.id).moves) for g in store.list_games()] == [4, 1]
+    code, out, _ = run_cli(capsys, "import", str(pdn), "--db", str(db))  # again: nothing twice
+    assert out.splitlines()[-1] == f"0 games stored in {db}, 2 stored before, 1 refused: see the reasons above"
+    with Store(db) as store:
+        assert len(store.list_games()) == 2
 
 
 def test_pdn_of_an_unknown_variant(tmp_path: Path, capsys) -> None:

@@ -120,6 +120,7 @@ def test_a_failed_import_removes_only_what_it_created(tmp_path: Path, capsys,
         raise StoreError(f"{self.path}: cannot write the game database: database or disk is full")
 
     monkeypatch.setattr(Store, "add_records", full)
+    monkeypatch.setattr(Store, "add_new_records", full)
     code, _, err = run_cli(capsys, "import", str(source), "--db", str(card / "new" / "games.db"))
     assert code == 2 and "disk is full" in err
     assert files_under(card) == ["notes.txt"]  # the folder and the empty database it made are gone

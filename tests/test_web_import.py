@@ -102,3 +102,20 @@ def test_the_game_list_comes_in_pages(served) -> None:
         assert status == 400, (query, answer)
     status, page = get(served, "/api/games?limit=7")
     assert len(page["games"]) == 7
+
+
+def test_an_upload_names_the_game_of_untagged_records(served) -> None:
+    russian = '[Event "club"]\n1. c3-d4 f6-g5 *\n'  # c3-d4 is also a move of other 8x8 games: the choice decides
+    status, answer = request(served, "POST", "/api/games/import", {"pdn": russian, "variant": "czech"},
+                             code=served.code)
+    assert status == 400 and "Czech draughts is a game Damka does not play" in answer["error"]
+    status, answer = request(served, "POST", "/api/games/import",
+                             {"pdn": russian, "name": "club.pdn", "variant": "russian"}, code=served.code)
+    assert status == 200, answer
+    deadline = time.monotonic() + 600
+    while (progress := get(served, "/api/import")[1])["state"] == "reading":
+        assert time.monotonic() < deadline, progress
+        time.sleep(0.2)
+    assert progress["state"] == "done" and progress["stored"] == 1, progress
+    game_id = progress["ids"][0]
+    assert served.rig.do(lambda: served.store.load_game(game_id).game.variant.name) == "russian"

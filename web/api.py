@@ -24,6 +24,8 @@ from damka.controller.menus import (colour_choices, engine_choices, hint_choices
 from damka.controller import words
 from damka.controller.words import catalogue, say
 from damka.controller.setup import Engines
+from damka.controller.store_pdn import import_variant
+from damka.engine.errors import EngineError
 from damka.engine.variants import variant_class
 from damka.web import archive
 from damka.web import arbiter as arbiter_mod
@@ -233,9 +235,13 @@ async def import_pdn(web: WebServer, data: dict, role: str, who: str) -> dict:
     if not isinstance(text, str) or not text.strip():
         raise CommandError("pdn: the text of a PDN file", 400)
     name = str(data.get("name") or "upload")[:200]
-    await asyncio.to_thread(archive.check_first_record, text, name)   # a bad file is refused at once (400)
     try:
-        progress = web.importer.start(text, name)
+        variant = import_variant(str(data["variant"])) if data.get("variant") else None  # None: found per record
+    except (EngineError, ValueError) as error:
+        raise CommandError(f"variant: {error}", 400) from None
+    await asyncio.to_thread(archive.check_first_record, text, name, variant)   # a bad file is refused at once
+    try:
+        progress = web.importer.start(text, name, variant)
     except ImportBusy as error:
         raise CommandError(str(error), 409) from None
     return {"ok": True, "import": progress.data()}

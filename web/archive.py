@@ -106,13 +106,13 @@ def pdn(store: Store | None, game_id: int) -> str:
     return export_pdn(_load(store, game_id))
 
 
-def check_first_record(text: str, name: str) -> None:
+def check_first_record(text: str, name: str, variant: str | None = None) -> None:
     """CommandError 400 when the file's first record cannot be read: the usual bad upload is
     refused in its answer; the rest is read by the import job (one record here, not the file)."""
     from damka.web.driver import CommandError
     from damka.web.importer import pieces
 
     try:
-        next(iter(iter_records(pieces(text, 1024), name=name)))
+        next(iter(iter_records(pieces(text, 1024), name=name, variant=variant)))
     except (EngineError, ValueError) as error:
         raise CommandError(f"PDN not imported: {error}", 400) from None

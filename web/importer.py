@@ -96,11 +96,13 @@ def main() -> None:
         sys.stdout.write(json.dumps(changes) + "\n")
         sys.stdout.flush()
 
-    run_job(Path(header["store"]), text, header["name"], put)
+    run_job(Path(header["store"]), text, header["name"], put, header.get("variant"))
 
 
-def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None]) -> None:
-    """The import job: `put` gets each change of the progress (a dict), at most every PUBLISH_S."""
+def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
+            variant: str | None = None) -> None:
+    """The import job: `put` gets each change of the progress (a dict), at most every PUBLISH_S.
+    A record with no tag naming its game is read as `variant` (None: as its FEN and moves say)."""
     last = 0.0
 
     def say(**changes: Any) -> None:
@@ -130,7 +132,7 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None])
 
     try:
         batch: list[tuple[str, Any, dict]] = []
-        for item in keyed(iter_records(pieces(text), name=name)):
+        for item in keyed(iter_records(pieces(text), name=name, variant=variant)):
             batch.append(item)
             if len(batch) >= BATCH:
                 flush(batch)
@@ -159,15 +161,16 @@ class Importer:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
-    def start(self, text: str, name: str) -> Progress:
-        """Start storing `text`'s records; ImportBusy while another upload is stored."""
+    def start(self, text: str, name: str, variant: str | None = None) -> Progress:
+        """Start storing `text`'s records (`variant`: of those with no tag naming their game);
+        ImportBusy while another upload is stored."""
         if self.store_path is None:
             raise ImportBusy(say("web.no_store"))
         with self._lock:
             if self.progress.state == "reading":
                 raise ImportBusy(say("web.importing", name=self.progress.name))
             self.progress = Progress(job=self.progress.job + 1, name=name, state="reading")
-            self._thread = threading.Thread(target=self._watch, args=(text, name), name="damka-import",
+            self._thread = threading.Thread(target=self._watch, args=(text, name, variant), name="damka-import",
                                             daemon=True)
             progress = self.progress
         self.publish(progress)
@@ -181,7 +184,7 @@ class Importer:
             thread.join(timeout)
         return self.progress
 
-    def _watch(self, text: str, name: str) -> None:
+    def _watch(self, text: str, name: str, variant: str | None = None) -> None:
         """The board's side of a job: start its process, hand it the text, pass its progress
         on, and notice when it ends without saying so."""
         process = subprocess.Popen([sys.executable, "-m", "damka.web.importer"], stdin=subprocess.PIPE,
@@ -189,7 +192,7 @@ class Importer:
         ended = False
         try:
             assert process.stdin is not None and process.stdout is not None
-            process.stdin.write(json.dumps({"store": str(self.store_path), "name": name}) + "\n")
+            process.stdin.write(json.dumps({"store": str(self.store_path), "name": name, "variant": variant}) + "\n")
             process.stdin.write(text)
             process.stdin.close()
             for line in process.stdout:

@@ -81,6 +81,8 @@ add({
     "page.move": ("move", "ruch"),
     "page.download": ("Download PDN", "Pobierz PDN"),
     "page.import_file": ("Import a PDN file", "Wczytaj plik PDN"),
+    "page.import_variant": ("Game of records without a GameType", "Gra zapisów bez znacznika GameType"),
+    "page.import_any_variant": ("found from each record", "rozpoznana z każdego zapisu"),
     "page.import": ("Import", "Wczytaj"),
     "page.no_games": ("No stored games yet.", "Nie ma jeszcze zapisanych gier."),
     "page.game_line": ("#{id} {when} {variant}: {players} ({moves} moves) {result}",

@@ -1,8 +1,12 @@
-"""`damka import FILE.pdn [--db FILE]`: store PDN records, to replay or to go on with.
+"""`damka import FILE.pdn [--variant V] [--strict] [--db FILE]`: store PDN records, to replay or to go on with.
 
-The file is read and stored game by game (a block of text at a time, one
-transaction for the whole file), so its size does not decide the memory
-used. A long import shows a count on stderr when stderr is a terminal (or
+Record by record: each good record is stored, each bad one is reported (its
+number, line and reason) and skipped, and a summary ends the output; a record
+stored before (the same file imported again) is not stored twice. With
+`--strict` a bad record stores nothing (one transaction for the whole file).
+A record with no tag naming its game is read as `--variant`, else as its FEN
+and first moves say. The file is read and stored game by game (a block of
+text at a time), so its size does not decide the memory used. A long import shows a count on stderr when stderr is a terminal (or
 with `--progress`: one line now and then, for a log).
 """
 
@@ -12,14 +16,16 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping, TextIO
+from collections import Counter
+from typing import Any, Callable, Iterator, Mapping, TextIO
 
 from damka.commands.games import add_db_argument
 from damka.controller.plurals import english
 from damka.controller.store import Store, default_path
-from damka.controller.store_pdn import iter_records
+from damka.controller.store_pdn import import_variant, iter_outcomes, iter_records, record_key
 from damka.controller.store_schema import Footprint
-from damka.controller.user_files import read_text_chunks
+from damka.controller.user_files import pdn_encoding, read_text_chunks
+from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.engine.pdn import result_text
 
@@ -27,13 +33,18 @@ from damka.engine.pdn import result_text
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "import",
-        description="Store every game of a PDN file (all or nothing: a file with a bad record stores "
-                    "nothing). With --continue the games stay unfinished, so the board offers to go on "
+        description="Store every good game of a PDN file; each bad one is reported with its number, line "
+                    "and reason (--strict: a bad record stores nothing). A game stored before is not stored "
+                    "again. With --continue the games stay unfinished, so the board offers to go on "
                     "with the last one; --ply N cuts them after N moves (go on from any position).")
     parser.add_argument("file", metavar="FILE.pdn", type=Path)
     parser.add_argument("--continue", dest="keep_open", action="store_true",
                         help="store the games unfinished, to be resumed on the board")
     parser.add_argument("--ply", type=int, default=None, metavar="N", help="keep only the first N moves")
+    parser.add_argument("--variant", metavar="V", default=None,
+                        help="the game of records with no GameType tag (default: found from the FEN and "
+                             "the first moves), e.g. american, russian, international")
+    parser.add_argument("--strict", action="store_true", help="all or nothing: a bad record stores no game")
     parser.add_argument("--progress", action="store_true",
                         help="show the count of games stored on stderr even when it is not a terminal")
     add_db_argument(parser)
@@ -43,9 +54,82 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.ply is not None and args.ply < 0:
         raise ValueError(f"--ply must be 0 or more, not {args.ply}")
-    records = iter_records(read_text_chunks(args.file), name=str(args.file), keep_open=args.keep_open,
-                           upto_ply=args.ply, warn=lambda text: print(f"damka import: warning: {text}",
-                                                                      file=sys.stderr))
+    variant = import_variant(args.variant)
+    chunks = read_text_chunks(args.file, encoding=pdn_encoding(args.file))
+    if args.strict:
+        return _run_strict(args, iter_records(chunks, name=str(args.file), keep_open=args.keep_open,
+                                              upto_ply=args.ply, variant=variant, warn=_warn))
+    counts = {"read": 0, "refused": 0}
+    refused_last: list[str] = []  # said once the next record is read: when nothing is stored, it is the error
+
+    def good() -> Iterator[tuple[str, Game, dict[str, Any]]]:
+        seen: Counter[str] = Counter()
+        for outcome in iter_outcomes(chunks, variant=variant, keep_open=args.keep_open, upto_ply=args.ply):
+            counts["read"] += 1
+            where = f"{args.file}, game {outcome.number}"
+            for warning in outcome.warnings:
+                _warn(f"{where}: {warning}")
+            if outcome.record is None:
+                counts["refused"] += 1
+                if refused_last:
+                    print(f"damka import: {refused_last[0]}", file=sys.stderr)
+                refused_last[:] = [f"{where} (line {outcome.line}) is not stored: {outcome.reason}"]
+                continue
+            if refused_last:
+                print(f"damka import: {refused_last.pop()}", file=sys.stderr)
+            game, details = outcome.record
+            digest = record_key(game, details)
+            seen[digest] += 1  # equal records of one file are each stored once
+            yield f"{digest}:{seen[digest]}", game, details
+
+    path = Path(args.db).expanduser() if args.db else default_path()
+    created = Footprint(path)
+    progress = Progress(sys.stderr, always=args.progress)
+    lines: list[str] = []
+
+    def stored(game_id: int, game: Game, details: Mapping[str, Any]) -> None:
+        lines.append(summary_line(game_id, game, details))
+        progress.update(len(lines))
+
+    try:
+        with Store(path) as store:
+            try:
+                ids, known = store.add_new_records(good(), on_stored=stored)
+            finally:
+                progress.done()
+    except BaseException:
+        created.undo()
+        raise
+    if not counts["read"]:
+        created.undo()
+        raise RecordError(f"{args.file}: no game record found")
+    if refused_last and not ids and not known:
+        created.undo()
+        raise RecordError(refused_last[0])  # no game in the file could be stored
+    if refused_last:
+        print(f"damka import: {refused_last[0]}", file=sys.stderr)
+    for line in lines:
+        print(line)
+    print(import_summary(len(ids), counts["refused"], known, path))
+    return 1 if counts["refused"] else 0
+
+
+def import_summary(stored: int, refused: int, known: int, path: Path) -> str:
+    """The last line of an import: `3 games stored in PATH, 1 refused: see above`."""
+    text = f"{english(stored, 'game')} stored in {path}"
+    if known:
+        text += f", {known} stored before"
+    if refused:
+        text += f", {refused} refused: see the reasons above"
+    return text
+
+
+def _warn(text: str) -> None:
+    print(f"damka import: warning: {text}", file=sys.stderr)
+
+
+def _run_strict(args: argparse.Namespace, records: Iterator[tuple[Game, dict[str, Any]]]) -> int:
+    """All or nothing, in one transaction: the first bad record stops the import."""
     lines: list[str] = []  # one short line per game, printed once all are stored
     progress = Progress(sys.stderr, always=args.progress)
 

@@ -64,7 +64,7 @@
     const msg = $("importmsg");
     if (!file) { msg.className = "error"; msg.textContent = t("choose_file"); return; }
     try {
-      const r = await window.damkaPost("/api/games/import", { pdn: await file.text(), name: file.name });
+      const r = await window.damkaPost("/api/games/import", { pdn: await file.text(), name: file.name, variant: $("pdnvariant").value });
       progress(r.import);
     } catch (err) { msg.className = "error"; msg.textContent = err.message; }
   }
