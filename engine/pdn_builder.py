@@ -96,7 +96,7 @@ class GameBuilder(BaseVisitor):
         self._ambiguous = None
         game = self.game
         position = game.positions[-1]
-        variant = game.variant
+        variant = self._variant()
         reach = [_moves_read(variant, variant.play(position, move), following) for move in candidates]
         if reach and reach.count(max(reach)) == 1:
             move = candidates[reach.index(max(reach))]
@@ -139,6 +139,12 @@ class GameBuilder(BaseVisitor):
             return
         self._apply_drops()
 
+    def _variant(self) -> Variant:
+        """The game's variant: moves are read only once it is known (from the tags or detected)."""
+        variant = self.game.variant
+        assert variant is not None, "a move read before the game's variant is known"
+        return variant
+
     def _apply_drops(self) -> None:
         """Take out the players who went out after the moves read so far."""
         game = self.game
@@ -147,7 +153,7 @@ class GameBuilder(BaseVisitor):
                 drop_side = getattr(game.variant, "drop_side", None)
                 try:
                     if drop_side is None:
-                        raise ValueError(f"{game.variant.name} has no players going out")
+                        raise ValueError(f"{self._variant().name} has no players going out")
                     game.positions[-1] = drop_side(game.positions[-1], side)
                 except (DamkaError, ValueError) as exc:
                     self.handle_error(f"{OUT_TAG} tag: side {side + 1} after move {ply}: {exc}",
@@ -159,7 +165,7 @@ class GameBuilder(BaseVisitor):
         if self._hold("visit_move", text, where) or self._stopped:
             return
         position = game.positions[-1]
-        variant = game.variant
+        variant = self._variant()
         try:
             move, legal = _read_move(variant, position, text)
         except AmbiguousMoveError:
@@ -183,7 +189,7 @@ class GameBuilder(BaseVisitor):
         """Add a move read (`legal`: its piece's legal moves, to write its text)."""
         game = self.game
         position = game.positions[-1]
-        variant = game.variant
+        variant = self._variant()
         game.moves.append(move)
         game.texts.append(format_move(variant, position, move, legal))
         game.comments.append("")
