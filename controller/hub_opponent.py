@@ -67,7 +67,7 @@ class HubOpponent(Opponent):
         dialect = hub_variant(variant)
         self._board = HubBoard(find_dialect(dialect)) if dialect else None
         self._client: HubClient | None = None
-        self._failed = "" if name else f"the Hub protocol cannot name {variant.name}"
+        self._failed = "" if dialect else f"the Hub protocol cannot name {variant.name}"
         self._unavailable = unavailable
         if unavailable:
             self._failed = unavailable

@@ -118,6 +118,10 @@ class Reconnection:
             position_letters(variant, variant.start_position())
         now = game.game_now()   # a take-back of the peer's still being carried out: the game as the peer has it
         fit = resume_fit(variant, now, game.peer_side, shown)
+        if request.version > dxp.VERSION:
+            link.send(dxp.GameAccept(NAME, 1))
+            game.refuse(f"GAMEREQ asks for DXP version {request.version}; the board speaks version {dxp.VERSION}")
+            return False
         if fit is None or dxp.COLOURS.index(request.follower_colour) == game.peer_side:
             link.send(dxp.GameAccept(NAME, 1))
             game.refuse("GAMEREQ to resume shows another position")
