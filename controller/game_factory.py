@@ -90,6 +90,13 @@ class ResumableClock:
     def take_back(self, movers: Any, now: int | None = None) -> None:
         self.clock.take_back(movers, now)
 
+    @property
+    def pin_required(self) -> bool:
+        return self.clock.pin_required
+
+    def pause(self, now: int | None = None, *, by: str = "player") -> None:
+        self.clock.pause(now, by=by)
+
     def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
               moves: int = 1) -> Any:
         if board_ok and self.clock.state is State.PAUSED:

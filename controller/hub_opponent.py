@@ -98,6 +98,11 @@ class HubOpponent(Opponent):
         """The external engine's name while it plays ("" once Damka's own engine took over)."""
         return "" if self._failed else self.name
 
+    def keeps_own_clock_for(self, seat: int) -> bool:
+        """The engine's move was timed by the engine: carrying it out is nobody's
+        time (Damka's own engine, once it took over, is timed as the board's computer)."""
+        return not self._using_fallback and not self._failed
+
     @property
     def failed(self) -> str:
         """Why the engine was given up ("" while it plays)."""

@@ -10,7 +10,7 @@ from damka.dxp import protocol as dxp
 from damka.dxp.door import DxpDoor
 from damka.dxp.link import DxpLink, DxpServer
 from damka.dxp.start import follow_at
-from test_dxp_abuse import next_of
+from tests.test_dxp_abuse import next_of
 
 
 def raw_request(name: bytes, version: int = 1) -> bytes:
