@@ -114,7 +114,7 @@ def make_coach(setup: GameSetup, variant: Variant) -> Coach | None:
     command, missing = setup.engine_command(), setup.engine_missing()
     if command or missing:
         return HubCoach(variant, command, hint_limit=setup.hint_limit, name=setup.engine or setup.engine_name(),
-                        unavailable=missing)
+                        unavailable=missing, cwd=setup.engine_dir())
     return Coach(variant, hint_limit=setup.hint_limit)
 
 
@@ -130,7 +130,7 @@ def make_opponent(setup: GameSetup, variant: Variant, clock: Clock | None, contr
         return own
     time_left = engine_time(clock, controls, now) if clock is not None and controls is not None else None
     return HubOpponent(variant, command, fallback=own, time_per_move=setup.move_time, time_left=time_left,
-                       name=setup.engine or setup.engine_name(), unavailable=missing)
+                       name=setup.engine or setup.engine_name(), unavailable=missing, cwd=setup.engine_dir())
 
 
 def engine_time(clock: Clock, controls: list[TimeControl],

@@ -31,10 +31,11 @@ class HubCoach(Coach):
     """Hints and blunder warnings from an external Hub engine, Damka's own coach behind it."""
 
     def __init__(self, variant: Any, command: str, *, check_time: float = CHECK_TIME_S, name: str = "",
-                 unavailable: str = "", **options: Any) -> None:
-        """`name` and `unavailable` as for `HubOpponent`."""
+                 unavailable: str = "", cwd: str = "", **options: Any) -> None:
+        """`name`, `unavailable` and `cwd` as for `HubOpponent`."""
         super().__init__(variant, **options)
         self.command = command
+        self.cwd = cwd
         self.name = name or (command.split()[0] if command.split() else "engine")
         self.unavailable = unavailable
         self.check_time = check_time
@@ -65,7 +66,7 @@ class HubCoach(Coach):
         assert self._board is not None
         board = self._board
         if self._client is None or not self._client.alive:
-            self._client = HubClient(self.command, variant=board.dialect.hub_name)
+            self._client = HubClient(self.command, variant=board.dialect.hub_name, cwd=self.cwd)
             self._client.open(OPEN_TIMEOUT_S)
         moves = [board.format_move(move) for move in game.moves]
         reply = self._client.think(board.format_position(game.positions[0]), moves=moves,

@@ -52,12 +52,14 @@ class HubOpponent(Opponent):
     def __init__(self, variant: Variant, command: str, *, fallback: ComputerOpponent,
                  time_per_move: float | None = None, time_left: TimeLeft | None = None,
                  grace: float = GRACE_S, clock: Callable[[], float] = time.monotonic,
-                 name: str = "", unavailable: str = "") -> None:
+                 name: str = "", unavailable: str = "", cwd: str = "") -> None:
         """`name`: the engine's name in the board config (default: its program);
         `unavailable`: why it cannot play at all (e.g. no longer configured):
-        the board says so once and Damka's own engine plays from the start."""
+        the board says so once and Damka's own engine plays from the start;
+        `cwd`: the engine's working directory ("": the board's own)."""
         self.variant = variant
         self.command = command
+        self.cwd = cwd
         self._name = name
         self.fallback = fallback
         self.time_per_move = time_per_move if time_per_move is not None else fallback.seconds
@@ -173,7 +175,7 @@ class HubOpponent(Opponent):
         if self._client is not None and not self._client.alive:
             raise HubEngineError(f"engine {self._client.name!r} died between moves")
         if self._client is None:
-            self._client = HubClient(self.command, variant=self._board.dialect.hub_name)
+            self._client = HubClient(self.command, variant=self._board.dialect.hub_name, cwd=self.cwd)
             self._client.open(OPEN_TIMEOUT_S)
         board = self._board
         start = game.positions[0]

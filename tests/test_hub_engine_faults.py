@@ -10,13 +10,17 @@ import sys
 import textwrap
 from pathlib import Path
 
-from damka.controller.game_factory import build_variant
+import pytest
+
+from damka.config import parse_config
+from damka.controller.game_factory import build_game, build_variant
 from damka.controller.hub_coach import HubCoach
 from damka.controller.hub_opponent import HubOpponent
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.setup import GameSetup
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
+from damka.hardware.errors import ConfigError
 from waiting import DEADLINE_S
 
 # Scan started away from its folder: it reads scan.ini there, says so on stderr and exits.
@@ -82,3 +86,29 @@ def test_a_coach_engine_that_gives_no_score_is_not_given_up(tmp_path: Path) -> N
         assert coach.engine_answers == 2 and coach.engine_name == "Scan"   # still the engine's
     finally:
         coach.close_engine()
+
+
+def test_an_engine_configured_with_its_folder_runs_there(tmp_path: Path) -> None:
+    folder = tmp_path / "scan"
+    folder.mkdir()
+    (folder / "scan.ini").write_text("# Scan's settings\n")
+    command = script(tmp_path, NO_INI)
+    config = parse_config({"engines": {"classic": {"Scan": {"command": command, "dir": str(folder)},
+                                                   "Plain": "scan hub"}}})
+    assert config.engines == {"classic": {"Scan": command, "Plain": "scan hub"}}
+    assert config.engine_table() == (("classic", "Scan", command, str(folder)), ("classic", "Plain", "scan hub"))
+    setup = GameSetup("classic", mode="computer", colours="first", move_time=0.05, engines=config.engine_table(),
+                      engine="Scan")
+    opponent = build_game(setup).session.opponent
+    game = Game(opponent.variant)
+    game.push(game.legal_moves()[0])
+    try:
+        opponent.start(game)
+        assert opponent.wait(DEADLINE_S) in game.legal_moves()
+        assert opponent.take_notices() == [] and opponent.engine_moves == 1   # it found scan.ini: it played
+    finally:
+        opponent.close()
+    with pytest.raises(ConfigError, match=r"\[engines.classic.Scan\]: unknown setting: colour"):
+        parse_config({"engines": {"classic": {"Scan": {"command": "scan hub", "colour": "red"}}}})
+    with pytest.raises(ConfigError, match=r"\[engines.classic.Scan\] command: expected an engine command"):
+        parse_config({"engines": {"classic": {"Scan": {"dir": "/opt/scan"}}}})
