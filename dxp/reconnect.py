@@ -17,6 +17,7 @@ import queue
 import time
 from typing import TYPE_CHECKING, Any
 
+from damka.controller.words import say
 from damka.dxp import protocol as dxp
 from damka.dxp.door import Arrival
 from damka.dxp.link import Dropped, DxpLink
@@ -120,7 +121,7 @@ class Reconnection:
         fit = resume_fit(variant, now, game.peer_side, shown)
         if request.version > dxp.VERSION:
             link.send(dxp.GameAccept(NAME, 1))
-            game.refuse(f"GAMEREQ asks for DXP version {request.version}; the board speaks version {dxp.VERSION}")
+            game.refuse(say("dxp.later_version", version=request.version, ours=dxp.VERSION))
             return False
         if fit is None or dxp.COLOURS.index(request.follower_colour) == game.peer_side:
             link.send(dxp.GameAccept(NAME, 1))

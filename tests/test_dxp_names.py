@@ -60,3 +60,24 @@ def test_control_bytes_are_still_refused() -> None:
             assert "printable" in str(error)
         else:
             raise AssertionError(f"{text!r} was read")
+
+
+def test_a_resume_request_for_version_2_is_refused_with_code_1() -> None:
+    from damka.dxp.feature import dxp_of
+    from damka.dxp.game import board_letters
+    from tests.test_dxp_clock import answer, call_again, follower_game, play_two_plies
+    from waiting import wait_on_board
+
+    app, board, peer, port, redial = follower_game(minutes=5)
+    try:
+        play_two_plies(app, board, peer)
+        peer.close()
+        wait_on_board(board, lambda: dxp_of(app).dropped, "the drop")
+        again = call_again(board, port)
+        colour, letters = board_letters(app.session.variant, app.session.game)
+        again.send(dxp.GameRequest("Peer", "W", 5, 0, letters, colour, version=2))
+        assert answer(board, again, dxp.GameAccept).code == 1
+        assert dxp_of(app).dropped                                   # still waiting for the peer
+        again.close()
+    finally:
+        redial.close()

@@ -167,6 +167,8 @@ add({
     "dxp.clock_lost_paused": ("DXP: connection lost (paused by hand before)",                    # dxp_clock.py:34
                               "DXP: utracono połączenie (zegar zatrzymany wcześniej ręcznie)"),
     "dxp.clock_back": ("DXP: peer back", "DXP: rywal wrócił"),                                  # dxp_clock.py:35
+    "dxp.later_version": ("GAMEREQ asks for DXP version {version}; the board speaks version {ours}",  # dxp/reconnect.py
+                          "GAMEREQ prosi o DXP w wersji {version}; plansza zna wersję {ours}"),
     "dxp.other_program": ("other program", "inny program"),                                      # dxp_game.py:74
     "dxp.peer": ("DXP peer", "rywal DXP"),                                                       # dxp_game.py:115, dxp_start.py:115,122
     "dxp.not_connected": ("{peer} is not connected: waiting for it to come back (menu: adjudicate)",  # dxp_game.py:157
