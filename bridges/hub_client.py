@@ -16,6 +16,8 @@ The caller checks the move against its own rules (`hub_protocol.HubBoard`).
 
 from __future__ import annotations
 
+import collections
+import logging
 import os
 import queue
 import shlex
@@ -28,6 +30,10 @@ from typing import Any, Iterator, Sequence
 from damka.bridges.hub_protocol import HubError, format_line, parse_line
 
 _EOF = None  # what the reader queues when the engine's stdout closes
+STDERR_LINES = 5  # the last lines of the engine's stderr kept for a failure message
+STDERR_WAIT_S = 1.0  # how long a dead engine's last stderr lines are waited for
+
+log = logging.getLogger(__name__)
 
 
 class HubEngineError(RuntimeError):
@@ -36,7 +42,7 @@ class HubEngineError(RuntimeError):
 
 @dataclass(frozen=True)
 class HubReply:
-    """The engine's answer to `go think`: its move, and the last `info` it gave."""
+    """The engine's answer to `go think`: its move, and its `info` lines, later ones over earlier."""
 
     move: str
     ponder: str = ""
@@ -55,8 +61,11 @@ class HubClient:
     """One engine process and the protocol dialogue with it."""
 
     def __init__(self, command: str | Sequence[str], *, variant: str = "normal",
-                 params: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> None:
+                 params: dict[str, Any] | None = None, env: dict[str, str] | None = None,
+                 cwd: str | None = None) -> None:
+        """`cwd`: the engine's working directory (Scan reads scan.ini and data/ there)."""
         self.argv = split_command(command)
+        self.cwd = cwd or None
         self.variant = variant
         self.params = dict(params or {})
         self.env = env
@@ -65,6 +74,8 @@ class HubClient:
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._write_lock = threading.Lock()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._stderr_done = threading.Event()
 
     # -- the process -------------------------------------------------------------
 
@@ -81,10 +92,15 @@ class HubClient:
         variant, `init` ... `ready`); HubEngineError if it fails."""
         try:
             self._process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=subprocess.DEVNULL, env=self.env)
+                                             stderr=subprocess.PIPE, env=self.env, cwd=self.cwd)
         except OSError as error:
-            raise HubEngineError(f"cannot start engine {self.name!r}: {error}") from None
+            where = f" in {self.cwd}" if self.cwd else ""
+            raise HubEngineError(f"cannot start engine {self.name!r}{where}: {error}") from None
         threading.Thread(target=self._read, args=(self._process, self._lines), name="damka-hub-reader",
+                         daemon=True).start()
+        self._stderr.clear()
+        self._stderr_done.clear()
+        threading.Thread(target=self._read_stderr, args=(self._process,), name="damka-hub-stderr",
                          daemon=True).start()
         self.send("hub")
         for command, args in self._until("wait", timeout):
@@ -104,6 +120,28 @@ class HubClient:
             lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
         lines.put(_EOF)
 
+    def _read_stderr(self, process: subprocess.Popen[bytes]) -> None:
+        """Every stderr line goes to the log; the last few are kept for a failure message."""
+        assert process.stderr is not None
+        try:
+            for raw in process.stderr:
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                if line.strip():
+                    log.info("engine %s (stderr): %s", self.name, line)
+                    self._stderr.append(line.strip())
+        finally:
+            self._stderr_done.set()
+
+    def stderr_tail(self) -> str:
+        """The last lines the engine wrote to stderr, on one line ("" if none)."""
+        return " / ".join(self._stderr)
+
+    def _died(self, how: str) -> HubEngineError:
+        """The error for an engine that died (`how`), with what it last said on stderr."""
+        self._stderr_done.wait(STDERR_WAIT_S)   # its last words may still be in the pipe
+        tail = self.stderr_tail()
+        return HubEngineError(f"engine {self.name!r} died {how}" + (f"; it said: {tail}" if tail else ""))
+
     def close(self) -> None:
         """Ask the engine to quit; kill it if it does not within a second."""
         process, self._process = self._process, None
@@ -119,7 +157,7 @@ class HubClient:
         except (OSError, ValueError, subprocess.TimeoutExpired):
             process.kill()
             process.wait(5.0)
-        for stream in (process.stdin, process.stdout):
+        for stream in (process.stdin, process.stdout, process.stderr):
             try:
                 stream.close()  # type: ignore[union-attr]
             except OSError:
@@ -137,7 +175,7 @@ class HubClient:
                 process.stdin.write(line.encode("utf-8"))
                 process.stdin.flush()
         except (OSError, ValueError):
-            raise HubEngineError(f"engine {self.name!r} died (cannot write to it)") from None
+            raise self._died("(cannot write to it)") from None
 
     def _next(self, deadline: float, waiting_for: str) -> tuple[str, dict[str, str]]:
         left = deadline - time.monotonic()
@@ -147,7 +185,7 @@ class HubClient:
             raise HubEngineError(f"engine {self.name!r} hangs: no {waiting_for!r} in time") from None
         if line is _EOF:
             code = self._process.wait(5.0) if self._process is not None else None
-            raise HubEngineError(f"engine {self.name!r} died (exit code {code}) while Damka waited for {waiting_for!r}")
+            raise self._died(f"(exit code {code}) while Damka waited for {waiting_for!r}")
         try:
             return parse_line(line)
         except HubError as error:
@@ -184,7 +222,7 @@ class HubClient:
         while True:
             command, args = self._next(deadline, "done")
             if command == "info":
-                info = args
+                info = {**(info or {}), **args}   # a later line without a score keeps the score said before
             elif command == "error":
                 raise HubEngineError(f"engine {self.name!r} refused the position: {args.get('message', '')}")
             elif command == "done":

@@ -3,6 +3,7 @@ and [engines] (docs/board.example.toml). `damka.config` hands them here."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from damka.controller.config_file import Section
@@ -70,14 +71,17 @@ def parse_light(lt: Section) -> LightConfig:
     return light
 
 
-def parse_engines(section: Section) -> dict[str, dict[str, str]]:
+def parse_engines(section: Section) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
     """[engines]: per variant, the Hub engines that may play it, by name:
     `international = "scan hub"` (one engine, named by its command) or
-    `[engines.international]` with `Scan = "scan hub"` lines (the first is the variant's default)."""
+    `[engines.international]` with `Scan = "scan hub"` lines (the first is the variant's default),
+    or `Scan = { command = "scan hub", dir = "/opt/scan" }` for one that runs in its own
+    folder (Scan reads scan.ini and data/ there). (engines, working directories), both by variant and name."""
     from damka.engine.variants import variant_names  # (the rules load only when engines are named)
 
     known = variant_names()
     engines: dict[str, dict[str, str]] = {}
+    dirs: dict[str, dict[str, str]] = {}
     for variant in list(section.table):
         if variant not in known:
             raise section.error(variant, f"unknown variant; expected one of {', '.join(known)}")
@@ -91,12 +95,21 @@ def parse_engines(section: Section) -> dict[str, dict[str, str]]:
             problem = _engine_name_problem(name, named)
             if problem:
                 raise table.error(name, problem)
-            named[name] = _engine_command(table, name, table.get(name, str, ""))
+            entry = table.get(name, (str, dict), "")
+            if isinstance(entry, dict):
+                engine = Section(table.source, f"engines.{variant}.{name}", entry)
+                named[name] = _engine_command(engine, "command", engine.get("command", str, ""))
+                where = os.path.expanduser(engine.get("dir", str, "").strip())
+                if where:
+                    dirs.setdefault(variant, {})[name] = where
+                engine.done()
+            else:
+                named[name] = _engine_command(table, name, entry)
         if not named:
             raise section.error(variant, "expected at least one engine: Name = \"command\"")
         engines[variant] = named
     section.done()
-    return engines
+    return engines, dirs
 
 
 def engine_default_name(command: str) -> str:

@@ -90,6 +90,13 @@ class ResumableClock:
     def take_back(self, movers: Any, now: int | None = None) -> None:
         self.clock.take_back(movers, now)
 
+    @property
+    def pin_required(self) -> bool:
+        return self.clock.pin_required
+
+    def pause(self, now: int | None = None, *, by: str = "player") -> None:
+        self.clock.pause(now, by=by)
+
     def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
               moves: int = 1) -> Any:
         if board_ok and self.clock.state is State.PAUSED:
@@ -107,7 +114,7 @@ def make_coach(setup: GameSetup, variant: Variant) -> Coach | None:
     command, missing = setup.engine_command(), setup.engine_missing()
     if command or missing:
         return HubCoach(variant, command, hint_limit=setup.hint_limit, name=setup.engine or setup.engine_name(),
-                        unavailable=missing)
+                        unavailable=missing, cwd=setup.engine_dir())
     return Coach(variant, hint_limit=setup.hint_limit)
 
 
@@ -123,7 +130,7 @@ def make_opponent(setup: GameSetup, variant: Variant, clock: Clock | None, contr
         return own
     time_left = engine_time(clock, controls, now) if clock is not None and controls is not None else None
     return HubOpponent(variant, command, fallback=own, time_per_move=setup.move_time, time_left=time_left,
-                       name=setup.engine or setup.engine_name(), unavailable=missing)
+                       name=setup.engine or setup.engine_name(), unavailable=missing, cwd=setup.engine_dir())
 
 
 def engine_time(clock: Clock, controls: list[TimeControl],

@@ -4,10 +4,11 @@
 uses it exactly as its own. A hint is the engine's move in `hint_time`; a
 blunder check asks the engine for its score of the position before the move
 (the best the side can do) and after it, and warns when the move loses at
-least `coach.THRESHOLD` against the best. Whatever goes wrong with the engine
-(it cannot start, dies, hangs, answers an illegal move or no score), the
-engine is given up, the board is told once (`take_notices()`), and Damka's
-own coach answers, now and for the rest of the game.
+least `coach.THRESHOLD` against the best (an answer without a score gives no
+warning: Scan sends none for a forced move). Whatever goes wrong with the
+engine (it cannot start, dies, hangs, answers an illegal move), the engine is
+given up, the board is told once (`take_notices()`), and Damka's own coach
+answers, now and for the rest of the game.
 """
 
 from __future__ import annotations
@@ -24,16 +25,18 @@ from damka.engine.game import Game
 from damka.engine.move import Move
 
 CHECK_TIME_S = 0.3  # each of the two engine searches of a blunder check
+FAILED = object()   # what `_engine` gives once the engine is given up (None is an answer)
 
 
 class HubCoach(Coach):
     """Hints and blunder warnings from an external Hub engine, Damka's own coach behind it."""
 
     def __init__(self, variant: Any, command: str, *, check_time: float = CHECK_TIME_S, name: str = "",
-                 unavailable: str = "", **options: Any) -> None:
-        """`name` and `unavailable` as for `HubOpponent`."""
+                 unavailable: str = "", cwd: str = "", **options: Any) -> None:
+        """`name`, `unavailable` and `cwd` as for `HubOpponent`."""
         super().__init__(variant, **options)
         self.command = command
+        self.cwd = cwd
         self.name = name or (command.split()[0] if command.split() else "engine")
         self.unavailable = unavailable
         self.check_time = check_time
@@ -64,7 +67,7 @@ class HubCoach(Coach):
         assert self._board is not None
         board = self._board
         if self._client is None or not self._client.alive:
-            self._client = HubClient(self.command, variant=board.dialect.hub_name)
+            self._client = HubClient(self.command, variant=board.dialect.hub_name, cwd=self.cwd)
             self._client.open(OPEN_TIMEOUT_S)
         moves = [board.format_move(move) for move in game.moves]
         reply = self._client.think(board.format_position(game.positions[0]), moves=moves,
@@ -76,16 +79,17 @@ class HubCoach(Coach):
         return move, None if score is None else float(score)
 
     def _engine(self, work: Any, *args: Any) -> Any:
-        """`work(*args)` with the engine, or None once it has failed (given up then)."""
+        """`work(*args)` with the engine, or FAILED once it has failed (given up
+        then); None is an answer ("no warning"), never a failure."""
         if self.failed:
-            return None
+            return FAILED
         with self._lock:
             try:
                 answer = work(*args)
             except (HubEngineError, HubError, OSError, ValueError) as error:
                 self.failed = str(error) or say("engine.no_answer")
                 self.close_engine()
-                return None
+                return FAILED
         self.engine_answers += 1
         return answer
 
@@ -100,7 +104,7 @@ class HubCoach(Coach):
         if self.hints_left == 0 or game.is_over:
             return super().hint(game)  # the same refusals
         answer = self._engine(self._think, game, self.hint_time)
-        if answer is None:
+        if answer is FAILED:
             return super().hint(game)
         self.hints_used += 1
         return answer[0]
@@ -110,20 +114,25 @@ class HubCoach(Coach):
         if move not in legal or len(legal) == 1:
             return None
         answer = self._engine(self._scores, game, move)
-        if answer is None:
+        if answer is FAILED:
             return super().check_blunder(game, move)
-        return answer
+        return answer   # (None: the engine sees no blunder, and its word stands)
 
     def _scores(self, game: Game, move: Move) -> BlunderWarning | None:
         best, best_score = self._think(game, self.check_time)
         after = game.copy()
         after.push(move)
+        sign = -1.0   # the move's value is -score of the side to move after it
+        while not after.is_over and len(after.legal_moves()) == 1:
+            after.push(after.legal_moves()[0])   # a forced reply: engines give it no real score
+            sign = -sign
         if after.is_over:
             return None
         reply, reply_score = self._think(after, self.check_time)
         if best_score is None or reply_score is None:
-            raise HubEngineError("the engine gave no score")
-        loss = round((best_score + reply_score) * 100)  # the move's value is -reply_score
+            return None   # no score (Scan's `info pv=...` with nothing in book): no verdict, the engine is fine
+        loss = round((best_score - sign * reply_score) * 100)
         if best == move or loss < THRESHOLD:
             return None
-        return BlunderWarning(move, min(loss, 10_000), (reply,), best)
+        forced = tuple(after.moves[game.ply + 1:])
+        return BlunderWarning(move, min(loss, 10_000), forced + (reply,), best)

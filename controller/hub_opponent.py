@@ -53,12 +53,14 @@ class HubOpponent(Opponent):
     def __init__(self, variant: Variant, command: str, *, fallback: ComputerOpponent,
                  time_per_move: float | None = None, time_left: TimeLeft | None = None,
                  grace: float = GRACE_S, clock: Callable[[], float] = time.monotonic,
-                 name: str = "", unavailable: str = "") -> None:
+                 name: str = "", unavailable: str = "", cwd: str = "") -> None:
         """`name`: the engine's name in the board config (default: its program);
         `unavailable`: why it cannot play at all (e.g. no longer configured):
-        the board says so once and Damka's own engine plays from the start."""
+        the board says so once and Damka's own engine plays from the start;
+        `cwd`: the engine's working directory ("": the board's own)."""
         self.variant = variant
         self.command = command
+        self.cwd = cwd
         self._name = name
         self.fallback = fallback
         self.time_per_move = time_per_move if time_per_move is not None else fallback.seconds
@@ -98,6 +100,11 @@ class HubOpponent(Opponent):
     def engine_name(self) -> str:
         """The external engine's name while it plays ("" once Damka's own engine took over)."""
         return "" if self._failed else self.name
+
+    def keeps_own_clock_for(self, seat: int) -> bool:
+        """The engine's move was timed by the engine: carrying it out is nobody's
+        time (Damka's own engine, once it took over, is timed as the board's computer)."""
+        return not self._using_fallback and not self._failed
 
     @property
     def failed(self) -> str:
@@ -169,7 +176,7 @@ class HubOpponent(Opponent):
         if self._client is not None and not self._client.alive:
             raise HubEngineError(f"engine {self._client.name!r} died between moves")
         if self._client is None:
-            self._client = HubClient(self.command, variant=self._board.dialect.hub_name)
+            self._client = HubClient(self.command, variant=self._board.dialect.hub_name, cwd=self.cwd)
             self._client.open(OPEN_TIMEOUT_S)
         board = self._board
         start = game.positions[0]

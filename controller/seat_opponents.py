@@ -52,6 +52,10 @@ class SeatOpponents(Opponent):
         player = self.by_seat.get(seat)
         return player.label if player is not None else self.label
 
+    def keeps_own_clock_for(self, seat: int) -> bool:
+        player = self.by_seat.get(seat)
+        return player is not None and player.keeps_own_clock_for(seat)
+
     @property
     def engine_name(self) -> str:
         return next((name for name in (p.engine_name for p in self._players()) if name), "")

@@ -21,12 +21,14 @@ DEFAULT_HINT_LIMIT = 3
 OWN_ENGINE = "Damka"
 
 
-Engines = tuple[tuple[str, str, str], ...]  # (variant, name, command) per configured external engine
+# (variant, name, command) per configured external engine, or (variant, name,
+# command, working directory) for one that must run in its own folder (Scan reads scan.ini there).
+Engines = tuple[tuple[str, ...], ...]
 
 
 def engine_names(engines: Engines, variant: str) -> tuple[str, ...]:
     """The names of the external engines configured for `variant`, in the config's order."""
-    return tuple(name for where, name, _ in engines if where == variant)
+    return tuple(entry[1] for entry in engines if entry[0] == variant)
 
 
 @dataclass(frozen=True)
@@ -83,11 +85,19 @@ class GameSetup:
             return ""
         return f"is not configured for {self.variant} (board config [engines])"
 
+    def _engine_entry(self) -> tuple[str, ...]:
+        name = self.engine_name()
+        return next((entry for entry in self.engines if entry[0] == self.variant and entry[1] == name), ())
+
     def engine_command(self) -> str:
         """The command of the chosen external engine ("": Damka's own engine plays)."""
-        name = self.engine_name()
-        return next((command for where, each, command in self.engines
-                     if where == self.variant and each == name), "").strip()
+        entry = self._engine_entry()
+        return entry[2].strip() if entry else ""
+
+    def engine_dir(self) -> str:
+        """The chosen external engine's working directory ("": the board's own)."""
+        entry = self._engine_entry()
+        return entry[3] if len(entry) > 3 else ""
 
     def variant_options(self) -> dict[str, object]:
         """find_variant options for this setup."""

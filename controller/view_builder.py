@@ -42,6 +42,13 @@ def player_colours(session: Session | None, players: Sequence[str]) -> dict[str,
     return {name: side_colour(sides[i] if i < len(sides) else "", i) for i, name in enumerate(players)}
 
 
+def carrying_out(session: Session) -> bool:
+    """Whether people are carrying out an outside program's lit move (the clock
+    stopped for it: `ClockBinding.pause_for_carrying_out`)."""
+    opponent = session.opponent
+    return bool(session.planned) and opponent is not None and opponent.keeps_own_clock_for(session.game.turn)
+
+
 def game_view(session: Session, clock: Clock | None, players: Sequence[str], title: str, now: int) -> GameView:
     variant = session.variant
     game = session.game
@@ -56,7 +63,7 @@ def game_view(session: Session, clock: Clock | None, players: Sequence[str], tit
     ]
     status = _status(session, sides, multi)
     if clock is not None and clock.state is State.PAUSED:
-        status += say("status.clock_paused")
+        status += say("status.carrying_out" if carrying_out(session) else "status.clock_paused")
     alert = bool(set(session.frame.values()) & ALERT_ROLES) or session.warning is not None
     message = session.message
     messages = [message] if message and message.lower() != status.lower() else []

@@ -46,12 +46,14 @@ class BoardConfig(HardwareConfig):
     voice: VoiceConfig = VoiceConfig()
     light: LightConfig = LightConfig()
     engines: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: Hub engine command}
+    engine_dirs: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: working directory}
     language: str = "en"  # [board] language: what the board's screen, page and menus speak (LANGUAGES)
 
-    def engine_table(self) -> tuple[tuple[str, str, str], ...]:
-        """[engines] as `GameSetup.engines`: (variant, name, command), in the file's order."""
-        return tuple((variant, name, command) for variant, named in self.engines.items()
-                     for name, command in named.items())
+    def engine_table(self) -> tuple[tuple[str, ...], ...]:
+        """[engines] as `GameSetup.engines`: (variant, name, command), in the file's
+        order, and the working directory after the command where one is given."""
+        return tuple((variant, name, command) + ((where,) if (where := self.engine_dirs.get(variant, {}).get(name)) else ())
+                     for variant, named in self.engines.items() for name, command in named.items())
 
 
 def load_config(path: str | Path, *, backend: str | None = None) -> BoardConfig:
@@ -73,10 +75,10 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     sound = parse_sound(top.table_of("sound"))
     voice = parse_voice(top.table_of("voice"))
     light = parse_light(top.table_of("light"))
-    engines = parse_engines(top.table_of("engines"))
+    engines, engine_dirs = parse_engines(top.table_of("engines"))
     top.done()
     config = BoardConfig(**{f.name: getattr(hardware, f.name) for f in fields(HardwareConfig)},
-                         web=web, hall=hall, sound=sound, voice=voice, light=light, engines=engines,
+                         web=web, hall=hall, sound=sound, voice=voice, light=light, engines=engines, engine_dirs=engine_dirs,
                          language=language)
     check_across(config)
     return config

@@ -165,7 +165,9 @@ class DxpGame:
             self._outbox.append(dxp.move_message(self.session.variant, event.move))
         elif isinstance(event, ev.GameOver) and not self.ended:
             self.ended = True
-            self._outbox.append(dxp.GameEnd(self._reason(event.result)))
+            reason = self._reason(event.result)
+            self._outbox.append(dxp.GameEnd(reason))
+            log.info("DXP: the board ended the game (reason %d, said by the board)", reason)
         elif isinstance(event, ev.TakenBack) and self.back_target is not None:
             if event.ply <= self.back_target:
                 self.back_target = None  # the board shows the peer's take-back
@@ -281,10 +283,13 @@ class DxpGame:
             self._end_after_move = message.reason
             self.say(say("dxp.ends_game", peer=self.peer_name))
             return
-        if not self.ended:
-            self.ended = True
-            self.send(dxp.GameEnd({0: 0, 1: 3, 2: 2, 3: 1}[message.reason]))  # the same end, said by us
-            self._declare(message.reason)
+        if self.ended:   # the board ended it first: this is the peer's answer
+            log.info("DXP: %s answered the board's end of the game (reason %d, said by %s)",
+                     self.peer_name, message.reason, self.peer_name)
+            return
+        self.ended = True
+        self.send(dxp.GameEnd({0: 0, 1: 3, 2: 2, 3: 1}[message.reason]))  # the same end, said by us
+        self._declare(message.reason)
         log.info("DXP: %s ended the game (reason %d)", self.peer_name, message.reason)
 
     def _peer_move_pending(self) -> bool:

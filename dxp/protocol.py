@@ -29,6 +29,7 @@ from damka.engine.variant import Variant
 DEFAULT_PORT = 27531
 MAX_MESSAGE = 1024  # bytes; a longer run without a NUL is refused
 NAME_WIDTH = 32
+VERSION = 1  # the protocol version the board speaks; a GAMEREQ asking for a later one is refused (code 1)
 COLOURS = "WZ"  # index = Damka side (0 white, 1 black)
 
 
@@ -44,7 +45,7 @@ class GameRequest:
     moves: int                    # moves in that time (0: the whole game)
     board: str | None = None      # 50 letters e/w/z/W/Z (None: the start position)
     to_move: str = "W"
-    version: int = 1
+    version: int = VERSION
 
 
 @dataclass(frozen=True)
@@ -117,17 +118,32 @@ def _length(text: str, low: int, high: int | None = None) -> None:
         raise DxpError(f"{text[0]} message must be {wanted} characters long, got {len(text)}")
 
 
+def _control_free(text: str) -> bool:
+    """No control byte (below 32, or 127): the bytes a text field may hold.
+    Bytes from 128 up are let through (a name in UTF-8 or Latin-1: Scan takes them too)."""
+    return not any(ord(ch) < 32 or ord(ch) == 127 for ch in text)
+
+
+def _text(field: str) -> str:
+    """A name or chat field read as latin-1 (one character a byte, so the
+    columns hold), shown as the UTF-8 it most often is; Latin-1 otherwise."""
+    try:
+        return field.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return field
+
+
 def parse(text: str) -> Message:
     """The message `text` (without its NUL); DxpError for anything malformed."""
     if not text:
         raise DxpError("empty message")
-    if not text.isascii() or not text.isprintable():
-        raise DxpError(f"message {text[:20]!r} holds bytes that are not printable ASCII")
+    if not _control_free(text):
+        raise DxpError(f"message {text[:20]!r} holds control bytes that are not printable")
     kind = text[0]
     if kind == "R":
         _length(text, 43)
         version = _number(text, 1, 2, "version")
-        name = text[3:35].strip()
+        name = _text(text[3:35]).strip()
         colour = _colour(text, 35, "follower colour")
         minutes = _number(text, 36, 3, "thinking time")
         moves = _number(text, 39, 3, "number of moves")
@@ -144,7 +160,7 @@ def parse(text: str) -> Message:
         return GameRequest(name, colour, minutes, moves, board, _colour(text, 43, "side to move"), version)
     if kind == "A":
         _length(text, 34, 34)
-        return GameAccept(text[1:33].strip(), _number(text, 33, 1, "acceptance code"))
+        return GameAccept(_text(text[1:33]).strip(), _number(text, 33, 1, "acceptance code"))
     if kind == "M":
         _length(text, 11)
         count = _number(text, 9, 2, "number of captured pieces")
@@ -159,7 +175,7 @@ def parse(text: str) -> Message:
             raise DxpError(f"E message: reason must be 0-3, got {reason}")
         return GameEnd(reason, _number(text, 2, 1, "stop code"))
     if kind == "C":
-        return Chat(text[1:])
+        return Chat(_text(text[1:]))
     if kind == "B":
         _length(text, 5, 5)
         return BackRequest(_number(text, 1, 3, "move number"), _colour(text, 4, "side to move"))

@@ -119,6 +119,10 @@ class Reconnection:
             position_letters(variant, variant.start_position())
         now = game.game_now()   # a take-back of the peer's still being carried out: the game as the peer has it
         fit = resume_fit(variant, now, game.peer_side, shown)
+        if request.version > dxp.VERSION:
+            link.send(dxp.GameAccept(NAME, 1))
+            game.refuse(say("dxp.later_version", version=request.version, ours=dxp.VERSION))
+            return False
         if fit is None or dxp.COLOURS.index(request.follower_colour) == game.peer_side:
             link.send(dxp.GameAccept(NAME, 1))
             game.refuse(say("dxp.other_position"))

@@ -29,6 +29,9 @@ class DxpOpponent(Opponent):
     def start(self, game: Game, *, whole_turn: bool = False) -> None:
         self._asked = (game.ply, game.position)
 
+    def keeps_own_clock_for(self, seat: int) -> bool:
+        return True   # the peer's own clock stopped when it sent the move
+
     def deliver(self, game: Game, move: Move) -> None:
         self._moves[(game.ply, game.position)] = move
 

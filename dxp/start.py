@@ -69,6 +69,11 @@ def answer(link: DxpLink, request: dxp.GameRequest) -> int | None:
     """Accept `request` (GAMEACC 0) when the board can play it: the peer's side;
     None (GAMEACC 1 sent, logged) when not: the board starts games from the start position only."""
     colour, letters = start_letters()
+    if request.version > dxp.VERSION:
+        link.send(dxp.GameAccept(NAME, 1))
+        log.warning("DXP: game request refused: it asks for DXP version %d, the board speaks version %d",
+                    request.version, dxp.VERSION)
+        return None
     if request.board is not None and (request.board, request.to_move) != (letters, colour):
         link.send(dxp.GameAccept(NAME, 1))
         log.warning("DXP: game request refused: the board starts games from the start position only")

@@ -377,6 +377,20 @@ def test_the_board_as_initiator_and_a_peer_that_resigns(tmp_path: Path) -> None:
     peer.close()
 
 
+def test_the_end_of_game_log_says_who_ended_it(tmp_path: Path, caplog) -> None:
+    caplog.set_level(logging.INFO, logger="damka.dxp")
+    app, board, peer = start_raw_game(tmp_path, caplog)
+    app.resign("board", side=0)                       # the board's person (white) resigns
+    assert next_of(peer, dxp.GameEnd, board).reason == 1        # the board says it loses
+    peer.send(dxp.GameEnd(3, 1))                                # the peer's answer: it wins
+    ended = lambda: [r.getMessage() for r in caplog.records if "end" in r.getMessage()]  # noqa: E731
+    wait_on_board(board, lambda: any("answered" in line for line in ended()), "the peer's answer logged")
+    lines = ended()
+    assert any("the board ended the game" in line for line in lines), lines
+    assert not any("Fuzzer ended the game" in line for line in lines), lines
+    peer.close()
+
+
 # -- what the board's screen says about the peer ------------------------------------------
 
 

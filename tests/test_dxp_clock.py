@@ -63,9 +63,9 @@ def play_two_plies(app, board, peer, think_ms: int = 0) -> None:
     make(board, app, session.game.legal_moves()[0])
     next_of(peer, dxp.MoveMessage)
     reply = session.game.legal_moves()[0]
+    board.advance(think_ms)
     peer.send(dxp.move_message(session.variant, reply))
     wait_for_peer(app, board)
-    board.advance(think_ms)
     make(board, app, reply)
 
 
@@ -151,9 +151,9 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     session = app.session
     for think_ms in (0, 130_000):                                   # the peer (white) thinks 2:10 on its 2nd move
         move = session.game.legal_moves()[0]
+        board.advance(think_ms)                                     # (before its move arrives: carrying it out is nobody's time)
         peer.send(dxp.move_message(session.variant, move))
         wait_for_peer(app, board)
-        board.advance(think_ms)
         make(board, app, move)
         make(board, app, session.game.legal_moves()[0])             # the board's answer
         next_of(peer, dxp.MoveMessage)

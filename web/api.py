@@ -109,7 +109,7 @@ def form_options(engines: Engines = ()) -> dict[str, Any]:
     """The choices of the board's new-game menu, for the page's form; `engines`
     (the board config's): per variant, the engines it may choose (names only)."""
     return {"engines": {variant: [list(p) for p in engine_choices(engines, variant)]
-                        for variant in dict.fromkeys(where for where, _, _ in engines)},
+                        for variant in dict.fromkeys(entry[0] for entry in engines)},
             "variants": [list(pair) for pair in variant_choices()], "sides": [list(p) for p in side_choices()],
             "modes": [list(p) for p in mode_choices()] + [["remote", say("mode.remote")]],
             "time_controls": [list(p) for p in time_choices()], "colours": [list(p) for p in colour_choices()],

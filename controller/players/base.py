@@ -29,7 +29,7 @@ class Opponent(ABC):
     Must override: `start`, `poll`, `cancel`.
     May override (the defaults are for a computer at the table): `label`,
     `label_for`, `remote`, `seats`, `claimed`, `away`, `away_for`,
-    `engine_name`, `take_notices`, `stop`, `close_engine`, `close`."""
+    `keeps_own_clock_for`, `engine_name`, `take_notices`, `stop`, `close_engine`, `close`."""
 
     remote: bool = False               # played from afar: a draw or a take-back is asked of it
     seats: frozenset[int] | None = None  # a remote player's own seats (None: the seats the setup gives it)
@@ -69,6 +69,12 @@ class Opponent(ABC):
     def away_for(self, seat: int) -> bool:
         """Whether who plays `seat` is gone for now: no move comes until it is back."""
         return self.away
+
+    def keeps_own_clock_for(self, seat: int) -> bool:
+        """Whether who plays `seat` is an outside program whose own clock stopped
+        when it sent its move (a DXP peer, a Hub engine): the board's clock then
+        stops while people carry the move out, which counts for nobody."""
+        return False
 
     def stop(self) -> None:
         """Move now (the person pressed the button): a player who cannot hurry ignores it."""

@@ -61,6 +61,8 @@ class Assist:
             moves = s.assistants.poll_computer(s.game)
             if moves:
                 s.bus.publish(ev.ComputerPlanned(s.now, s.game.ply, moves_text(s.variant, s.game.position, moves)))
+                if s.opponent is not None and s.opponent.keeps_own_clock_for(s.game.turn):
+                    s.clock_binding.pause_for_carrying_out(s.now)   # carrying it out is nobody's time
                 s.reread()
                 s.output.refresh()  # lit now, whatever input or tick picked it up
                 s.line.say(s.output.turn_prompt())

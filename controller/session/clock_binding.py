@@ -14,6 +14,8 @@ from typing import Any, Iterable
 
 from damka.controller.session.types import PolledClock, TurnClock
 
+CARRYING_OUT = "carrying out"   # who stopped the clock, in its log: people carrying out a move
+
 
 class ClockBinding:
     def __init__(self, clock: TurnClock | None) -> None:
@@ -59,6 +61,17 @@ class ClockBinding:
         hand_back = getattr(self.clock, "take_back", None)
         if movers and hand_back is not None:
             hand_back(movers, now)
+
+    def pause_for_carrying_out(self, now: int) -> bool:
+        """Stop a running clock while people carry out an outside program's move
+        (its own clock stopped when it sent it); the committed move restarts it
+        (`game_factory.ResumableClock`). Whether it stopped now."""
+        if not self.polled or self.clock.state.value != "running":  # type: ignore[union-attr]
+            return False
+        if getattr(self.clock, "pin_required", False):
+            return False   # a PIN-locked clock: only the arbiter may restart it, so it is not stopped
+        self.clock.pause(now, by=CARRYING_OUT)  # type: ignore[union-attr]
+        return True
 
     def stop(self, now: int, reason: str) -> None:
         if self.polled:

@@ -184,6 +184,8 @@ add({
     "dxp.clock_lost_paused": ("DXP: connection lost (paused by hand before)",
                               "DXP: utracono połączenie (zegar zatrzymany wcześniej ręcznie)"),
     "dxp.clock_back": ("DXP: peer back", "DXP: rywal wrócił"),
+    "dxp.later_version": ("GAMEREQ asks for DXP version {version}; the board speaks version {ours}",
+                          "GAMEREQ prosi o DXP w wersji {version}; plansza zna wersję {ours}"),
     "dxp.other_program": ("other program", "inny program"),
     "dxp.peer": ("DXP peer", "rywal DXP"),
     "dxp.not_connected": ("{peer} is not connected: waiting for it to come back (menu: adjudicate)",

@@ -70,6 +70,7 @@ add({
                       "Plansza niepodłączona: {device} \u2014 podłącz kabel USB planszy"),
     # The game view's status (controller/view_builder.py).
     "status.clock_paused": (" (clock paused: ok to start)", " (zegar stoi: ok, aby ruszyć)"),
+    "status.carrying_out": (" (carrying out: no clock runs)", " (wykonujemy ruch: zegary stoją)"),
     "status.setup": ("Set up the pieces", "Ustaw pionki"),
     "status.taking_back": ("Taking back {turns}", "Cofamy {turns}"),
     "status.over": ("Game over", "Koniec gry"),
