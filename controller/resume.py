@@ -24,7 +24,7 @@ from damka.controller.game_factory import BuiltGame, build_game
 from damka.controller.seat_opponents import far_seats, seat_remote
 from damka.controller.session import CommittedMove, Mode
 from damka.controller.players import Opponent
-from damka.controller.setup import GameSetup
+from damka.controller.setup import Engines, GameSetup
 from damka.controller.store import StoredGame
 from damka.controller.tracker import BoardMap
 from damka.controller.words import say, translate
@@ -101,7 +101,7 @@ def stored_hint_limit(stored: StoredGame) -> int | None:
     return int(text) if text.strip().isdigit() else None
 
 
-def stored_setup(stored: StoredGame, engines: tuple[tuple[str, str, str], ...] = ()) -> GameSetup:
+def stored_setup(stored: StoredGame, engines: Engines = ()) -> GameSetup:
     """The setup the stored game was played with (mode, clock, computer level,
     hints, engine), with the board's configured `engines` (`GameSetup.engines`)."""
     options = dict(stored.options)
@@ -146,7 +146,7 @@ def stored_record(stored: StoredGame) -> list[CommittedMove]:
 
 
 def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int | None = None,
-                engines: tuple[tuple[str, str, str], ...] = (), remote: RemoteMaker | None = None) -> BuiltGame:
+                engines: Engines = (), remote: RemoteMaker | None = None) -> BuiltGame:
     """The stored game built as the board builds any game (`game_factory`),
     waiting for the pieces to stand as saved; its clock as last saved, paused.
     `engines`: the board's configured engines now; the game's engine when it
