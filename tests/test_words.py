@@ -151,6 +151,7 @@ TOKENS = {
     "remote page",          # where an offer came from (app/offer_desk.py, offers.py), compared
     "DXP peer", "other program",  # the peer's name and the seat's label (dxp/), stored with the game
     "the board is playing another peer",  # why dxp/door.py closes a waiting connection: logged only
+    "carrying out",         # who paused the clock while a move is carried out (session/clock_binding.py), stored
 }
 # The DXP protocol's own terms: what a message lacks or why it is refused, in the
 # protocol's words (GAMEREQ, BACKACC); shown inside a catalogue sentence ("dxp.refused").
