@@ -81,9 +81,13 @@ def test_progress_reaches_the_pages_and_a_bad_file_says_why(served) -> None:
                              code=served.code)
     assert status == 400 and answer["error"].startswith("PDN not imported") and "99" in answer["error"]
     good = "".join(TAG_ONLY.format(f"ok{n}") for n in range(250))
-    later = upload(served, good + '[Event "x"]\n1. 99-98 *\n')   # bad further on: the job says why
-    assert later["state"] == "stopped" and "PDN stopped after" in later["error"] and "99" in later["error"], later
-    assert served.rig.do(lambda: served.store.count_games()) == 300 + later["stored"]
+    bad = '[Event "x"]\n1. 99-98 *\n'
+    last = '[E "last"]\n\n*\n\n'   # ends with its result: the bad record after it is a record of its own
+    later = upload(served, bad + good + last + bad)   # bad records first and further on: the good ones are stored
+    assert later["state"] == "done" and later["stored"] == 251 and later["refused"] == 2, later
+    assert later["problems"][0].startswith("game 1 (line 1): ") and "99" in later["problems"][0], later
+    assert later["problems"][1].startswith("game 253 "), later
+    assert served.rig.do(lambda: served.store.count_games()) == 300 + 251
 
 
 def test_the_game_list_comes_in_pages(served) -> None:

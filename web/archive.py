@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from damka.controller.store import Store, StoredGame, StoreError
-from damka.controller.store_pdn import export_pdn, iter_records
+from damka.controller.store_pdn import export_pdn, iter_outcomes
 from damka.controller.words import say
 from damka.engine.errors import EngineError
 
@@ -106,13 +106,24 @@ def pdn(store: Store | None, game_id: int) -> str:
     return export_pdn(_load(store, game_id))
 
 
+FIRST_RECORDS = 10   # an upload none of whose first records can be stored is refused in its answer
+
+
 def check_first_record(text: str, name: str, variant: str | None = None) -> None:
-    """CommandError 400 when the file's first record cannot be read: the usual bad upload is
-    refused in its answer; the rest is read by the import job (one record here, not the file)."""
+    """CommandError 400 when none of the file's first records can be stored (not PDN, or
+    PDN of a game Damka does not play): the usual bad upload is refused in its answer. A file
+    with good records among them goes to the import job, which passes over the bad ones."""
     from damka.web.driver import CommandError
     from damka.web.importer import pieces
 
+    first = ""
     try:
-        next(iter(iter_records(pieces(text, 1024), name=name, variant=variant)))
+        for count, outcome in enumerate(iter_outcomes(pieces(text, 1024), variant=variant), 1):
+            if outcome.record is not None:
+                return
+            first = first or f"{name}, game {outcome.number}: line {outcome.line}: {outcome.reason}"
+            if count >= FIRST_RECORDS:
+                break
     except (EngineError, ValueError) as error:
-        raise CommandError(f"PDN not imported: {error}", 400) from None
+        first = first or str(error)
+    raise CommandError(f"PDN not imported: {first or 'no game record in the file'}", 400)

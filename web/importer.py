@@ -14,8 +14,10 @@ job's progress and hands it to the pages.
 Only one job runs at a time. Each record gets a key (`record_key`: its
 content, and its place among equal records of the file), and a key stored
 before is skipped: the same file sent twice (a retry after a time-out)
-stores its games once. A bad record stops the job; the batches before it
-stay stored, and the file sent again once fixed adds only what is missing.
+stores its games once. A bad record is passed over and counted (the first
+`PROBLEMS_KEPT` reasons, with the record's number and line, go to the page);
+the good ones are stored, and the file sent again once fixed adds only what
+was missing.
 
 Progress goes to every page as an `ImportProgress` event of the feed (read,
 stored, already there, done or the reason it stopped).
@@ -36,7 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from damka.controller.store import Store, StoreError
-from damka.controller.store_pdn import iter_records, record_key
+from damka.controller.store_pdn import iter_outcomes, record_key
 from damka.controller.words import say
 from damka.engine.errors import EngineError
 
@@ -44,6 +46,7 @@ BATCH = 100             # records a transaction: the board's own writes wait for
 PAUSE_S = 0.002         # between batches: the board's own writes get the database
 PIECE = 4096            # the text goes to the parser in pieces: it holds only the records of one piece
 PUBLISH_S = 0.5         # progress to the pages at most this often (and at the start and the end)
+PROBLEMS_KEPT = 20      # refused records whose reasons reach the page (the rest are counted)
 log = logging.getLogger("damka.web")
 
 
@@ -61,9 +64,11 @@ class Progress:
     known: int = 0          # of them stored before (the same record imported already)
     error: str = ""
     ids: tuple[int, ...] = ()   # the first new ids (the page opens the list at them)
+    refused: int = 0            # bad records passed over
+    problems: tuple[str, ...] = ()   # the first of them: "game N (line L): reason"
 
     def data(self) -> dict[str, Any]:
-        return {**asdict(self), "ids": list(self.ids)}
+        return {**asdict(self), "ids": list(self.ids), "problems": list(self.problems)}
 
 
 def pieces(text: str, size: int = PIECE) -> Iterator[str]:
@@ -118,8 +123,20 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
         log.warning("import of %s: the store cannot be opened: %s", name, error)
         put({"state": "stopped", "error": "the games cannot be stored now"})
         return
-    read = stored = known = 0
+    read = stored = known = refused = 0
     first: list[int] = []
+    problems: list[str] = []
+
+    def good_records() -> Iterator[tuple[Any, dict]]:
+        """The records that can be stored; each bad one counted, the first reasons kept."""
+        nonlocal refused
+        for outcome in iter_outcomes(pieces(text), variant=variant):
+            if outcome.record is not None:
+                yield outcome.record
+                continue
+            refused += 1
+            if len(problems) < PROBLEMS_KEPT:
+                problems.append(f"game {outcome.number} (line {outcome.line}): {outcome.reason}")
 
     def flush(batch: list) -> None:
         nonlocal read, stored, known
@@ -127,18 +144,19 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
             ids, already = store.add_new_records(batch)
             first.extend(ids[:max(0, 20 - len(first))])
             read, stored, known = read + len(batch), stored + len(ids), known + already
-            say(read=read, stored=stored, known=known, ids=list(first))
+            say(read=read, stored=stored, known=known, ids=list(first), refused=refused, problems=list(problems))
             time.sleep(PAUSE_S)
 
     try:
         batch: list[tuple[str, Any, dict]] = []
-        for item in keyed(iter_records(pieces(text), name=name, variant=variant)):
+        for item in keyed(good_records()):
             batch.append(item)
             if len(batch) >= BATCH:
                 flush(batch)
                 batch = []
         flush(batch)
-        say(state="done", read=read, stored=stored, known=known, ids=list(first))
+        say(state="done", read=read, stored=stored, known=known, ids=list(first), refused=refused,
+            problems=list(problems))
     except (EngineError, ValueError) as error:
         say(state="stopped", read=read, stored=stored, known=known, ids=list(first),
             error=f"PDN not imported: {error}" if not read else

@@ -97,6 +97,8 @@ add({
     "page.and_more": (" and {count} more", " i jeszcze {count}"),
     "page.imported": ("imported: game {ids}{rest}{known}", "wczytano: gra {ids}{rest}{known}"),
     "page.imported_none": ("imported: no new game{known}", "wczytano: żadnej nowej gry{known}"),
+    "page.import_refused": ("; {count} records refused, the first: {first}",
+                            "; odrzucone zapisy: {count}, pierwszy: {first}"),
     "page.board_settings": ("Board settings", "Ustawienia planszy"),
     "page.clock": ("Clock", "Zegar"),
     "page.pause_clock": ("Pause the clock", "Zatrzymaj zegar"),

@@ -83,7 +83,9 @@
     } else if (p.state === "done") {
       msg.className = "error ok";
       const rest = p.stored > p.ids.length ? t("and_more", { count: p.stored - p.ids.length }) : "";
-      msg.textContent = p.stored ? t("imported", { ids: p.ids.join(", "), rest, known }) : t("imported_none", { known });
+      const refused = p.refused ? t("import_refused", { count: p.refused, first: (p.problems || [])[0] || "" }) : "";
+      msg.textContent = (p.stored ? t("imported", { ids: p.ids.join(", "), rest, known }) : t("imported_none", { known })) + refused;
+      msg.title = (p.problems || []).join("\n");
       load();
     } else if (p.state === "stopped") {
       msg.className = "error";
