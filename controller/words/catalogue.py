@@ -15,7 +15,6 @@ to `text_in`.
 from __future__ import annotations
 
 import string
-import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -169,17 +168,14 @@ def _index(code: str) -> dict[str, str]:
 
 
 _loaded = False
-_loading = threading.Lock()
 
 
 def _load() -> None:
     """Import the text modules once (they call `add`); lazy, so importing this is cheap.
-    Under a lock, and marked loaded only once they are: a second thread (a DXP link's
-    reader, the web server) asking at the same moment waits instead of finding no text."""
+    Marked loaded only once they are: a second thread (a DXP link's reader, the web
+    server) asking at the same moment imports them too, and Python's import system
+    makes it wait for the first (no lock of ours beside the import system's to deadlock with)."""
     global _loaded
-    if _loaded:
-        return
-    with _loading:
-        if not _loaded:
-            from damka.controller.words import game, menus, page, screen, voice, web  # noqa: F401
-            _loaded = True
+    if not _loaded:
+        from damka.controller.words import game, menus, page, screen, voice, web  # noqa: F401
+        _loaded = True
