@@ -46,6 +46,13 @@ def next_request(link: DxpLink) -> dxp.GameRequest:
             return message
 
 
+def ctrl_c_as_at_a_terminal() -> None:
+    """Ctrl-C reaches the command as it does at a terminal: a test run started in the
+    background by a script (bash ignores SIGINT in its & jobs) would otherwise hand the
+    command SIGINT ignored, and Python keeps it so."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("video", ["dummy", "offscreen-none"])
 def test_damka_dxp_on_the_serial_backend_starts_and_lights_the_board(tmp_path: Path, video: str) -> None:
     """The board calls the peer, the game is agreed, and the board's LEDs show
@@ -66,7 +73,8 @@ def test_damka_dxp_on_the_serial_backend_starts_and_lights_the_board(tmp_path: P
         proc = subprocess.Popen([sys.executable, "-m", "damka", "dxp", "--connect", f"127.0.0.1:{port}",
                                  "--config", str(config), "--seconds", str(3 * DEADLINE_S),
                                  "--db", str(tmp_path / "games.db")],
-                                cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=log)
+                                cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=log,
+                                preexec_fn=ctrl_c_as_at_a_terminal)
         try:
             wait_until(lambda: links, "the board to call the peer")
             peer = links[0]
