@@ -38,7 +38,10 @@ def test_no_limit_means_no_limit() -> None:
 def test_hint_finds_the_winning_shot() -> None:
     # d4-e5 gives a man and takes two back (composed, see tests/positions/draughts.txt).
     game = game_at("classic", "W:Wa1,g1,d4,c5:Bg3,h4,a7,c7")
-    coach = Coach(game.variant, hint_time=2.0)
+    # A clock that stands still: the search goes to the level's depth whatever the machine's load
+    # (with 2 s of wall time a loaded CI machine once stopped it short of the shot). The level
+    # without noise or deliberate mistakes: the default hint level ("club") has both.
+    coach = Coach(game.variant, hint_level="strong", hint_time=2.0, clock=lambda: 0.0)
     assert coach.hint(game) == parse_move(game.variant, game.position, "d4-e5")
 
 
