@@ -54,7 +54,7 @@ def hall_process(settings, db: str, stop, out: str) -> None:
 
 def boards_process(names: list[str], passwords: dict[str, str], port: int, folder: str, seconds: float,
                    speed: float, done, out: str) -> None:
-    from damka.controller.store import Store
+    from damka.controller.store.store import Store
     from damka.engine.game import Game
     from damka.engine.variant import Result
     from damka.engine.variants import find_variant

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from damka.controller.timed_game import format_clock
+from damka.controller.clock.pdn import format_clock
 from damka.engine import Game
 from damka.engine.variants import default_variant
 from damka.controller.user_files import pdn_encoding, read_text_chunks

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.engine import Game, find_variant
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from damka.controller import events as ev
-from damka.controller.clock_view import ClockView, SideView
+from damka.controller.clock.view import ClockView, SideView
 from damka.controller.wording_voice import Phrases, phrases_for
 
 if TYPE_CHECKING:

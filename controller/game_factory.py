@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from damka.controller.chooser import Chooser
-from damka.controller.clock import Clock, State, TimeSource
+from damka.controller.clock.clock import Clock, State, TimeSource
 from damka.controller.coach import Coach
 from damka.controller.events import EventBus
 from damka.controller.hub_coach import HubCoach
@@ -27,8 +27,8 @@ from damka.controller.opponent import ComputerOpponent
 from damka.controller.session import Session
 from damka.controller.session.types import Mode, SessionSettings
 from damka.controller.setup import GameSetup
-from damka.controller.timecontrol import TimeControl
-from damka.controller.timed_game import make_clock, stored_control, variant_controls
+from damka.controller.clock.timecontrol import TimeControl
+from damka.controller.clock.controls import make_clock, stored_control, variant_controls
 from damka.controller.tracker import TrackerSettings
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant

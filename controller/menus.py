@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Sequence
 
-from damka.controller import timecontrol
-from damka.controller.clock_errors import TimeControlError
+from damka.controller.clock import timecontrol
+from damka.controller.clock.errors import TimeControlError
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
 from damka.controller.words import language, retell, say
 from damka.controller.words.catalogue import keys
@@ -76,7 +76,7 @@ def side_choices() -> Choices:
 
 def time_choices() -> Choices:
     """"" no clock, "casual" the variant's casual default, else a preset of
-    controller/timecontrol.py by name."""
+    controller/clock/timecontrol.py by name."""
     return (("", say("clock.none")), ("casual", say("clock.casual")),
             *((preset.name, say("clock.preset", name=preset.name, text=preset.text))
               for preset in timecontrol.PRESETS if preset.name != "untimed"))

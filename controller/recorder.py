@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from damka.controller import events as ev
-from damka.controller.clock import Clock, State
+from damka.controller.clock.clock import Clock, State
 from damka.controller.session import Session
-from damka.controller.store import Store, StoreError
+from damka.controller.store.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from damka.controller.clock_view import ClockView
+from damka.controller.clock.view import ClockView
 from damka.controller.menus import Menu
 
 Colour = tuple[int, int, int]

@@ -27,7 +27,7 @@ from typing import Sequence
 
 import pygame
 
-from damka.controller.clock_view import ClockView, SideView, format_time
+from damka.controller.clock.view import ClockView, SideView, format_time
 from damka.controller.words import say
 from damka.display import widgets
 from damka.display.widgets import READABLE

@@ -42,7 +42,7 @@ from damka.dxp.link import Dropped, DxpLink
 from damka.dxp.redial import Redialer
 from damka.controller import events as ev
 from damka.dxp.reconnect import NAME, Reconnection
-from damka.controller.clock import Clock
+from damka.controller.clock.clock import Clock
 from damka.dxp.refusals import Chats, Refusals, clean_chat  # noqa: F401 (clean_chat: the chat's text)
 from damka.dxp.resume import position_letters, time_left
 from damka.controller.game_factory import BuiltGame

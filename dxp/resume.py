@@ -22,7 +22,7 @@ import enum
 from dataclasses import dataclass
 
 from damka.dxp import protocol as dxp
-from damka.controller.clock_view import SideView
+from damka.controller.clock.view import SideView
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Position, Variant

@@ -125,7 +125,7 @@ class Variant(ABC):
         return self.move_in_turn(position) == 0
 
     def casual_time_preset(self) -> str:
-        """The name of the time control preset for a casual game (controller/timecontrol.py)."""
+        """The name of the time control preset for a casual game (controller/clock/timecontrol.py)."""
         return "rapid-64"
 
     # -- positions ----------------------------------------------------------

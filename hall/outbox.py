@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Callable
 
-from damka.controller.store_schema import ensure_outbox
+from damka.controller.store.schema import ensure_outbox
 from damka.hall.topics import KIND_TOPIC, encode
 
 OutboxRow = tuple[int, int, int, str, str]  # id, game_id, seq, leaf topic, payload

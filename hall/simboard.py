@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.engine.game import Game
 from damka.engine.variant import Result
 from damka.engine.variants import find_variant

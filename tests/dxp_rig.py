@@ -25,8 +25,8 @@ from damka.cli import build_parser
 from damka.commands.dxp import open_app
 from damka.controller import events as ev
 from damka.controller.session.types import Phase
-from damka.controller.store import Store
-from damka.controller.store_pdn import export_pdn
+from damka.controller.store.store import Store
+from damka.controller.store.pdn import export_pdn
 from damka.controller.tracker import BoardMap
 from damka.sim.virtual_board import VirtualBoard, carry_out
 

@@ -11,9 +11,9 @@ import pytest
 from damka.controller import events as ev
 from damka.controller.app import App, AppState
 from damka.controller.app import BadArgument, CommandRefused
-from damka.controller.clock import State
+from damka.controller.clock.clock import State
 from damka.controller.setup import GameSetup
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.hardware.interfaces import Button
 from damka.sim.virtual_board import carry_out
 from test_app_clock import on_board, play

@@ -13,7 +13,7 @@ from damka.controller.app import App, AppState
 from damka.controller.game_factory import build_variant
 from damka.controller.offers import OfferError, Offers, last_turn_moves
 from damka.controller.setup import GameSetup
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.engine.notation import format_move
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out

@@ -131,7 +131,7 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def _store_a_game(db: Path) -> None:
-    from damka.controller.store import Store
+    from damka.controller.store.store import Store
     from damka.engine import Game, find_variant
 
     variant = find_variant("classic")

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from damka.controller.clock import (
+from damka.controller.clock.clock import (
     ArbiterToken,
     Clock,
     Flag,
@@ -18,9 +18,9 @@ from damka.controller.clock import (
     StageChange,
     State,
 )
-from damka.controller.clock_errors import ArbiterError, ClockError, ClockStateError
-from damka.controller.clock_time import FakeTime, monotonic_ms
-from damka.controller.timecontrol import MINUTE, SECOND, parse, parse_sides
+from damka.controller.clock.errors import ArbiterError, ClockError, ClockStateError
+from damka.controller.clock.time_source import FakeTime, monotonic_ms
+from damka.controller.clock.timecontrol import MINUTE, SECOND, parse, parse_sides
 
 START = 1_000_000  # not 0: nothing may confuse the time source's origin with the game's
 

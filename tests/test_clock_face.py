@@ -12,9 +12,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from damka.controller.clock import Clock
-from damka.controller.clock_time import FakeTime
-from damka.controller.timecontrol import parse, parse_sides
+from damka.controller.clock.clock import Clock
+from damka.controller.clock.time_source import FakeTime
+from damka.controller.clock.timecontrol import parse, parse_sides
 from damka.display.clock_face import DEFAULT_THEME, draw_clock_face, panel_rects, status_text
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from damka.controller.clock import Clock, State
+from damka.controller.clock.clock import Clock, State
 from damka.controller.session import Phase
-from damka.controller.timed_game import make_clock
+from damka.controller.clock.controls import make_clock
 from damka.hardware.interfaces import Role
 from test_session_rig import Rig, events_of
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from damka.controller.clock import Clock
-from damka.controller.clock_time import FakeTime
-from damka.controller.clock_view import format_elapsed, format_time
-from damka.controller.timecontrol import parse
+from damka.controller.clock.clock import Clock
+from damka.controller.clock.time_source import FakeTime
+from damka.controller.clock.view import format_elapsed, format_time
+from damka.controller.clock.timecontrol import parse
 
 ZEROS = {"0.0", "0:00", "0:00:00"}
 

@@ -27,9 +27,9 @@ from pathlib import Path
 
 import pytest
 
-from damka.controller.clock import Clock
+from damka.controller.clock.clock import Clock
 from damka.controller.resume import resume_game
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from waiting import DEADLINE_S
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,7 @@ WORKERS = 5
 CHILD = textwrap.dedent('''
     import json, random, sys, time
     from damka.controller.app import App
-    from damka.controller.store import Store
+    from damka.controller.store.store import Store
     from damka.controller.tracker import BoardMap
     from damka.controller.setup import GameSetup
     from damka.sim.virtual_board import VirtualBoard, carry_out

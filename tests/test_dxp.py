@@ -19,8 +19,8 @@ from damka.dxp.link import DxpLink
 from damka.controller import events as ev
 from damka.dxp.game import board_letters
 from damka.dxp.start import follow, initiate, make_app, start_letters
-from damka.controller.store import Store
-from damka.controller.store_pdn import export_pdn
+from damka.controller.store.store import Store
+from damka.controller.store.pdn import export_pdn
 from damka.controller.tracker import BoardMap
 from damka.engine import pdn
 from damka.engine.variants import find_variant

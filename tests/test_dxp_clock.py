@@ -19,12 +19,12 @@ from damka.dxp import protocol as dxp
 from damka.dxp.link import DxpLink
 from damka.dxp.redial import Redialer
 from damka.controller import events as ev
-from damka.controller.clock import State
+from damka.controller.clock.clock import State
 from damka.dxp.clock_hold import BACK_BY, DROP_BY
 from damka.dxp.game import board_letters
 from damka.dxp.resume import time_left
 from damka.dxp.start import follow, initiate, make_app, resume_app
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.controller.tracker import BoardMap
 from damka.sim.virtual_board import VirtualBoard
 from tests.test_dxp import connected_to_a_peer, listen, make, next_of, on_board, raw_peer, wait_for_peer

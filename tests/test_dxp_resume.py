@@ -19,7 +19,7 @@ from damka.dxp.redial import Redialer
 from damka.controller import events as ev
 from damka.dxp.resume import Fit, position_letters, resume_fit
 from damka.dxp.start import follow, make_app
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.engine import pdn
 from damka.engine.game import Game
 from damka.engine.variants import find_variant

@@ -19,7 +19,7 @@ from damka.controller.hub_coach import HubCoach
 from damka.controller.hub_opponent import HubOpponent
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.setup import GameSetup
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.controller.tracker import BoardMap
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.sim.virtual_board import VirtualBoard

@@ -23,8 +23,8 @@ pytest.importorskip("uvicorn", reason="uvicorn missing: pip install 'damka[hall]
 
 from hall_rig import DEADLINE_S, Broker, free_port, wait_for  # noqa: E402
 
-from damka.controller.store import Store  # noqa: E402
-from damka.controller.store_pdn import export_pdn  # noqa: E402
+from damka.controller.store.store import Store  # noqa: E402
+from damka.controller.store.pdn import export_pdn  # noqa: E402
 from damka.hall.broker import mqtt_client  # noqa: E402
 
 ROUND = {"b1": "classic:11", "b2": "multiwarcaby/sides=4:12,classic:18", "b3": "russian:13,american:14",

@@ -23,7 +23,7 @@ import uvicorn  # noqa: E402
 from hall_rig import Broker, wait_for  # noqa: E402
 from test_web_browser import browser, pytestmark  # noqa: E402,F401
 
-from damka.controller.store import Store  # noqa: E402
+from damka.controller.store.store import Store  # noqa: E402
 from damka.engine.variants import find_variant  # noqa: E402
 from damka.hall.page import hall_app  # noqa: E402
 from damka.hall.publisher import BoardPublisher  # noqa: E402

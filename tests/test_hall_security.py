@@ -18,8 +18,8 @@ pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[h
 
 from hall_rig import DEADLINE_S, Broker, free_port, wait_for  # noqa: E402
 
-from damka.controller.store import Store  # noqa: E402
-from damka.controller.store_pdn import export_pdn  # noqa: E402
+from damka.controller.store.store import Store  # noqa: E402
+from damka.controller.store.pdn import export_pdn  # noqa: E402
 from damka.hall import views  # noqa: E402
 from damka.hall.broker import BrokerSettings, mqtt_client  # noqa: E402
 from damka.hall.publisher import BoardPublisher  # noqa: E402

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from damka.cli import main
-from damka.controller.store import Store
-from damka.controller.store_pdn import export_pdn
+from damka.controller.store.store import Store
+from damka.controller.store.pdn import export_pdn
 from damka.engine.pdn import read_game
 
 

@@ -13,8 +13,8 @@ from disk_faults import FailingConnection, SmallDisk, small_disk  # noqa: F401 (
 from damka.controller.app import App, AppState
 from damka.controller.recorder import RETRY_MAX_MS
 from damka.controller.setup import GameSetup
-from damka.controller.store import Store
-from damka.controller.store_pdn import export_pdn
+from damka.controller.store.store import Store
+from damka.controller.store.pdn import export_pdn
 from damka.display.screen import GameView
 from damka.engine import Game
 from damka.engine.variants import find_variant

@@ -14,8 +14,9 @@ import pytest
 from damka.cli import main
 from damka.controller.eventlog import parse_log
 from damka.controller.session import Mode, SessionSettings
-from damka.controller.timecontrol import parse
-from damka.controller.timed_game import parse_clock, read_controls
+from damka.controller.clock.timecontrol import parse
+from damka.controller.clock.pdn import parse_clock
+from damka.controller.clock.controls import read_controls
 from damka.commands.replay import replay
 from damka.engine import find_variant
 from damka.engine.pdn import read_game

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from damka.controller.app import App, AppState
-from damka.controller.clock import State
+from damka.controller.clock.clock import State
 from damka.controller.resume import describe, matches, target_squares
 from damka.controller.session import Phase
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.controller.setup import GameSetup
 from damka.display.screen import MenuView
 from damka.hardware.interfaces import Button, Role

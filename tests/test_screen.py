@@ -16,8 +16,8 @@ def fresh_fonts() -> None:
     widgets._cached_font.cache_clear()
     clock_face._cached_font.cache_clear()
 
-from damka.controller import timecontrol
-from damka.controller.clock import Clock
+from damka.controller.clock import timecontrol
+from damka.controller.clock.clock import Clock
 from damka.controller.menus import game_menu
 from damka.display.screen import SIZE, GameView, MenuView, ResultView, Screen, SideLine, Standing
 from damka.display.widgets import ACCENT, ALERT, BACKGROUND, SELECTED

@@ -379,8 +379,8 @@ def test_take_back_waits_longer_than_a_move() -> None:
 
 
 def test_the_real_clock_plugs_in() -> None:
-    from damka.controller.clock import Clock
-    from damka.controller.timecontrol import parse
+    from damka.controller.clock.clock import Clock
+    from damka.controller.clock.timecontrol import parse
 
     rig = Rig("classic", mode="tournament", fen="W:Wc3,a1:Bd4,f6,h8")
     clock = Clock(parse("5+3"), sides=2)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from damka.controller import store_schema
-from damka.controller.store import Store, StoreError, default_path
+from damka.controller.store import schema as store_schema
+from damka.controller.store.store import Store, StoreError, default_path
 from damka.engine import DamkaError, Game, find_variant
 
 
@@ -72,7 +72,7 @@ def test_multiwarcaby_four_players_keeps_sides_and_scores(db: Path) -> None:
 
 
 def test_a_player_out_is_kept_and_re_applied_on_load(db: Path) -> None:
-    from damka.controller.store_pdn import export_pdn
+    from damka.controller.store.pdn import export_pdn
 
     variant = find_variant("multiwarcaby", sides=3)
     game = play(Game(variant), 4)
@@ -92,7 +92,7 @@ def test_a_player_out_is_kept_and_re_applied_on_load(db: Path) -> None:
 
 
 def test_a_game_with_a_player_out_exports_and_imports_back(db: Path) -> None:
-    from damka.controller.store_pdn import export_pdn, import_records
+    from damka.controller.store.pdn import export_pdn, import_records
 
     variant = find_variant("multiwarcaby", sides=3)
     game = play(Game(variant), 4)

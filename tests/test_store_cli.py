@@ -14,8 +14,9 @@ import pytest
 
 from damka.cli import main
 from damka.commands.import_ import Progress
-from damka.controller.store import Store
-from damka.controller.store_pdn import export_pdn, format_clock, import_records, parse_clock
+from damka.controller.store.store import Store
+from damka.controller.clock.pdn import format_clock, parse_clock
+from damka.controller.store.pdn import export_pdn, import_records
 from damka.engine import Game, Result, find_variant
 
 

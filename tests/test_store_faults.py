@@ -11,8 +11,8 @@ import pytest
 
 from disk_faults import FailingConnection, SmallDisk, read_only_view, small_disk, unmount  # noqa: F401
 from damka.cli import main
-from damka.controller.store import Store, StoreError
-from damka.controller.store_pdn import export_pdn
+from damka.controller.store.store import Store, StoreError
+from damka.controller.store.pdn import export_pdn
 from damka.engine import Game, find_variant
 
 

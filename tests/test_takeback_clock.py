@@ -18,9 +18,9 @@ import pytest
 from damka.cli import main
 from damka.controller.app import App
 from damka.controller.setup import GameSetup
-from damka.controller.store import Store
-from damka.controller.store_pdn import export_pdn
-from damka.controller.timed_game import make_clock
+from damka.controller.store.store import Store
+from damka.controller.store.pdn import export_pdn
+from damka.controller.clock.controls import make_clock
 from damka.engine.notation import format_move
 from damka.hardware.interfaces import Button
 from damka.sim.virtual_board import VirtualBoard, carry_out

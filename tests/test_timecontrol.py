@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from damka.controller.clock_errors import ClockError, TimeControlError
-from damka.controller.timecontrol import (
+from damka.controller.clock.errors import ClockError, TimeControlError
+from damka.controller.clock.timecontrol import (
     HOUR,
     MINUTE,
     PRESETS,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from damka.cli import main
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.engine import Game, find_variant
 from damka.engine.option_spec import OptionSpec
 from damka.engine.variants import variant_catalogue, variant_class, variant_names

@@ -23,7 +23,7 @@ def fresh_fonts() -> None:
 
 from damka.controller.app import App, AppState
 from damka.controller.eventlog import parse_log
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.controller.setup import GameSetup
 from damka.display.screen import ResultView
 from damka.hardware.interfaces import Button, Role

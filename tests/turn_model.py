@@ -31,7 +31,7 @@ from damka.controller.app import CommandRefused
 from damka.controller.game_factory import build_variant
 from damka.controller.session import Phase
 from damka.controller.setup import GameSetup
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.controller.tracker import BoardMap
 from damka.engine.game import Game
 from damka.engine.move import Move

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from damka.controller import events as ev
 from damka.controller.app import AppState
-from damka.controller.clock_view import ClockView
+from damka.controller.clock.view import ClockView
 from damka.controller.session import Phase
 from damka.hardware.interfaces import Role
 

@@ -10,7 +10,7 @@ import pytest
 
 from damka.controller.app import App
 from damka.controller.setup import GameSetup
-from damka.controller.store import Store
+from damka.controller.store.store import Store
 from damka.web.server import WebConfig, WebServer
 from web_rig import BoardRig
 

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
 from damka.controller import wording
-from damka.controller.clock import Clock, State
-from damka.controller.clock_errors import ClockError
+from damka.controller.clock.clock import Clock, State
+from damka.controller.clock.errors import ClockError
 from damka.controller.app.errors import BadArgument, CommandRefused
 from damka.controller.menus import MenuAction
 from damka.controller.session.types import Phase

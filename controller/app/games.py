@@ -18,8 +18,8 @@ from damka.controller import wording
 from damka.controller import resume as resume_mod
 from damka.controller.app.errors import BadArgument
 from damka.controller.app.screens import AppState
-from damka.controller.clock import Clock, State
-from damka.controller.clock_errors import ClockError
+from damka.controller.clock.clock import Clock, State
+from damka.controller.clock.errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game, build_variant
 from damka.controller.match import Match
 from damka.controller.menus import game_menu, resume_menu
@@ -28,7 +28,7 @@ from damka.controller.recorder import GameRef, Recorder, Write
 from damka.controller.seat_opponents import engine_seats, seat_remote
 from damka.controller.session import Session
 from damka.controller.setup import GameSetup
-from damka.controller.store import StoredGame
+from damka.controller.store.store import StoredGame
 from damka.controller.view_builder import active_sides, result_view
 from damka.controller.words import say
 from damka.engine.variant import Result, Variant

@@ -44,9 +44,9 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import Callable, Iterator, Sequence
 
-from damka.controller.clock_errors import ArbiterError, ClockError, ClockStateError
-from damka.controller.clock_view import ClockView, SideView
-from damka.controller.timecontrol import Mode, Stage, TimeControl
+from damka.controller.clock.errors import ArbiterError, ClockError, ClockStateError
+from damka.controller.clock.view import ClockView, SideView
+from damka.controller.clock.timecontrol import Mode, Stage, TimeControl
 
 TimeSource = Callable[[], int]
 SNAPSHOT_VERSION = 1

@@ -54,7 +54,7 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Iterable, Sequence
 
-from damka.controller.clock_errors import TimeControlError
+from damka.controller.clock.errors import TimeControlError
 from damka.engine.variant import Variant
 from damka.engine.variants import default_variant, variant_class
 
@@ -447,7 +447,7 @@ PRESETS: tuple[Preset, ...] = (
     Preset("multiwarcaby-4", "4+1", "casual multiwarcaby, 4 players: about 20 min a game"),
     Preset("hourglass-3", "*3", "hourglass, 3 min"),
     Preset("byoyomi", "10+5x30", "10 min, then 5 byo-yomi periods of 30 s"),
-    # (not "casual": a game set up with `casual` plays its variant's casual clock, `timed_game.variant_controls`)
+    # (not "casual": a game set up with `casual` plays its variant's casual clock, `clock/controls.py` `variant_controls`)
     Preset("untimed", "-", "no time control: the clock counts up", ("none",)),
 )
 

@@ -1,7 +1,7 @@
 """The session's clock binding: one place that presses, polls and reads the clock.
 
 Any clock with the `TurnClock.press` signature plugs in; one that is also a
-`PolledClock` (the real `controller/clock.py` `Clock`) is polled by the
+`PolledClock` (the real `controller/clock/clock.py` `Clock`) is polled by the
 session: flags are found at their exact millisecond (the session asks to be
 ticked then), its times are stamped on the record, and it is stopped when
 the game ends on the board. An owner that drains a press-only clock itself

@@ -71,7 +71,7 @@ class TurnClock(Protocol):
 
 @runtime_checkable
 class PolledClock(TurnClock, Protocol):
-    """A clock the session drains itself (`controller/clock.py`'s `Clock`):
+    """A clock the session drains itself (`controller/clock/clock.py`'s `Clock`):
     flags found at their exact millisecond, times read for the record, stopped
     when the game ends on the board."""
 

@@ -20,17 +20,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from damka.controller import timecontrol
-from damka.controller.clock_errors import TimeControlError
-from damka.controller.store import StoredGame
+from damka.controller.clock import timecontrol
+from damka.controller.clock.controls import variant_controls
+from damka.controller.clock.errors import TimeControlError
+from damka.controller.clock.pdn import format_clock, parse_clock, stored_control_tags
+from damka.controller.store.store import StoredGame
 from damka.engine import pdn, pdn_tags
 from damka.engine.errors import RecordError
-from damka.engine.pdn_tags import unplayed_game
-from damka.engine.variants import variant_class
 from damka.engine.game import Game
-from damka.controller.timed_game import format_clock, parse_clock, side_labels  # noqa: F401 (re-exported)
-from damka.controller.timed_game import stored_control_tags, variant_controls
+from damka.engine.pdn_tags import unplayed_game
 from damka.engine.variant import Result, Variant
+from damka.engine.variants import variant_class
 
 def export_pdn(stored: StoredGame) -> str:
     """The stored game as a PDN record (with clock annotations and time control); an

@@ -164,7 +164,7 @@ def ensure_outbox(conn: sqlite3.Connection) -> None:
 def _add_notes(conn: sqlite3.Connection) -> None:
     """Version 2: `games.notes`, what a PDN record says beside its moves (comments,
     variations, NAGs), kept so that an imported game is exported whole."""
-    conn.execute("ALTER TABLE games ADD COLUMN notes TEXT")  # JSON (store_pdn.py); NULL: none
+    conn.execute("ALTER TABLE games ADD COLUMN notes TEXT")  # JSON (store/pdn.py); NULL: none
 
 
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_notes}

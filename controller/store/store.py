@@ -2,7 +2,7 @@
 log and the arbiter's actions, so a game survives a crash or a power cut and
 can be listed, exported, replayed and resumed.
 
-One transaction per committed move (see `store_schema` for the durability
+One transaction per committed move (see `schema.py` for the durability
 choice). A move is stored twice over: as people write it, and in machine form
 (start, path and captures as square names) with the position after it, so a
 game is rebuilt with the engine and checked against what was saved.
@@ -13,7 +13,7 @@ game is rebuilt with the engine and checked against what was saved.
     store.finish(gid, game.result)
     stored = store.last_unfinished()      # StoredGame: .game (engine Game), .clock_ms, ...
 
-Size: one class over one SQLite schema (`store_schema.py` holds the schema and
+Size: one class over one SQLite schema (`schema.py` holds the schema and
 the connection); its reads and writes share the row formats.
 """
 
@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from damka.controller.store_schema import StoreError, connect, rollback, sqlite_reason
+from damka.controller.store.schema import StoreError, connect, rollback, sqlite_reason
 from damka.engine import notation
 from damka.engine.errors import DamkaError
 from damka.engine.game import Game
@@ -203,7 +203,7 @@ class StoredGame:
     tags: dict[str, str] = field(default_factory=dict)
     drops: list[StoredDrop] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)
-    """What an imported record said beside its moves (comments, variations, NAGs: store_pdn.py)."""
+    """What an imported record said beside its moves (comments, variations, NAGs: store/pdn.py)."""
     """Players who went out (3-4 player multiwarcaby: flag or resignation), re-applied on load."""
 
     @property
@@ -460,7 +460,7 @@ class Store:
         and `clocks` per move, `players`, `mode`, `time_control`,
         `clock_start`, `tags`, `result` (default: the game's own), `finished`
         (default True; False leaves it to be resumed on the board), `drops`
-        ((ply, side) players out), `notes` (comments, variations, NAGs: store_pdn.py)."""
+        ((ply, side) players out), `notes` (comments, variations, NAGs: store/pdn.py)."""
         ids = []
         with self._transaction() as conn:
             for game, details in records:

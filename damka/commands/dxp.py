@@ -25,7 +25,7 @@ from damka.dxp.redial import GIVE_UP_S
 
 if TYPE_CHECKING:
     from damka.controller.app import App
-    from damka.controller.store import Store
+    from damka.controller.store.store import Store
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -67,7 +67,7 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from damka.controller.store import Store
+    from damka.controller.store.store import Store
     from damka.dxp.feature import dxp_of
 
     stop = StopAfter(args.seconds)
@@ -96,7 +96,7 @@ def open_app(args: argparse.Namespace, store: Store, stop: StopAfter | None = No
     from damka.dxp.redial import Redialer
     from damka.dxp.feature import DxpResumeError
     from damka.dxp.start import DxpStartError, follow_at, initiate, make_app, resume_app
-    from damka.controller.store_schema import StoreError
+    from damka.controller.store.schema import StoreError
 
     if args.minutes < 0 or args.moves < 0:
         raise ValueError("--minutes and --moves must be 0 or more")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from damka.controller.store import Store, default_path
+from damka.controller.store.store import Store, default_path
 
 
 def add_db_argument(parser: argparse.ArgumentParser) -> None:

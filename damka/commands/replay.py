@@ -43,13 +43,14 @@ from typing import Any, TextIO
 from damka.commands.options import add_position_arguments, count_argument, load_position
 from damka.controller import events as ev
 from damka.controller.chooser import GreedyChooser
-from damka.controller.clock import Clock
+from damka.controller.clock.clock import Clock
 from damka.controller.eventlog import MAX_TIME_MS, EventLogError, LogEvent, parse_side, read_log, read_log_stream
 from damka.controller.events import EventHistory
 from damka.controller.game_factory import build_game
 from damka.controller.session import Mode, Session, SessionSettings
 from damka.controller.setup import GameSetup
-from damka.controller.timed_game import game_pdn, read_controls
+from damka.controller.game_pdn import game_pdn
+from damka.controller.clock.controls import read_controls
 from damka.controller.user_files import check_writable, write_file
 from damka.engine.pdn_tags import variant_options
 from damka.engine.variant import Result, Variant

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
     setup = with_engines(setup_from(args), config.engine_table(), args.engine, path)
     from damka.controller.app import App
-    from damka.controller.store import Store
+    from damka.controller.store.store import Store
 
     store = Store(args.db)
     stack = contextlib.ExitStack()

@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if args.headless:
         return run_headless(args, setup)
     from damka.controller.app import App
-    from damka.controller.store import Store
+    from damka.controller.store.store import Store
     from damka.sim.window import run_window
 
     store = None if args.no_store else Store(args.db)
@@ -156,7 +156,7 @@ def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from damka.controller.app import App
     from damka.controller.eventlog import read_log
-    from damka.controller.store import Store
+    from damka.controller.store.store import Store
     from damka.sim.window import build, play_script, save_screenshot
 
     import pygame
