@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from damka.controller.chooser import Chooser
-from damka.controller.clock.clock import Clock, State, TimeSource
+from damka.controller.clock.clock import Clock, TimeSource
+from damka.controller.clock.records import State
 from damka.controller.coach import Coach
 from damka.controller.events import EventBus
 from damka.controller.hub_coach import HubCoach

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from damka.controller import events as ev
-from damka.controller.clock.clock import Clock, State
+from damka.controller.clock.clock import Clock
+from damka.controller.clock.records import State
 from damka.controller.session import Session
 from damka.controller.store.store import Store, StoreError
 

@@ -11,7 +11,8 @@ from typing import Sequence
 
 from damka.controller import wording
 from damka.controller.words import say, translate
-from damka.controller.clock.clock import Clock, State
+from damka.controller.clock.clock import Clock
+from damka.controller.clock.records import State
 from damka.controller.match import Match
 from damka.controller.session import CommittedMove, Phase, Session
 from damka.controller.session.types import seat_away, seat_label

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from damka.controller import events as ev
 from damka.controller.app import CommandRefused
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.session.types import Phase
 
 if TYPE_CHECKING:

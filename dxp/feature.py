@@ -17,7 +17,7 @@ from typing import Mapping
 
 from damka.controller.app import App
 from damka.controller.app import AppHooks
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.game_factory import BuiltGame
 from damka.controller.menus import Menu, MenuAction, Row, game_actions_menu
 from damka.controller.resume import stored_computer_sides

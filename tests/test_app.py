@@ -8,7 +8,7 @@ from pathlib import Path
 from damka.controller.app import App, AppState
 from damka.controller.board_loop import BoardLoop
 from damka.controller.match import Match
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.store.store import Store
 from damka.controller.tracker import BoardMap
 from damka.controller.setup import GameSetup

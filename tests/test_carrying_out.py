@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from damka.controller.app import App
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.setup import GameSetup
 from damka.dxp import protocol as dxp
 from tests.test_dxp import make as make_dxp, next_of, wait_for_peer

@@ -7,17 +7,9 @@ import random
 
 import pytest
 
-from damka.controller.clock.clock import (
-    ArbiterToken,
-    Clock,
-    Flag,
-    GameOver,
-    ArbiterLog,
-    ArbiterLogEntry,
-    SideOut,
-    StageChange,
-    State,
-)
+from damka.controller.clock.arbiter import ArbiterLog, ArbiterLogEntry, ArbiterToken
+from damka.controller.clock.clock import Clock
+from damka.controller.clock.records import Flag, GameOver, SideOut, StageChange, State
 from damka.controller.clock.errors import ArbiterError, ClockError, ClockStateError
 from damka.controller.clock.time_source import FakeTime, monotonic_ms
 from damka.controller.clock.timecontrol import MINUTE, SECOND, parse, parse_sides

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from damka.controller.clock.clock import Clock, State
+from damka.controller.clock.clock import Clock
+from damka.controller.clock.records import State
 from damka.controller.session import Phase
 from damka.controller.clock.controls import make_clock
 from damka.hardware.interfaces import Role

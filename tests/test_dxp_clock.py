@@ -19,7 +19,7 @@ from damka.dxp import protocol as dxp
 from damka.dxp.link import DxpLink
 from damka.dxp.redial import Redialer
 from damka.controller import events as ev
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.dxp.clock_hold import BACK_BY, DROP_BY
 from damka.dxp.game import board_letters
 from damka.dxp.resume import time_left

@@ -6,7 +6,7 @@ first press, or after it stopped. Driven through the real App on a virtual board
 from __future__ import annotations
 
 from damka.controller.app import App
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.setup import GameSetup
 from damka.controller.tracker import BoardMap
 from damka.display.screen import MenuView

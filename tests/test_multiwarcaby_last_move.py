@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from damka.controller.chooser import GreedyChooser
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.session import Phase
 from damka.controller.session.assistants import Assistants
 from damka.engine import Game, find_variant

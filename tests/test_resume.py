@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from damka.controller.app import App, AppState
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.resume import describe, matches, target_squares
 from damka.controller.session import Phase
 from damka.controller.store.store import Store

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from damka.controller.board_settings import setting_rows
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.view_builder import active_sides, game_view
 from damka.controller.views import GameView, MenuView, ResultView
 from damka.controller.wording import reason_text

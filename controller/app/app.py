@@ -39,7 +39,8 @@ from damka.controller.app.screens import AppState, Screens
 from damka.controller import words
 from damka.controller.board_settings import SETTINGS_MENU, BoardSettings, settings_menu
 from damka.controller.chooser import Chooser
-from damka.controller.clock.clock import Clock, State
+from damka.controller.clock.clock import Clock
+from damka.controller.clock.records import State
 from damka.controller.game_factory import build_variant
 from damka.controller.menus import game_menu
 from damka.controller.players import Opponent

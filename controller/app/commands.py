@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
 from damka.controller import wording
-from damka.controller.clock.clock import Clock, State
+from damka.controller.clock.clock import Clock
+from damka.controller.clock.records import State
 from damka.controller.clock.errors import ClockError
 from damka.controller.app.errors import BadArgument, CommandRefused
 from damka.controller.menus import MenuAction

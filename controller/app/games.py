@@ -18,7 +18,8 @@ from damka.controller import wording
 from damka.controller import resume as resume_mod
 from damka.controller.app.errors import BadArgument
 from damka.controller.app.screens import AppState
-from damka.controller.clock.clock import Clock, State
+from damka.controller.clock.clock import Clock
+from damka.controller.clock.records import State
 from damka.controller.clock.errors import ClockError
 from damka.controller.game_factory import BuiltGame, build_game, build_variant
 from damka.controller.match import Match

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable
 from damka.controller.app.errors import CommandRefused
 from damka.controller.app.screens import AppState
 from damka.controller.board_settings import SETTINGS_MENU, read_menu, settings_menu
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.menus import GameMenu, Menu, MenuAction
 from damka.controller.offers import OfferError
 from damka.controller.session import Phase

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from damka.controller import events as ev
-from damka.controller.clock.clock import State
+from damka.controller.clock.records import State
 from damka.controller.menus import Menu, game_actions_menu
 from damka.controller.offers import Offer, OfferError, Offers, last_turn_moves, offer_text
 from damka.controller.seat_opponents import far_seats, remote_players

@@ -29,184 +29,29 @@ Arbiter actions (resume when a PIN is set, time changes, move counters,
 penalties, undo) need an `ArbiterToken` from `unlock(pin)`; every arbiter
 action, pause and failed unlock is logged with its time in `log`.
 
-Size: one tournament clock: stages, the five timing methods, byo-yomi,
-hourglass, arbiter actions and snapshots all act on the same running-turn
-state; its text forms (`timecontrol.py`), errors and views are separate
-modules.
+Who owns what: the clock owns the running turn (whose turn, since when, how
+many moves) and its state; each side's `SideAccount` (`account.py`) owns that
+side's time, stage and periods and the timing rules; the `ArbiterDesk`
+(`arbiter.py`) owns the PIN and the log; `PressHistory` (`history.py`) the
+presses an undo or a take-back goes back to.
 """
 
 from __future__ import annotations
 
 import copy
-import hmac
-import secrets
-from dataclasses import asdict, dataclass, field
-from enum import StrEnum
-from typing import Callable, Iterator, Sequence
+from dataclasses import asdict
+from typing import Callable, Sequence
 
-from damka.controller.clock.errors import ArbiterError, ClockError, ClockStateError
-from damka.controller.clock.view import ClockView, SideView
-from damka.controller.clock.timecontrol import Mode, Stage, TimeControl
+from damka.controller.clock.account import SideAccount, charged
+from damka.controller.clock.arbiter import ArbiterDesk, ArbiterLog, ArbiterToken
+from damka.controller.clock.errors import ClockError, ClockStateError
+from damka.controller.clock.history import PressHistory
+from damka.controller.clock.records import ClockEvent, Flag, GameOver, PressResult, SideOut, StageChange, State
+from damka.controller.clock.timecontrol import TimeControl
+from damka.controller.clock.view import ClockView
 
 TimeSource = Callable[[], int]
 SNAPSHOT_VERSION = 1
-UNDO_DEPTH = 200
-
-
-class State(StrEnum):
-    READY = "ready"
-    RUNNING = "running"
-    PAUSED = "paused"
-    FINISHED = "finished"
-
-
-# -- events and records --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Flag:
-    """A side's time ran out at `at_ms` in stage `stage` (0-based); `final`: in its last stage."""
-
-    side: int
-    at_ms: int
-    stage: int
-    final: bool
-
-
-@dataclass(frozen=True)
-class StageChange:
-    """A side entered stage `stage` at `at_ms`; `by` is `moves` (quota met), `time` or `flag`."""
-
-    side: int
-    stage: int
-    at_ms: int
-    by: str
-
-
-@dataclass(frozen=True)
-class SideOut:
-    """A side left the game (flag in a 3-4 side game, or dropped by the session); play goes on."""
-
-    side: int
-    at_ms: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class GameOver:
-    """The clock stopped for good. `loser` is the side that lost on time, if that is why."""
-
-    at_ms: int
-    reason: str
-    loser: int | None = None
-
-
-ClockEvent = Flag | StageChange | SideOut | GameOver
-
-
-@dataclass(frozen=True)
-class PressResult:
-    """What became of a press: refused with a reason, or accepted (and whether the clock switched)."""
-
-    accepted: bool
-    reason: str = ""
-    switched: bool = False
-    active: int = 0
-    events: tuple[ClockEvent, ...] = ()
-
-    def __bool__(self) -> bool:
-        return self.accepted
-
-
-@dataclass(frozen=True)
-class ArbiterToken:
-    """Proof that the PIN was entered; valid for one clock until `lock()`."""
-
-    name: str
-    key: str = field(repr=False)
-    epoch: int = 0
-
-
-@dataclass(frozen=True)
-class ArbiterLogEntry:
-    """One logged action: when (the clock's ms), what, which side, details, and who."""
-
-    at_ms: int
-    action: str
-    side: int | None = None
-    detail: str = ""
-    by: str = ""
-
-
-class ArbiterLog:
-    """The clock's log, oldest first: every arbiter action, pause, unlock (and failed unlock), restore."""
-
-    def __init__(self, entries: Sequence[ArbiterLogEntry] = ()) -> None:
-        self._entries = list(entries)
-
-    def append(self, entry: ArbiterLogEntry) -> None:
-        self._entries.append(entry)
-
-    def __iter__(self) -> Iterator[ArbiterLogEntry]:
-        return iter(self._entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __getitem__(self, index: int) -> ArbiterLogEntry:
-        return self._entries[index]
-
-    def actions(self) -> list[str]:
-        return [entry.action for entry in self._entries]
-
-    def by_arbiter(self) -> list[ArbiterLogEntry]:
-        """Entries made with an arbiter token (not by a player, not the clock's own)."""
-        return [entry for entry in self._entries if entry.by not in ("", "player")]
-
-    def to_list(self) -> list[dict]:
-        return [asdict(entry) for entry in self._entries]
-
-    @classmethod
-    def from_list(cls, data: Sequence[dict]) -> ArbiterLog:
-        return cls([ArbiterLogEntry(**entry) for entry in data])
-
-
-# -- per-side state ----------------------------------------------------------------
-
-
-@dataclass
-class _Side:
-    control: TimeControl
-    remaining_ms: int
-    """For the side to move: its time when the turn began (plus any adjustment); others: their time."""
-    stage: int = 0
-    stage_turns: int = 0
-    turns: int = 0
-    moves: int = 0
-    periods: int = 0
-    used_ms: int = 0
-    flagged: bool = False
-    out: bool = False
-
-    @classmethod
-    def fresh(cls, control: TimeControl) -> _Side:
-        first = control.stages[0] if control.stages else None
-        periods = first.periods if first is not None and first.mode is Mode.BYOYOMI else 0
-        return cls(control, control.initial_ms(), periods=periods)
-
-    @property
-    def current(self) -> Stage | None:
-        return self.control.stage(self.stage) if self.control.stages else None
-
-
-_SIDE_FIELDS = {name for name in _Side.__dataclass_fields__ if name != "control"}
-
-
-def _charged(stage: Stage | None, used: int) -> int:
-    """How much of `used` ms in this turn comes off the main time."""
-    if stage is not None and stage.mode is Mode.DELAY:
-        return max(0, used - stage.increment_ms)
-    return used
 
 
 class Clock:
@@ -227,10 +72,8 @@ class Clock:
             raise ClockError("an hourglass clock needs the hourglass on every side")
         self._time = time
         self.moves_per_turn = moves_per_turn
-        self._pin = pin
-        self._key = secrets.token_hex(8)
-        self._epoch = 0
-        self._sides = [_Side.fresh(control) for control in controls]
+        self._desk = ArbiterDesk(pin)
+        self._sides = [SideAccount.fresh(control) for control in controls]
         self.state = State.READY
         self.active = 0
         self._turn_moves = 0
@@ -238,9 +81,8 @@ class Clock:
         self._run_since: int | None = None
         self._floor = 0              # no flag can be stamped before this (last change of the times)
         self.flags: list[Flag] = []
-        self.log = ArbiterLog()
         self._pending: list[ClockEvent] = []
-        self._undo: list[dict] = []
+        self._history = PressHistory()
         self._over_reason = ""       # why the clock finished ("time": a loss on time, never reopened)
 
     # -- reading -----------------------------------------------------------------
@@ -260,7 +102,12 @@ class Clock:
 
     @property
     def pin_required(self) -> bool:
-        return self._pin is not None
+        return self._desk.pin_required
+
+    @property
+    def log(self) -> ArbiterLog:
+        """Every arbiter action, pause, unlock (and failed unlock), restore, oldest first."""
+        return self._desk.log
 
     def _now(self, now: int | None) -> int:
         if now is not None:
@@ -295,20 +142,7 @@ class Clock:
         side = self._sides[index]
         if index != self.active:
             return side.remaining_ms + self._credit(index, used)
-        return side.remaining_ms - _charged(side.current, used)
-
-    def _limit(self) -> int | None:
-        """Turn time after which the side to move's stage runs out, or None (untimed)."""
-        side = self._sides[self.active]
-        stage = side.current
-        if stage is None:
-            return None
-        limit = side.remaining_ms
-        if stage.mode is Mode.DELAY:
-            limit += stage.increment_ms
-        elif stage.mode is Mode.BYOYOMI:
-            limit += side.periods * stage.increment_ms
-        return limit
+        return side.main_after(used)
 
     def remaining(self, side: int, now: int | None = None) -> int:
         """Main time left for `side` (ms, >= 0)."""
@@ -321,7 +155,7 @@ class Clock:
         """The ms at which the side to move's time runs out if nobody presses (None: paused or untimed)."""
         now = self._now(now)
         self._advance(now)
-        limit = self._limit()
+        limit = self._sides[self.active].limit()
         if self.state is not State.RUNNING or limit is None or self._run_since is None:
             return None
         return max(self._floor, self._run_since + limit - self._turn_used)
@@ -331,44 +165,23 @@ class Clock:
         now = self._now(now)
         self._advance(now)
         used = self._used(now)
-        views = []
-        for index, side in enumerate(self._sides):
-            stage = side.current
-            active = index == self.active and self.state is not State.FINISHED
-            main = self._main(index, used if self.state is not State.READY else 0)
-            period_ms = None
-            periods = side.periods
-            delay = 0
-            if stage is not None and stage.mode is Mode.BYOYOMI and main < 0 and not side.flagged:
-                spent, into = divmod(-main, stage.increment_ms)
-                periods -= spent
-                period_ms = stage.increment_ms - into
-            elif stage is not None and stage.mode is Mode.BYOYOMI and main <= 0 and not side.flagged:
-                period_ms = stage.increment_ms
-            if active and stage is not None and stage.mode is Mode.DELAY:
-                delay = max(0, stage.increment_ms - used)
-            quota = stage.moves if stage is not None else None
-            views.append(SideView(
-                side=index, remaining_ms=max(0, main), active=active,
-                elapsed_ms=side.used_ms + (used if index == self.active else 0),
-                flagged=side.flagged, out=side.out, turns=side.turns, moves=side.moves,
-                stage=side.stage, stages=len(side.control.stages),
-                turns_to_control=None if quota is None else quota - side.stage_turns,
-                untimed=side.control.untimed, delay_ms=delay, periods=max(0, periods), period_ms=period_ms))
-        return ClockView(tuple(views), str(self.state), self.active, self.moves_per_turn, self._turn_moves, now)
+        views = tuple(side.view(index, self._main(index, used if self.state is not State.READY else 0),
+                                index == self.active and self.state is not State.FINISHED,
+                                used if index == self.active else 0)
+                      for index, side in enumerate(self._sides))
+        return ClockView(views, str(self.state), self.active, self.moves_per_turn, self._turn_moves, now)
 
     def update(self, now: int | None = None) -> list[ClockEvent]:
         """Find flags up to `now`; return (and forget) every event since the last call."""
         self._advance(self._now(now))
-        events, self._pending = self._pending, []
-        return events
+        return list(self._drain())
 
     # -- flags and stage changes -------------------------------------------------------
 
     def _advance(self, now: int) -> None:
         """Process every time-out up to `now`, each at its exact millisecond."""
         while self.state is State.RUNNING and self._run_since is not None:
-            limit = self._limit()
+            limit = self._sides[self.active].limit()
             if limit is None or self._used(now) < limit:
                 return
             at = max(self._floor, self._run_since + limit - self._turn_used)
@@ -379,22 +192,15 @@ class Clock:
         side = self._sides[index]
         stage = side.current
         assert stage is not None
-        used = self._used(at)
-        if stage.mode is not Mode.BYOYOMI and not side.control.is_last(side.stage):
+        if side.runs_on_after_time():
             if stage.moves is not None:
                 self._record_flag(Flag(index, at, side.stage, final=False))
-            side.stage += 1
-            side.stage_turns = 0
-            nxt = side.current
-            assert nxt is not None
-            side.remaining_ms = nxt.time_ms + _charged(nxt, used)
-            if nxt.mode is Mode.BYOYOMI:
-                side.periods = nxt.periods
+            side.next_stage_on_time(self._used(at))
             self._floor = at
             self._pending.append(StageChange(index, side.stage, at, "flag" if stage.moves is not None else "time"))
             return
         self._record_flag(Flag(index, at, side.stage, final=True))
-        self._settle(at)
+        self._book(at, clamp=True)
         side.remaining_ms = 0
         side.periods = 0
         if len(self.in_game) <= 2:
@@ -410,14 +216,17 @@ class Clock:
         self.flags.append(flag)
         self._pending.append(flag)
 
-    def _settle(self, at: int) -> None:
-        """Book the running turn's time as if the turn ended now with no bonus (flag, finish)."""
+    def _book(self, at: int, *, clamp: bool = False) -> None:
+        """Book the time the side to move has used in this turn, with no bonus
+        (the hourglass credits the others); its turn starts again at `at`.
+        `clamp`: the mover's time does not go below 0 (a flag, the end)."""
         used = self._used(at)
         for index, side in enumerate(self._sides):
             if index != self.active:
                 side.remaining_ms += self._credit(index, used)
         mover = self._sides[self.active]
-        mover.remaining_ms = max(0, self._main(self.active, used))
+        main = self._main(self.active, used)
+        mover.remaining_ms = max(0, main) if clamp else main
         mover.used_ms += used
         self._turn_used = 0
         self._run_since = at if self._run_since is not None else None
@@ -449,7 +258,7 @@ class Clock:
         self.state = State.RUNNING
         self._run_since = now
         self._floor = now
-        self._log(now, "start", first)
+        self._desk.record(now, "start", first)
 
     def press(self, side: int, now: int | None = None, *, board_ok: bool = True, reason: str = "",
               moves: int = 1) -> PressResult:
@@ -464,13 +273,12 @@ class Clock:
         refusal = self._refusal(side, board_ok, reason, moves)
         if refusal:
             return PressResult(False, refusal, False, self.active, self._drain())
-        self._push_undo(now)
-        mover = self._sides[side]
-        mover.moves += moves
+        self._history.push(self._dump(now))
+        self._sides[side].moves += moves
         self._turn_moves += moves
         if self._turn_moves < self.moves_per_turn:
             return PressResult(True, "", False, self.active, self._drain())
-        self._undo[-1]["bonus_ms"] = self._end_turn(now)
+        self._history.ended_turn(self._end_turn(now))
         return PressResult(True, "", True, self.active, self._drain())
 
     def _refusal(self, side: int, board_ok: bool, reason: str, moves: int) -> str:
@@ -498,36 +306,17 @@ class Clock:
         time beyond the time it used (increment, a quota's next stage)."""
         index = self.active
         mover = self._sides[index]
-        stage = mover.current
+        timed = mover.current is not None
         used = self._used(now)
-        booked = mover.remaining_ms - _charged(stage, used)
+        booked = mover.main_after(used)
         for other in range(len(self._sides)):
             if other != index:
                 self._sides[other].remaining_ms += self._credit(other, used)
-        mover.used_ms += used
-        mover.turns += 1
-        if stage is not None:
-            main = mover.remaining_ms - _charged(stage, used)
-            if stage.mode is Mode.BYOYOMI and main < 0:
-                mover.periods -= -main // stage.increment_ms
-                main = 0
-            elif stage.mode is Mode.FISCHER:
-                main += stage.increment_ms
-            elif stage.mode is Mode.BRONSTEIN:
-                main += min(used, stage.increment_ms)
-            mover.remaining_ms = main
-            mover.stage_turns += 1
-            if stage.moves is not None and mover.stage_turns >= stage.moves:
-                mover.stage = mover.stage + 1 if not mover.control.is_last(mover.stage) else mover.stage
-                mover.stage_turns = 0
-                nxt = mover.current
-                assert nxt is not None
-                mover.remaining_ms += nxt.time_ms
-                if nxt.mode is Mode.BYOYOMI:
-                    mover.periods = nxt.periods
-                self._pending.append(StageChange(index, mover.stage, now, "moves"))
+        change = mover.end_turn(used, index, now)
+        if change is not None:
+            self._pending.append(change)
         self._pass_turn(now)
-        return mover.remaining_ms - booked if stage is not None else 0
+        return mover.remaining_ms - booked if timed else 0
 
     def _drain(self) -> tuple[ClockEvent, ...]:
         events, self._pending = tuple(self._pending), []
@@ -542,18 +331,18 @@ class Clock:
         self._turn_used = self._used(now)
         self._run_since = None
         self.state = State.PAUSED
-        self._log(now, "pause", self.active, by=by)
+        self._desk.record(now, "pause", self.active, by=by)
 
     def resume(self, now: int | None = None, *, arbiter: ArbiterToken | None = None) -> None:
         """Restart a paused clock (needs the arbiter when a PIN is set). A delay carries on, not afresh."""
         now = self._now(now)
-        by = self._authorize(arbiter, "resume")
+        by = self._desk.authorize(arbiter, "resume")
         if self.state is not State.PAUSED:
             raise ClockStateError(f"cannot resume: the clock is {self.state}")
         self.state = State.RUNNING
         self._run_since = now
         self._floor = now
-        self._log(now, "resume", self.active, by=by)
+        self._desk.record(now, "resume", self.active, by=by)
         self._advance(now)
 
     def drop(self, side: int, now: int | None = None, reason: str = "resigned") -> None:
@@ -566,10 +355,10 @@ class Clock:
             self.stop(now, reason, loser=side)
             return
         if side == self.active:
-            self._settle(now)
+            self._book(now, clamp=True)
         self._sides[side].out = True
         self._pending.append(SideOut(side, now, reason))
-        self._log(now, "drop", side, reason)
+        self._desk.record(now, "drop", side, reason)
         if side == self.active:
             self._pass_turn(now)
 
@@ -580,39 +369,21 @@ class Clock:
         if self.state is State.FINISHED:
             return
         if self.state is not State.READY:
-            self._settle(now)
+            self._book(now, clamp=True)
         self._finish(now, reason, loser)
-        self._log(now, "stop", loser, reason)
+        self._desk.record(now, "stop", loser, reason)
 
     # -- arbiter ---------------------------------------------------------------------
 
     def unlock(self, pin: str, now: int | None = None, name: str = "arbiter") -> ArbiterToken:
         """Check the PIN; a token for arbiter actions. Failed attempts are logged too."""
-        now = self._now(now)
-        if self._pin is not None and not hmac.compare_digest(str(pin).encode(), self._pin.encode()):
-            self._log(now, "unlock-failed", None, by=name)
-            raise ArbiterError("wrong arbiter PIN")
-        self._log(now, "unlock", None, by=name)
-        return ArbiterToken(name, self._key, self._epoch)
+        return self._desk.unlock(pin, self._now(now), name)
 
     def lock(self, now: int | None = None) -> None:
         """End the arbiter's session: every token issued so far stops working."""
-        self._epoch += 1
-        self._log(self._now(now), "lock")
+        self._desk.lock(self._now(now))
 
-    def _authorize(self, arbiter: ArbiterToken | None, action: str) -> str:
-        if arbiter is None:
-            if self._pin is None:
-                return "player"
-            raise ArbiterError(f"{action} needs the arbiter (enter the PIN)")
-        if not isinstance(arbiter, ArbiterToken) or arbiter.key != self._key or arbiter.epoch != self._epoch:
-            raise ArbiterError(f"{action}: the arbiter token is not valid for this clock (unlock again)")
-        return arbiter.name
-
-    def _log(self, at: int, action: str, side: int | None = None, detail: str = "", by: str = "") -> None:
-        self.log.append(ArbiterLogEntry(at, action, side, detail, by))
-
-    def _check_side(self, side: int) -> _Side:
+    def _check_side(self, side: int) -> SideAccount:
         if not 0 <= side < len(self._sides):
             raise ClockError(f"no side {side} on a {len(self._sides)}-side clock")
         return self._sides[side]
@@ -620,12 +391,10 @@ class Clock:
     def _set_main(self, side: int, main_ms: int, now: int) -> None:
         """Make `side`'s main time read `main_ms` at `now`, whatever it has used this turn."""
         target = self._check_side(side)
-        if main_ms <= 0 and not (target.current is not None and target.current.mode is Mode.BYOYOMI
-                                 and target.periods > 0):
+        if not target.can_be_set_to(main_ms):
             raise ClockError(f"side {side} would have {main_ms} ms left: the clock flags, the arbiter "
                              "declares the result (stop)")
-        used = self._used(now)
-        offset = self._main(side, used) - target.remaining_ms
+        offset = self._main(side, self._used(now)) - target.remaining_ms
         target.remaining_ms = main_ms - offset
         self._floor = now
 
@@ -633,25 +402,25 @@ class Clock:
                  reason: str = "") -> None:
         """Set `side`'s main time to `ms`."""
         now = self._now(now)
-        by = self._authorize(arbiter, "set time")
+        by = self._desk.authorize(arbiter, "set time")
         self._advance(now)
         self._set_main(side, int(ms), now)
-        self._log(now, "set-time", side, f"{ms} ms {reason}".strip(), by)
+        self._desk.record(now, "set-time", side, f"{ms} ms {reason}".strip(), by)
 
     def adjust(self, side: int, delta_ms: int, now: int | None = None, *, arbiter: ArbiterToken | None = None,
                reason: str = "") -> None:
         """Add (or, negative, remove) time."""
         now = self._now(now)
-        by = self._authorize(arbiter, "adjust time")
+        by = self._desk.authorize(arbiter, "adjust time")
         self._advance(now)
         self._set_main(side, self.remaining(side, now) + int(delta_ms), now)
-        self._log(now, "adjust", side, f"{delta_ms:+d} ms {reason}".strip(), by)
+        self._desk.record(now, "adjust", side, f"{delta_ms:+d} ms {reason}".strip(), by)
 
     def penalty(self, side: int, ms: int, now: int | None = None, *, arbiter: ArbiterToken | None = None,
                 reason: str = "", credit_others: bool = False) -> None:
         """A time penalty on `side`: `ms` taken off it, or (`credit_others`) given to every other side in play."""
         now = self._now(now)
-        by = self._authorize(arbiter, "penalty")
+        by = self._desk.authorize(arbiter, "penalty")
         self._advance(now)
         if ms <= 0:
             raise ClockError(f"a penalty is a positive time, not {ms} ms")
@@ -663,20 +432,20 @@ class Clock:
         else:
             self._set_main(side, self.remaining(side, now) - ms, now)
         how = "to the others" if credit_others else "deducted"
-        self._log(now, "penalty", side, f"{ms} ms {how} {reason}".strip(), by)
+        self._desk.record(now, "penalty", side, f"{ms} ms {how} {reason}".strip(), by)
 
     def set_moves(self, side: int, turns: int, now: int | None = None, *, arbiter: ArbiterToken | None = None,
                   moves: int | None = None) -> None:
         """Set `side`'s turn counter (the stage's quota count moves by the same amount); optionally its moves."""
         now = self._now(now)
-        by = self._authorize(arbiter, "set moves")
+        by = self._desk.authorize(arbiter, "set moves")
         target = self._check_side(side)
         if turns < 0 or (moves is not None and moves < 0):
             raise ClockError(f"move counters cannot be negative ({turns}, {moves})")
         target.stage_turns = max(0, target.stage_turns + turns - target.turns)
         target.turns = turns
         target.moves = moves if moves is not None else turns * self.moves_per_turn
-        self._log(now, "set-moves", side, f"turns {turns} moves {target.moves}", by)
+        self._desk.record(now, "set-moves", side, f"turns {turns} moves {target.moves}", by)
 
     def undo(self, now: int | None = None, *, arbiter: ArbiterToken | None = None) -> None:
         """Take back the last accepted press: every side's time, counters and stage as at that press.
@@ -684,16 +453,17 @@ class Clock:
         The clock is left paused (the board is being put back); the time since the press counts for no one.
         """
         now = self._now(now)
-        by = self._authorize(arbiter, "undo")
+        by = self._desk.authorize(arbiter, "undo")
         self._advance(now)
-        if not self._undo:
+        entry = self._history.pop()
+        if entry is None:
             raise ClockStateError("no press to undo")
-        self._load(self._undo.pop())
+        self._load(entry)
         if self.state is not State.READY:
             self.state = State.PAUSED
         self._run_since = None
         self._floor = now
-        self._log(now, "undo", self.active, "", by)
+        self._desk.record(now, "undo", self.active, "", by)
 
     # -- a take-back on the board -------------------------------------------------------
 
@@ -721,44 +491,24 @@ class Clock:
         turn_moves, known = 0, True
         for mover in reversed(movers):
             side = self._check_side(mover)
-            entry = self._undo[-1] if known and self._undo else None
-            if entry is None or entry["active"] != mover or "bonus_ms" not in entry:
+            entry = self._history.pop_turn_of(mover) if known else None
+            if entry is None:
                 known = False  # and for every earlier mover too
-                side.turns, side.stage_turns = max(0, side.turns - 1), max(0, side.stage_turns - 1)
-                side.moves = max(0, side.moves - self.moves_per_turn)
+                side.forget_turn(self.moves_per_turn)
                 turn_moves = 0
                 continue
-            self._undo.pop()
             side.remaining_ms -= entry["bonus_ms"]
-            for key in ("stage", "stage_turns", "turns", "moves", "periods"):
-                setattr(side, key, entry["sides"][mover][key])
+            side.load_counters(entry["sides"][mover])
             turn_moves = entry["turn_moves"]
         self.active = movers[0]
         self._turn_moves = turn_moves
         self._turn_used = 0
         self._run_since = now if self.state is State.RUNNING else None
         self._floor = now
-        self._log(now, "take-back", self.active, f"{len(movers)} turn{'s' if len(movers) != 1 else ''}")
+        self._desk.record(now, "take-back", self.active, f"{len(movers)} turn{'s' if len(movers) != 1 else ''}")
         self._advance(now)
 
-    def _book(self, now: int) -> None:
-        """Book the time the side to move has used in this turn (no bonus, the
-        hourglass credits to the others); its turn starts again at `now`."""
-        used = self._used(now)
-        for index, side in enumerate(self._sides):
-            if index != self.active:
-                side.remaining_ms += self._credit(index, used)
-        mover = self._sides[self.active]
-        mover.remaining_ms = self._main(self.active, used)
-        mover.used_ms += used
-        self._turn_used = 0
-        self._run_since = now if self._run_since is not None else None
-
     # -- snapshots -----------------------------------------------------------------
-
-    def _push_undo(self, now: int) -> None:
-        self._undo.append(self._dump(now))
-        del self._undo[:-UNDO_DEPTH]
 
     def _dump(self, now: int) -> dict:
         return {
@@ -769,8 +519,7 @@ class Clock:
             "active": self.active,
             "turn_moves": self._turn_moves,
             "turn_used_ms": self._used(now),
-            "sides": [{key: value for key, value in asdict(side).items() if key != "control"}
-                      for side in self._sides],
+            "sides": [side.to_dict() for side in self._sides],
             "flags": [asdict(flag) for flag in self.flags],
         }
 
@@ -780,11 +529,7 @@ class Clock:
         self._turn_moves = int(data["turn_moves"])
         self._turn_used = int(data["turn_used_ms"])
         for side, record in zip(self._sides, data["sides"]):
-            unknown = set(record) - _SIDE_FIELDS
-            if unknown:
-                raise ClockError(f"clock snapshot: unknown side fields {sorted(unknown)}")
-            for key, value in record.items():
-                setattr(side, key, value)
+            side.load(record)
         self.flags = [Flag(**flag) for flag in data["flags"]]
 
     def snapshot(self, now: int | None = None) -> dict:
@@ -807,7 +552,7 @@ class Clock:
             if len(data["sides"]) != len(controls):
                 raise ClockError("clock snapshot: sides and controls disagree")
             clock._load(copy.deepcopy(data))
-            clock.log = ArbiterLog.from_list(data.get("log", ()))
+            clock._desk = ArbiterDesk(pin, ArbiterLog.from_list(data.get("log", ())))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, ClockError):
                 raise
@@ -816,5 +561,5 @@ class Clock:
             clock.state = State.PAUSED
         at = clock._now(now) if (now is not None or time is not None) else 0
         clock._floor = at
-        clock._log(at, "restore", clock.active)
+        clock._desk.record(at, "restore", clock.active)
         return clock

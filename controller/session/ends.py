@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from damka.controller import events as ev
 from damka.controller import wording
-from damka.controller.clock.clock import Flag, GameOver, SideOut
+from damka.controller.clock.records import Flag, GameOver, SideOut
 from damka.controller.session.types import Phase
 from damka.controller.words import say
 from damka.engine.variant import Result
