@@ -115,6 +115,15 @@ class SideAccount:
         self.turns, self.stage_turns = max(0, self.turns - 1), max(0, self.stage_turns - 1)
         self.moves = max(0, self.moves - moves_per_turn)
 
+    def set_counters(self, turns: int, moves: int | None, moves_per_turn: int) -> None:
+        """The arbiter's count of turns (the stage's quota count moves by as
+        much) and of moves (by default a whole number of turns)."""
+        if turns < 0 or (moves is not None and moves < 0):
+            raise ClockError(f"move counters cannot be negative ({turns}, {moves})")
+        self.stage_turns = max(0, self.stage_turns + turns - self.turns)
+        self.turns = turns
+        self.moves = moves if moves is not None else turns * moves_per_turn
+
     def can_be_set_to(self, main_ms: int) -> bool:
         """A main time of `main_ms` or less would flag at once, unless byo-yomi periods are left."""
         stage = self.current
