@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Sequence
 
-from damka.controller.clock import timecontrol
+from damka.controller.clock import presets
 from damka.controller.clock.errors import TimeControlError
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
 from damka.controller.words import language, retell, say
@@ -76,10 +76,10 @@ def side_choices() -> Choices:
 
 def time_choices() -> Choices:
     """"" no clock, "casual" the variant's casual default, else a preset of
-    controller/clock/timecontrol.py by name."""
+    controller/clock/presets.py by name."""
     return (("", say("clock.none")), ("casual", say("clock.casual")),
             *((preset.name, say("clock.preset", name=preset.name, text=preset.text))
-              for preset in timecontrol.PRESETS if preset.name != "untimed"))
+              for preset in presets.PRESETS if preset.name != "untimed"))
 
 
 def colour_choices() -> Choices:
@@ -268,7 +268,7 @@ class GameMenu(Menu):
         self.fitted_for = game
         try:
             sides = 2 if game[1] == "teams" else int(game[1])
-            preset = timecontrol.casual_preset(game[0], sides)
+            preset = presets.casual_preset(game[0], sides)
             label = say("clock.casual_named", name=preset.name, text=preset.text)
         except (TimeControlError, ValueError):
             label = say("clock.casual")

@@ -16,7 +16,7 @@ def fresh_fonts() -> None:
     widgets._cached_font.cache_clear()
     clock_face._cached_font.cache_clear()
 
-from damka.controller.clock import timecontrol
+from damka.controller.clock import presets
 from damka.controller.clock.clock import Clock
 from damka.controller.menus import game_menu
 from damka.display.screen import SIZE, GameView, MenuView, ResultView, Screen, SideLine, Standing
@@ -50,7 +50,7 @@ def test_game_view_without_clock_shows_whose_turn() -> None:
 
 
 def test_game_view_with_a_four_side_clock_and_scores() -> None:
-    clock = Clock(timecontrol.control("4+1"), sides=4, moves_per_turn=2)
+    clock = Clock(presets.control("4+1"), sides=4, moves_per_turn=2)
     clock.start(0)
     sides = [SideLine(f"Player {i + 1}", (200, 60, 60), score=i) for i in range(4)]
     surface = Screen().render(GameView("Multiwarcaby", sides, clock=clock.view(1000), status="Player 1 to move"))

@@ -18,7 +18,7 @@ from damka.controller.clock.time_source import FakeTime
 from damka.controller.board_settings import BoardSettings, settings_menu
 from damka.controller.menus import game_actions_menu, game_menu, resume_menu
 from damka.controller.setup import GameSetup
-from damka.controller.clock.timecontrol import control
+from damka.controller.clock.presets import control
 from damka.display import clock_face, widgets
 from damka.display.screen import PANEL_SIZES, GameView, MenuView, ResultView, Screen, SideLine, Standing, View
 from damka.display.widgets import PLAYER_COLOURS, SIDE_COLOURS

@@ -5,24 +5,19 @@ from __future__ import annotations
 import pytest
 
 from damka.controller.clock.errors import ClockError, TimeControlError
+from damka.controller.clock.pdn_tag import format_pdn, parse_pdn
+from damka.controller.clock.presets import PRESETS, casual_preset, control, find_preset, with_handicap
 from damka.controller.clock.timecontrol import (
     HOUR,
     MINUTE,
-    PRESETS,
     SECOND,
     Mode,
     Stage,
     TimeControl,
-    casual_preset,
-    control,
-    find_preset,
     format_control,
-    format_pdn,
     format_sides,
     parse,
-    parse_pdn,
     parse_sides,
-    with_handicap,
 )
 from damka.engine.errors import DamkaError
 

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from damka.controller.clock import timecontrol
+from damka.controller.clock import presets
 from damka.hardware.palette import PALETTES
 from damka.controller.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
                                    side_choices, time_choices, variant_choices)
@@ -114,7 +114,7 @@ def form_options(engines: Engines = ()) -> dict[str, Any]:
             "modes": [list(p) for p in mode_choices()] + [["remote", say("mode.remote")]],
             "time_controls": [list(p) for p in time_choices()], "colours": [list(p) for p in colour_choices()],
             "levels": [list(p) for p in level_choices()], "hints": [list(p) for p in hint_choices()],
-            "presets": [{"name": p.name, "text": p.text} for p in timecontrol.PRESETS],
+            "presets": [{"name": p.name, "text": p.text} for p in presets.PRESETS],
             "sided": [name for name, _ in variant_choices() if variant_class(name).takes_option("sides")],
             "roles": role_colours(),
             # Every palette: the page draws the one chosen in the board settings (state.settings.palette).

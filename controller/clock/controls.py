@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from damka.controller.clock import timecontrol
+from damka.controller.clock import pdn_tag, presets, timecontrol
 from damka.controller.clock.clock import Clock, TimeSource
 from damka.controller.clock.errors import TimeControlError
 from damka.controller.clock.timecontrol import TimeControl
@@ -31,13 +31,13 @@ def read_controls(text: str, sides: int) -> list[TimeControl]:
     (300 minutes). TimeControlError when the text is none of these."""
     clean = text.strip()
     if clean.lower().startswith(PDN_PREFIX):
-        control = timecontrol.parse_pdn(clean[len(PDN_PREFIX):])
+        control = pdn_tag.parse_pdn(clean[len(PDN_PREFIX):])
         if control is None:
             raise TimeControlError("the PDN TimeControl '?' (unknown) is no time control to play with")
         return [control] * sides
     if "|" in clean:
         return timecontrol.parse_sides(clean, sides)
-    return [timecontrol.control(clean)] * sides
+    return [presets.control(clean)] * sides
 
 
 CASUAL = "casual"  # a setup's clock: the variant's own casual default (`variant.casual_time_preset()`)
@@ -52,7 +52,7 @@ def variant_controls(variant: Variant, text: str) -> list[TimeControl] | None:
         return None
     sides = len(variant.sides)
     if clean == CASUAL:
-        return [timecontrol.casual_preset(variant).control] * sides
+        return [presets.casual_preset(variant).control] * sides
     return read_controls(clean, sides)
 
 

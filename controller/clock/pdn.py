@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from damka.controller.clock import timecontrol
+from damka.controller.clock import pdn_tag, timecontrol
 from damka.controller.clock.controls import stored_control, variant_controls
 from damka.controller.clock.errors import TimeControlError
 from damka.controller.clock.timecontrol import TimeControl
@@ -61,7 +61,7 @@ def time_control_tags(controls: Sequence[TimeControl], text: str = "") -> dict[s
     words such as a preset name, else the compact form: exact either way)."""
     compact = timecontrol.format_sides(controls)
     try:
-        value = timecontrol.format_pdn(controls[0]) if "|" not in compact else "?"
+        value = pdn_tag.format_pdn(controls[0]) if "|" not in compact else "?"
     except TimeControlError:
         value = "?"
     return {"TimeControl": value, "DamkaTimeControl": text or compact}

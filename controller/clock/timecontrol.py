@@ -1,4 +1,4 @@
-"""Time controls: stages, increment modes, presets and their text forms.
+"""Time controls: stages, increment modes, and the compact text form.
 
 A `TimeControl` is a tuple of `Stage`s for one side. A stage gives a base time
 and, optionally, a move quota and an increment mode:
@@ -24,8 +24,9 @@ flag). The last stage, if it has a quota, repeats (`50/120:25/60` is 2 h for
 50 moves, then 1 h for every further 25). Quotas count turns: a multiwarcaby
 turn of two moves is one.
 
-Two text forms, both parsed and written (`parse`/`format_control`,
-`parse_pdn`/`format_pdn`):
+Its text forms, both parsed and written: the compact form here
+(`parse`/`format_control`); the PDN/PGN TimeControl tag in `pdn_tag.py`
+(`parse_pdn`/`format_pdn`); named presets in `presets.py`.
 
 Compact (ours)::
 
@@ -38,25 +39,17 @@ Compact (ours)::
 
     5+3   15   3+2d   50/120:25/60   80+60   *3   60+5x30   5+3|3+3
 
-PDN / PGN `TimeControl` tag: fields in seconds joined by ":"; `40/7200`
-(moves/seconds), `300` (sudden death), `300+3` (seconds + increment), `*180`
-(sandclock), `-` (no time control) and `?` (unknown).
-
-Size: the text forms (compact, PDN, presets) are one grammar with its parser,
-formatter and error messages; splitting it would split that grammar.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from damka.controller.clock.errors import TimeControlError
-from damka.engine.variant import Variant
-from damka.engine.variants import default_variant, variant_class
 
 MINUTE = 60_000
 SECOND = 1_000
@@ -192,7 +185,8 @@ MAX_DURATION_MS = 24 * HOUR
 MAX_COUNT = 1000  # move quotas and byo-yomi periods
 
 
-def _to_ms(number: str, unit_ms: int, what: str) -> int:
+def read_ms(number: str, unit_ms: int, what: str) -> int:
+    """`number` of `unit_ms` as whole ms, at most a day (the number grammar of both text forms)."""
     if len(number) > 12:
         raise TimeControlError(f"{what}: {number!r} is longer than any clock runs (at most 24 hours)")
     try:
@@ -206,7 +200,7 @@ def _to_ms(number: str, unit_ms: int, what: str) -> int:
     return int(value)
 
 
-def _count(text: str, where: str, what: str) -> int:
+def read_count(text: str, where: str, what: str) -> int:
     """A move quota or a number of periods: a whole number from 1 to MAX_COUNT."""
     if not text.isdigit() or len(text) > 4 or not 1 <= int(text) <= MAX_COUNT:
         raise TimeControlError(f"{where}: {what} {text!r} is not a whole number from 1 to {MAX_COUNT}")
@@ -216,13 +210,13 @@ def _count(text: str, where: str, what: str) -> int:
 def _duration(text: str, default_unit_ms: int, what: str) -> int:
     """`90`, `1.5`, `1h20m`, `2m30s`: bare numbers are in the default unit."""
     if re.fullmatch(_NUMBER, text):
-        return _to_ms(text, default_unit_ms, what)
+        return read_ms(text, default_unit_ms, what)
     if text and re.fullmatch(rf"(?:{_NUMBER}[hms])+", text):
         parts = _UNIT_PART.findall(text)
         units = [unit for _, unit in parts]
         if len(set(units)) != len(units) or units != sorted(units, key="hms".index):
             raise TimeControlError(f"{what}: {text!r} repeats or misorders its units (write 1h20m30s)")
-        return sum(_to_ms(number, _UNITS[unit], what) for number, unit in parts)
+        return sum(read_ms(number, _UNITS[unit], what) for number, unit in parts)
     raise TimeControlError(f"{what}: {text!r} is not a time (write 15, 90s, 1h20m)")
 
 
@@ -267,14 +261,14 @@ def _read_stage(text: str, index: int) -> tuple[Stage, bool]:
     moves = None
     if "/" in text:
         quota, _, text = text.partition("/")
-        moves = _count(quota, where, "move quota")
+        moves = read_count(quota, where, "move quota")
     base, plus, bonus = text.partition("+")
     time_ms = _duration(base, MINUTE, f"{where}: base time")
     if not plus:
         return Stage(time_ms, moves), False
     if "x" in bonus:
         periods, _, length = bonus.partition("x")
-        count = _count(periods, where, "byo-yomi periods")
+        count = read_count(periods, where, "byo-yomi periods")
         return Stage(time_ms, moves, Mode.BYOYOMI, _duration(length, SECOND, f"{where}: byo-yomi period"),
                      count), False
     match = re.fullmatch(r"(.*?)([abd]?)", bonus)
@@ -351,147 +345,3 @@ def format_sides(controls: Sequence[TimeControl]) -> str:
     """`5+3` when every side has the same control, else one per side joined by `|`."""
     texts = [format_control(control) for control in controls]
     return texts[0] if len(set(texts)) == 1 else "|".join(texts)
-
-
-# -- PDN / PGN TimeControl tag ------------------------------------------------------
-
-
-def _pdn_seconds(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise TimeControlError(f"{what}: {text!r} is not a whole number of seconds")
-    return _to_ms(text, SECOND, what)
-
-
-def parse_pdn(text: str) -> TimeControl | None:
-    """A PDN/PGN TimeControl tag value; None for `?` (unknown), untimed for `-`."""
-    clean = text.strip()
-    if clean == "?":
-        return None
-    if clean == "-":
-        return TimeControl()
-    if not clean:
-        raise TimeControlError("empty TimeControl tag (write ? or -)")
-    stages = []
-    for index, part in enumerate(clean.split(":")):
-        where = f"TimeControl field {index + 1} {part!r}"
-        if part.startswith("*"):
-            stages.append(Stage(_pdn_seconds(part[1:], f"{where}: sandclock"), mode=Mode.HOURGLASS))
-            continue
-        moves = None
-        if "/" in part:
-            quota, _, part = part.partition("/")
-            moves = _count(quota, where, "moves")
-        base, plus, increment = part.partition("+")
-        time_ms = _pdn_seconds(base, f"{where}: seconds")
-        bonus = _pdn_seconds(increment, f"{where}: increment") if plus else 0
-        stages.append(Stage(time_ms, moves, Mode.FISCHER if bonus else Mode.NONE, bonus))
-    try:
-        return TimeControl(tuple(stages))
-    except TimeControlError as exc:
-        raise TimeControlError(f"TimeControl {text!r}: {exc}") from exc
-
-
-def format_pdn(control: TimeControl | None) -> str:
-    """The PDN/PGN TimeControl tag value. Delays and byo-yomi have no PDN form (TimeControlError)."""
-    if control is None:
-        return "?"
-    if control.untimed:
-        return "-"
-    fields = []
-    for stage in control.stages:
-        if stage.mode not in (Mode.NONE, Mode.FISCHER, Mode.HOURGLASS):
-            raise TimeControlError(f"a {stage.mode} stage has no PDN TimeControl form")
-        if stage.time_ms % SECOND or stage.increment_ms % SECOND:
-            raise TimeControlError("PDN TimeControl has whole seconds only")
-        if stage.mode is Mode.HOURGLASS:
-            fields.append(f"*{stage.time_ms // SECOND}")
-            continue
-        text = (f"{stage.moves}/" if stage.moves is not None else "") + str(stage.time_ms // SECOND)
-        if stage.mode is Mode.FISCHER:
-            text += f"+{stage.increment_ms // SECOND}"
-        fields.append(text)
-    return ":".join(fields)
-
-
-# -- presets ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Preset:
-    """A named time control (the same for every side)."""
-
-    name: str
-    text: str
-    description: str
-    aliases: tuple[str, ...] = field(default=())
-
-    @property
-    def control(self) -> TimeControl:
-        return parse(self.text)
-
-
-PRESETS: tuple[Preset, ...] = (
-    Preset("fmjd-classical", "50/120:25/60", "FMJD classical: 2 h for 50 moves, then 1 h for every 25 moves",
-           ("classical",)),
-    Preset("fmjd-classical-increment", "80+60", "FMJD classical with increment: 1 h 20 min + 1 min per move"),
-    Preset("rapid-64", "10+3", "rapid on 64 squares: 10 min + 3 s per move", ("rapid",)),
-    Preset("rapid-100", "15+5", "rapid on 100 squares: 15 min + 5 s per move"),
-    Preset("rapid-15", "15", "rapid, sudden death: 15 min"),
-    Preset("blitz-64", "3+3", "blitz on 64 squares: 3 min + 3 s per move", ("blitz",)),
-    Preset("blitz-100", "5+3", "blitz on 100 squares: 5 min + 3 s per move"),
-    Preset("blitz-5", "5", "blitz, sudden death: 5 min"),
-    Preset("superblitz", "2+2", "superblitz: 2 min + 2 s per move", ("bullet",)),
-    Preset("multiwarcaby7", "5+2", "casual multiwarcaby, small board, 2 players: about 12 min a game"),
-    Preset("multiwarcaby-2", "8+2", "casual multiwarcaby, 2 players or two teams: about 20 min a game"),
-    Preset("multiwarcaby-3", "5+2", "casual multiwarcaby, 3 players: about 20 min a game"),
-    Preset("multiwarcaby-4", "4+1", "casual multiwarcaby, 4 players: about 20 min a game"),
-    Preset("hourglass-3", "*3", "hourglass, 3 min"),
-    Preset("byoyomi", "10+5x30", "10 min, then 5 byo-yomi periods of 30 s"),
-    # (not "casual": a game set up with `casual` plays its variant's casual clock, `clock/controls.py` `variant_controls`)
-    Preset("untimed", "-", "no time control: the clock counts up", ("none",)),
-)
-
-
-def find_preset(name: str) -> Preset:
-    """A preset by name or alias (case-insensitive)."""
-    wanted = name.strip().lower()
-    for candidate in PRESETS:
-        if wanted == candidate.name or wanted in candidate.aliases:
-            return candidate
-    names = ", ".join(candidate.name for candidate in PRESETS)
-    raise TimeControlError(f"no time control preset {name!r} (presets: {names})")
-
-
-def casual_preset(variant: str | Variant, sides: int = 2) -> Preset:
-    """The casual default for a variant (`variant.casual_time_preset()`), given
-    itself or by name and number of clock sides (teams count as 2)."""
-    if isinstance(variant, str):
-        factory = variant_class(variant)
-        try:
-            variant = factory.create(sides=sides) if sides != 2 and factory.takes_option("sides") else \
-                default_variant(factory.name)
-        except ValueError as exc:
-            raise TimeControlError(f"no casual time control: {exc}") from None
-    return find_preset(variant.casual_time_preset())
-
-
-def control(text_or_name: str) -> TimeControl:
-    """A time control from a preset name or the compact form."""
-    try:
-        return find_preset(text_or_name).control
-    except TimeControlError:
-        if re.fullmatch(r"[a-z][a-z0-9-]*", text_or_name.strip().lower()):
-            raise
-        return parse(text_or_name)
-
-
-def with_handicap(base: TimeControl, factors: Iterable[float]) -> list[TimeControl]:
-    """Handicap helper: one control per side with the first stage's time scaled (whole seconds)."""
-    result = []
-    for factor in factors:
-        if not base.stages or factor <= 0:
-            raise TimeControlError(f"cannot scale {format_control(base)!r} by {factor}")
-        first = base.stages[0]
-        seconds = max(1, round(first.time_ms * factor / SECOND))
-        result.append(replace(base, stages=(replace(first, time_ms=seconds * SECOND), *base.stages[1:])))
-    return result

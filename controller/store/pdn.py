@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from damka.controller.clock import timecontrol
+from damka.controller.clock import pdn_tag, timecontrol
 from damka.controller.clock.controls import variant_controls
 from damka.controller.clock.errors import TimeControlError
 from damka.controller.clock.pdn import format_clock, parse_clock, stored_control_tags
@@ -205,7 +205,7 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
     pdn_control = tags.pop("TimeControl", None)
     if time_control is None and pdn_control not in (None, "", "?", "-"):
         try:
-            parsed = timecontrol.parse_pdn(pdn_control)
+            parsed = pdn_tag.parse_pdn(pdn_control)
         except TimeControlError as exc:
             raise RecordError(f"{where}: {exc}") from None
         time_control = timecontrol.format_control(parsed) if parsed is not None else None
