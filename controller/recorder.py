@@ -26,7 +26,8 @@ from damka.controller import events as ev
 from damka.controller.clock.clock import Clock
 from damka.controller.clock.records import State
 from damka.controller.session import Session
-from damka.controller.store.store import Store, StoreError
+from damka.controller.store.schema import StoreError
+from damka.controller.store.store import Store
 
 log = logging.getLogger(__name__)
 

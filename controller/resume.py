@@ -25,7 +25,7 @@ from damka.controller.seat_opponents import far_seats, seat_remote
 from damka.controller.session import CommittedMove, Mode
 from damka.controller.players import Opponent
 from damka.controller.setup import Engines, GameSetup
-from damka.controller.store.store import StoredGame
+from damka.controller.store.rows import StoredGame
 from damka.controller.tracker import BoardMap
 from damka.controller.words import say, translate
 from damka.engine import levels

@@ -22,7 +22,7 @@ from damka.controller.game_factory import BuiltGame
 from damka.controller.menus import Menu, MenuAction, Row, game_actions_menu
 from damka.controller.resume import stored_computer_sides
 from damka.controller.session.types import POLL_MS
-from damka.controller.store.store import StoredGame
+from damka.controller.store.rows import StoredGame
 from damka.controller.view_builder import with_notice
 from damka.controller.views import GameView, View
 from damka.controller.words import say

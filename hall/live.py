@@ -13,7 +13,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from damka.controller.store.store import result_text
+from damka.controller.store.rows import result_text
 from damka.controller.views import side_colour
 from damka.engine.variants import find_variant
 from damka.hall.record import HallRecord, result_from_json

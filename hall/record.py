@@ -23,7 +23,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
 
-from damka.controller.store.store import Store, StoreError
+from damka.controller.store.schema import StoreError
+from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn
 from damka.engine.errors import DamkaError
 from damka.engine.game import Game

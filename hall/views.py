@@ -8,7 +8,7 @@ import json
 import time
 from typing import Any
 
-from damka.controller.store.store import result_text
+from damka.controller.store.rows import result_text
 from damka.hall import live
 from damka.hall.record import HallRecord, result_from_json
 from damka.web.state import result_data   # the board page's result wording

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from damka.controller.store import schema as store_schema
-from damka.controller.store.store import Store, StoreError, default_path
+from damka.controller.store.schema import StoreError
+from damka.controller.store.store import Store, default_path
 from damka.engine import DamkaError, Game, find_variant
 
 

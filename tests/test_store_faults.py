@@ -11,7 +11,8 @@ import pytest
 
 from disk_faults import FailingConnection, SmallDisk, read_only_view, small_disk, unmount  # noqa: F401
 from damka.cli import main
-from damka.controller.store.store import Store, StoreError
+from damka.controller.store.schema import StoreError
+from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn
 from damka.engine import Game, find_variant
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from damka.controller.store.store import Store, StoredGame, StoreError
+from damka.controller.store.rows import StoredGame
+from damka.controller.store.schema import StoreError
+from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn, iter_outcomes
 from damka.controller.words import say
 from damka.engine.errors import EngineError
@@ -97,7 +99,7 @@ def replay(store: Store | None, game_id: int) -> dict[str, Any]:
 
 def export_result(stored: StoredGame) -> str:
     """The result as the PDN writes it (the variant's own form: 2-0, 1-0, small points, *)."""
-    from damka.controller.store.store import result_text
+    from damka.controller.store.rows import result_text
 
     return result_text(stored.variant, stored.result)
 

@@ -37,7 +37,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from damka.controller.store.store import Store, StoreError
+from damka.controller.store.schema import StoreError
+from damka.controller.store.store import Store
 from damka.controller.store.pdn import iter_outcomes, record_key
 from damka.controller.words import say
 from damka.engine.errors import EngineError

@@ -47,7 +47,8 @@ from damka.controller.players import Opponent
 from damka.controller.recorder import CHECKPOINT_MS, WriteQueue
 from damka.controller.session import Session
 from damka.controller.setup import GameSetup
-from damka.controller.store.store import Store, StoredGame
+from damka.controller.store.rows import StoredGame
+from damka.controller.store.store import Store
 from damka.controller.view_builder import player_colours
 from damka.controller.views import Colour, View
 from damka.controller.words import say

@@ -29,7 +29,7 @@ from damka.controller.recorder import GameRef, Recorder, Write
 from damka.controller.seat_opponents import engine_seats, seat_remote
 from damka.controller.session import Session
 from damka.controller.setup import GameSetup
-from damka.controller.store.store import StoredGame
+from damka.controller.store.rows import StoredGame
 from damka.controller.view_builder import active_sides, result_view
 from damka.controller.words import say
 from damka.engine.variant import Result, Variant

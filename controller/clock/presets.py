@@ -45,7 +45,7 @@ PRESETS: tuple[Preset, ...] = (
     Preset("multiwarcaby-4", "4+1", "casual multiwarcaby, 4 players: about 20 min a game"),
     Preset("hourglass-3", "*3", "hourglass, 3 min"),
     Preset("byoyomi", "10+5x30", "10 min, then 5 byo-yomi periods of 30 s"),
-    # (not "casual": a game set up with `casual` plays its variant's casual clock, `clock/controls.py` `variant_controls`)
+    # (not "casual": a game set up with `casual` plays its variant's casual clock, `controls.variant_controls`)
     Preset("untimed", "-", "no time control: the clock counts up", ("none",)),
 )
 

@@ -2,7 +2,10 @@
 nothing from the controller but the clock package (a stored game's time
 control and clock times are written as the clock writes them).
 
-    schema.py   the tables, their migrations and the connection
-    store.py    the store: write a game move by move, read it back
-    pdn.py      stored games to PDN and back (`damka export`, `damka import`)
+    schema.py    the tables, their migrations and the connection
+    store.py     the store, the one way in: owns the connection and its transactions
+    rows.py      how a game, a move, a result, a player out are written in the tables; the records read back
+    rebuild.py   a stored game rebuilt with the engine from its rows, every move checked
+    imports.py   a whole game stored at once (an imported record)
+    pdn.py       stored games to PDN and back (`damka export`, `damka import`)
 """

@@ -24,7 +24,7 @@ from damka.controller.clock import pdn_tag, timecontrol
 from damka.controller.clock.controls import variant_controls
 from damka.controller.clock.errors import TimeControlError
 from damka.controller.clock.pdn import format_clock, parse_clock, stored_control_tags
-from damka.controller.store.store import StoredGame
+from damka.controller.store.rows import StoredGame
 from damka.engine import pdn, pdn_tags
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
