@@ -29,7 +29,7 @@ from damka.controller.session.types import Mode, SessionSettings
 from damka.controller.setup import GameSetup
 from damka.controller.timecontrol import TimeControl
 from damka.controller.timed_game import make_clock, stored_control, variant_controls
-from damka.controller.tracker import TrackerSettings
+from damka.controller.board.tracker import TrackerSettings
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from damka.controller import hints
+from damka.controller.board import hints
 from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock
 from damka.controller.clock_errors import ClockError
@@ -26,7 +26,7 @@ from damka.controller.session import CommittedMove, Mode
 from damka.controller.players import Opponent
 from damka.controller.setup import Engines, GameSetup
 from damka.controller.store import StoredGame
-from damka.controller.tracker import BoardMap
+from damka.controller.board.tracker import BoardMap
 from damka.controller.words import say, translate
 from damka.engine import levels
 from damka.engine.variant import Variant

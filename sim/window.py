@@ -39,9 +39,9 @@ import pygame
 from damka.controller.app import App
 from damka.controller.cue_sinks import ThreadedSink
 from damka.controller.cues import CueListener, CueSettings
-from damka.controller.eventlog import LogEvent, parse_side
+from damka.controller.board.eventlog import LogEvent, parse_side
 from damka.controller.session import Phase
-from damka.controller.tracker import BoardMap
+from damka.controller.board.tracker import BoardMap
 from damka.controller.user_files import replace_file
 from damka.controller.words import say
 from damka.display.screen import SIZE as SCREEN_SIZE

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from damka.controller.app import App, AppState
-from damka.controller.board_loop import BoardLoop
+from damka.controller.board.loop import BoardLoop
 from damka.controller.match import Match
 from damka.controller.clock import State
 from damka.controller.store import Store
-from damka.controller.tracker import BoardMap
+from damka.controller.board.tracker import BoardMap
 from damka.controller.setup import GameSetup
 from damka.display.screen import GameView, ResultView
 from damka.engine import Result

@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_FOLDERS = {".venv", "build", "dist", ".git", "node_modules"}
-CHECKED = ["engine", "controller/tracker.py", "controller/eventlog.py", "controller/config_file.py",
+CHECKED = ["engine", "controller/board/tracker.py", "controller/board/eventlog.py", "controller/config_file.py",
            "controller/board_config.py", "hardware/config.py", "hall/config.py", "web/settings.py", "damka"]
 
 

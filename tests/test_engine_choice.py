@@ -20,7 +20,7 @@ from damka.controller.hub_opponent import HubOpponent
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.setup import GameSetup
 from damka.controller.store import Store
-from damka.controller.tracker import BoardMap
+from damka.controller.board.tracker import BoardMap
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.sim.virtual_board import VirtualBoard
 from test_hub_opponent import idle, make

@@ -22,7 +22,7 @@ from damka.controller.hub_coach import HubCoach
 from damka.controller.hub_opponent import HubOpponent
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.setup import GameSetup
-from damka.controller.tracker import BoardMap
+from damka.controller.board.tracker import BoardMap
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 from damka.config import parse_config

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from damka.cli import main
-from damka.controller.eventlog import parse_log
+from damka.controller.board.eventlog import parse_log
 from damka.controller.session import Mode, SessionSettings
 from damka.controller.timecontrol import parse
 from damka.controller.timed_game import parse_clock, read_controls

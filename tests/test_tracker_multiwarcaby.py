@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from damka.controller.tracker import BoardMap, Kind, Tracker
+from damka.controller.board.tracker import BoardMap, Kind, Tracker
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 

@@ -22,7 +22,7 @@ def fresh_fonts() -> None:
     clock_face._cached_font.cache_clear()
 
 from damka.controller.app import App, AppState
-from damka.controller.eventlog import parse_log
+from damka.controller.board.eventlog import parse_log
 from damka.controller.store import Store
 from damka.controller.setup import GameSetup
 from damka.display.screen import ResultView

@@ -10,7 +10,7 @@ import pygame
 import pytest
 
 from damka.controller.app import App
-from damka.controller.eventlog import parse_log
+from damka.controller.board.eventlog import parse_log
 from damka.controller.setup import GameSetup
 from damka.engine.variants import variant_classes
 from damka.sim.window import BACKGROUND, FITS, PIECE_COLOURS, build, play_script

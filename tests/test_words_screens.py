@@ -18,7 +18,7 @@ from damka.controller.app import App
 from damka.controller.board_settings import BoardSettings, settings_menu
 from damka.controller.menus import board_note, game_actions_menu, game_menu, resume_menu
 from damka.controller.setup import GameSetup
-from damka.controller.takeback_guide import PieceStep, TakebackGuide
+from damka.controller.board.takeback_guide import PieceStep, TakebackGuide
 from damka.controller.words import say
 from damka.display import widgets
 from damka.display.screen import PANEL_SIZES, GameView, MenuView, ResultView, Screen, SideLine, Standing, View

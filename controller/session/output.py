@@ -2,7 +2,7 @@
 turn prompt and result in words.
 
 A part of `Session` (`core.py`); it owns the frame. The frame itself is
-composed by the pure `controller/frame.py`, the words come from
+composed by the pure `controller/board/frame.py`, the words come from
 `controller/wording.py`; the message line is `message_line.py`'s.
 """
 
@@ -12,9 +12,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from damka.controller import wording
-from damka.controller.frame import FrameFacts, compose_frame, remaining
+from damka.controller.board.frame import FrameFacts, compose_frame, remaining
 from damka.controller.session.types import Mode, Phase, seat_away, seat_label
-from damka.controller.tracker import Kind
+from damka.controller.board.tracker import Kind
 from damka.engine.variant import Result
 from damka.hardware.interfaces import LedFrame
 

@@ -11,7 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from damka.controller.game_record import CommittedMove
 from damka.controller.players import Opponent
-from damka.controller.tracker import TrackerSettings
+from damka.controller.board.tracker import TrackerSettings
 
 __all__ = ["CommittedMove", "Mode", "Opponent", "POLL_MS", "Phase", "PolledClock", "SessionSettings", "TurnClock",
            "seat_away", "seat_label"]

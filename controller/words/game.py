@@ -60,7 +60,7 @@ add({
                               "najpierw zdejmij zbite pionki z planszy"),
     "session.finish_move": ("finish your move first", "najpierw dokończ ruch"),
     "session.press_refused": ("press refused: {text}", "naciśnięcie odrzucone: {text}"),
-    # controller/hints.py, controller/coach.py (the message line's guidance)
+    # controller/board/hints.py, controller/coach.py (the message line's guidance)
     "hint.put_piece": ("put a piece{back} on {square}", "postaw pionek{back} na {square}"),
     "hint.back": (" back", " z powrotem"),
     "hint.take_piece": ("take the piece off {square}", "zdejmij pionek z {square}"),

@@ -1,6 +1,6 @@
 """`damka replay VARIANT LOG`: re-run a sensor log headless and print what the board made of it.
 
-The log (see `controller/eventlog.py`) has one event a line: `MS up SQ`,
+The log (see `controller/board/eventlog.py`) has one event a line: `MS up SQ`,
 `MS down SQ`, `MS press SIDE`, `MS button NAME`. The virtual board starts
 with the start position (or `--fen`) on it, so the game begins at once; each
 event happens at its time in virtual time, and after the last one time runs on
@@ -44,7 +44,7 @@ from damka.commands.options import add_position_arguments, count_argument, load_
 from damka.controller import events as ev
 from damka.controller.chooser import GreedyChooser
 from damka.controller.clock import Clock
-from damka.controller.eventlog import MAX_TIME_MS, EventLogError, LogEvent, parse_side, read_log, read_log_stream
+from damka.controller.board.eventlog import MAX_TIME_MS, EventLogError, LogEvent, parse_side, read_log, read_log_stream
 from damka.controller.events import EventHistory
 from damka.controller.game_factory import build_game
 from damka.controller.session import Mode, Session, SessionSettings

@@ -155,7 +155,7 @@ def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from damka.controller.app import App
-    from damka.controller.eventlog import read_log
+    from damka.controller.board.eventlog import read_log
     from damka.controller.store import Store
     from damka.sim.window import build, play_script, save_screenshot
 

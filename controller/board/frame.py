@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from damka.controller import hints
-from damka.controller.tracker import BoardMap, Kind, PositionIndex, Reading
+from damka.controller.board import hints
+from damka.controller.board.tracker import BoardMap, Kind, PositionIndex, Reading
 from damka.engine.move import Move
 from damka.hardware.interfaces import LedFrame
 

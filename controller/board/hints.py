@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from damka.controller.tracker import BoardMap, Kind, PositionIndex, Reading
+from damka.controller.board.tracker import BoardMap, Kind, PositionIndex, Reading
 from damka.controller.words import say
 from damka.engine.move import Move
 from damka.hardware.interfaces import ROLE_PRIORITY, Role
