@@ -18,7 +18,7 @@ import time
 from damka.controller.app import App
 from damka.controller.cue_sinks import ThreadedSink
 from damka.controller.cues import CueListener, CueSettings
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.board.tracker import BoardMap, Kind
 from damka.sim.virtual_board import VirtualBoard, carry_out
 

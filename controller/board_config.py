@@ -126,7 +126,7 @@ def _engine_command(section: Section, key: str, command: str) -> str:
 
 def _engine_name_problem(name: str, named: dict[str, str]) -> str:
     """Why `name` cannot name an engine ("" if it can)."""
-    from damka.controller.setup import OWN_ENGINE  # (as above: it loads the rules)
+    from damka.controller.game.setup import OWN_ENGINE  # (as above: it loads the rules)
 
     if not 0 < len(name) <= ENGINE_NAME_MAX or not name.isprintable() or name != name.strip():
         return f"an engine's name is 1 to {ENGINE_NAME_MAX} printable characters"

@@ -20,11 +20,11 @@ from damka.controller.board import hints
 from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock
 from damka.controller.clock_errors import ClockError
-from damka.controller.game_factory import BuiltGame, build_game
+from damka.controller.game.factory import BuiltGame, build_game
 from damka.controller.seat_opponents import far_seats, seat_remote
 from damka.controller.session import CommittedMove, Mode
 from damka.controller.players import Opponent
-from damka.controller.setup import Engines, GameSetup
+from damka.controller.game.setup import Engines, GameSetup
 from damka.controller.store import StoredGame
 from damka.controller.board.tracker import BoardMap
 from damka.controller.words import say, translate

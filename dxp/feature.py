@@ -18,7 +18,7 @@ from typing import Mapping
 from damka.controller.app import App
 from damka.controller.app import AppHooks
 from damka.controller.clock import State
-from damka.controller.game_factory import BuiltGame
+from damka.controller.game.factory import BuiltGame
 from damka.controller.menus import Menu, MenuAction, Row, game_actions_menu
 from damka.controller.resume import stored_computer_sides
 from damka.controller.session.types import POLL_MS

@@ -11,7 +11,7 @@ from damka.controller.match import Match
 from damka.controller.clock import State
 from damka.controller.store import Store
 from damka.controller.board.tracker import BoardMap
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import GameView, ResultView
 from damka.engine import Result
 from damka.hardware.interfaces import Button, ButtonPress, Buttons, BoardSensor, ClockPress, LedOutput, Role, Snapshot

@@ -13,7 +13,7 @@ from damka.controller.events import EventHistory
 from damka.controller.clock import State
 from damka.controller.store import Store
 from damka.controller.board.tracker import BoardMap
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import GameView, ResultView
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, ClockPress, Role

@@ -15,7 +15,7 @@ from damka.controller.app import App
 from damka.controller.chooser import GreedyChooser
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.store import Store
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import GameView, Screen
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, Role

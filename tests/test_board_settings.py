@@ -12,7 +12,7 @@ from damka.controller.app import App
 from damka.controller.board_settings import BoardSettings
 from damka.controller.cue_sinks import RecordingSink
 from damka.controller.cues import CueListener
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.firmware import protocol as P
 from damka.hardware.interfaces import Role
 from damka.hardware.layout import Layout

@@ -26,7 +26,7 @@ if sys.platform == "win32":
 
 from damka.commands.run import board_loop  # noqa: E402
 from damka.controller.app import App  # noqa: E402
-from damka.controller.setup import GameSetup  # noqa: E402
+from damka.controller.game.setup import GameSetup  # noqa: E402
 from damka.controller.board.tracker import BoardMap  # noqa: E402
 from damka.controller.views import GameView, MenuView  # noqa: E402
 from damka.hardware.backends import open_board  # noqa: E402

@@ -40,7 +40,7 @@ CHILD = textwrap.dedent('''
     from damka.controller.app import App
     from damka.controller.store import Store
     from damka.controller.board.tracker import BoardMap
-    from damka.controller.setup import GameSetup
+    from damka.controller.game.setup import GameSetup
     from damka.sim.virtual_board import VirtualBoard, carry_out
 
     db, seed = sys.argv[1], int(sys.argv[2])

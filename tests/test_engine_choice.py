@@ -18,7 +18,7 @@ from damka.controller.app import App, AppState
 from damka.controller.hub_coach import HubCoach
 from damka.controller.hub_opponent import HubOpponent
 from damka.controller.opponent import ComputerOpponent
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store import Store
 from damka.controller.board.tracker import BoardMap
 from damka.hardware.interfaces import Button, ButtonPress

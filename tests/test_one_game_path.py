@@ -18,7 +18,7 @@ from damka.cli import main
 from damka.controller.app import App
 from damka.controller.board.loop import BoardLoop
 from damka.controller.board.eventlog import read_log
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.board.tracker import BoardMap
 from damka.sim.virtual_board import VirtualBoard
 

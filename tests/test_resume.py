@@ -12,7 +12,7 @@ from damka.controller.clock import State
 from damka.controller.resume import describe, matches, target_squares
 from damka.controller.session import Phase
 from damka.controller.store import Store
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import MenuView
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out

@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from damka.controller.app import App
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.view_builder import with_notice, with_warning
 from damka.controller import wording
 from damka.display import widgets

@@ -17,7 +17,7 @@ from damka.controller.clock import Clock
 from damka.controller.clock_time import FakeTime
 from damka.controller.board_settings import BoardSettings, settings_menu
 from damka.controller.menus import game_actions_menu, game_menu, resume_menu
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.timecontrol import control
 from damka.display import clock_face, widgets
 from damka.display.screen import PANEL_SIZES, GameView, MenuView, ResultView, Screen, SideLine, Standing, View

@@ -11,7 +11,7 @@ import pytest
 
 from damka.controller.app import App, AppState
 from damka.controller.session import Phase
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.engine.move import Move
 from damka.sim.window import SimWindow, build
 

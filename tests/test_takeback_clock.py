@@ -17,7 +17,7 @@ import pytest
 
 from damka.cli import main
 from damka.controller.app import App
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store import Store
 from damka.controller.store_pdn import export_pdn
 from damka.controller.timed_game import make_clock

@@ -24,7 +24,7 @@ def fresh_fonts() -> None:
 from damka.controller.app import App, AppState
 from damka.controller.board.eventlog import parse_log
 from damka.controller.store import Store
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import ResultView
 from damka.hardware.interfaces import Button, Role
 from damka.hardware.layout import Layout

@@ -11,7 +11,7 @@ import pytest
 
 from damka.controller.app import App
 from damka.controller.board.eventlog import parse_log
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.engine.variants import variant_classes
 from damka.sim.window import BACKGROUND, FITS, PIECE_COLOURS, build, play_script
 

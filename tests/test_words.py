@@ -14,7 +14,7 @@ import pytest
 from damka.controller import words, wording
 from damka.controller.board_settings import BoardSettings, settings_menu
 from damka.controller.menus import game_actions_menu, game_menu, resume_menu
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.words import catalogue
 from damka.engine.variants import variant_class
 
@@ -140,7 +140,7 @@ def test_no_sentence_is_left_outside_the_catalogue() -> None:
 # and in a refusal is the catalogue's (controller/words/game.py).
 PLAYING = ["controller/session", "controller/app", "controller/players", "controller/opponent.py",
            "controller/hub_opponent.py", "controller/hub_coach.py", "controller/seat_opponents.py",
-           "controller/game_factory.py", "controller/resume.py", "controller/offers.py", "dxp"]
+           "controller/game/factory.py", "controller/resume.py", "controller/offers.py", "dxp"]
 # Words that are data, not sentences: kept in English in the records and the logs and
 # put into the board's language where they are shown (`words.translate`).
 TOKENS = {

@@ -17,7 +17,7 @@ from damka.controller import words, wording
 from damka.controller.app import App
 from damka.controller.board_settings import BoardSettings, settings_menu
 from damka.controller.menus import board_note, game_actions_menu, game_menu, resume_menu
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.board.takeback_guide import PieceStep, TakebackGuide
 from damka.controller.words import say
 from damka.display import widgets

@@ -23,7 +23,7 @@ from damka.controller.menus import (colour_choices, engine_choices, hint_choices
                                    side_choices, time_choices, variant_choices)
 from damka.controller import words
 from damka.controller.words import catalogue, say
-from damka.controller.setup import Engines
+from damka.controller.game.setup import Engines
 from damka.controller.store_pdn import import_variant
 from damka.engine.errors import EngineError
 from damka.engine.variants import variant_class

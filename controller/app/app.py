@@ -40,12 +40,12 @@ from damka.controller import words
 from damka.controller.board_settings import SETTINGS_MENU, BoardSettings, settings_menu
 from damka.controller.chooser import Chooser
 from damka.controller.clock import Clock, State
-from damka.controller.game_factory import build_variant
+from damka.controller.game.factory import build_variant
 from damka.controller.menus import game_menu
 from damka.controller.players import Opponent
 from damka.controller.recorder import CHECKPOINT_MS, WriteQueue
 from damka.controller.session import Session
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store import Store, StoredGame
 from damka.controller.view_builder import player_colours
 from damka.controller.views import Colour, View

@@ -20,14 +20,14 @@ from damka.controller.app.errors import BadArgument
 from damka.controller.app.screens import AppState
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
-from damka.controller.game_factory import BuiltGame, build_game, build_variant
+from damka.controller.game.factory import BuiltGame, build_game, build_variant
 from damka.controller.match import Match
 from damka.controller.menus import game_menu, resume_menu
 from damka.controller.players import Opponent
 from damka.controller.recorder import GameRef, Recorder, Write
 from damka.controller.seat_opponents import engine_seats, seat_remote
 from damka.controller.session import Session
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store import StoredGame
 from damka.controller.view_builder import active_sides, result_view
 from damka.controller.words import say

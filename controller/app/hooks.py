@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping
 
 if TYPE_CHECKING:
-    from damka.controller.game_factory import BuiltGame
+    from damka.controller.game.factory import BuiltGame
     from damka.controller.menus import Menu, MenuAction
     from damka.controller.views import View
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from damka.controller.game_record import CommittedMove
+from damka.controller.game.record import CommittedMove
 from damka.controller.board.tracker import BoardMap
 from damka.engine.variant import Position, Variant
 

@@ -15,7 +15,7 @@ from typing import Any
 from damka.controller import events as ev
 from damka.controller.chooser import Chooser
 from damka.controller.board.eventlog import LogEvent, occupancy_events
-from damka.controller.game_record import GameRecord, rebuild_record
+from damka.controller.game.record import GameRecord, rebuild_record
 from damka.controller.session.assist import Assist
 from damka.controller.session.assistants import Assistants
 from damka.controller.session.board_guard import BoardRestore, RefusalFlag

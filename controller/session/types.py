@@ -1,6 +1,6 @@
 """The session's vocabulary: modes, phases, settings, and what the session
 needs of a clock; the players' base class (`Opponent`, controller/players/)
-and the committed-move record (`CommittedMove`, controller/game_record.py)
+and the committed-move record (`CommittedMove`, controller/game/record.py)
 are re-exported here."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from damka.controller.game_record import CommittedMove
+from damka.controller.game.record import CommittedMove
 from damka.controller.players import Opponent
 from damka.controller.board.tracker import TrackerSettings
 

@@ -46,9 +46,9 @@ from damka.controller.chooser import GreedyChooser
 from damka.controller.clock import Clock
 from damka.controller.board.eventlog import MAX_TIME_MS, EventLogError, LogEvent, parse_side, read_log, read_log_stream
 from damka.controller.events import EventHistory
-from damka.controller.game_factory import build_game
+from damka.controller.game.factory import build_game
 from damka.controller.session import Mode, Session, SessionSettings
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.timed_game import game_pdn, read_controls
 from damka.controller.user_files import check_writable, write_file
 from damka.engine.pdn_tags import variant_options

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from damka.controller.app import App
     from damka.controller.board.loop import BoardLoop
     from damka.controller.cue_sinks import ThreadedSink
-    from damka.controller.setup import Engines, GameSetup
+    from damka.controller.game.setup import Engines, GameSetup
     from damka.controller.views import View
     from damka.hardware.backends import HardwareBoard
     from damka.config import BoardConfig
@@ -139,7 +139,7 @@ def with_engines(setup: GameSetup, engines: Engines, engine: str | None, path: P
     a name the config gives for the game's variant (or Damka): else one line saying so."""
     import dataclasses
 
-    from damka.controller.setup import OWN_ENGINE
+    from damka.controller.game.setup import OWN_ENGINE
 
     setup = dataclasses.replace(setup, engines=engines)
     if engine is None:

@@ -13,7 +13,7 @@ from damka.commands.games import add_db_argument
 from damka.commands.net import port_number
 
 if TYPE_CHECKING:
-    from damka.controller.setup import GameSetup
+    from damka.controller.game.setup import GameSetup
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -83,7 +83,7 @@ def screenshot_path(text: str) -> Path:
 def setup_from(args: argparse.Namespace) -> GameSetup:
     """The game the arguments ask for: a bad or unknown variant, or an option the
     variant does not take, is one clear error now, before any window opens."""
-    from damka.controller.setup import GameSetup
+    from damka.controller.game.setup import GameSetup
     from damka.engine import levels
     from damka.engine.variants import variant_class
 
@@ -103,7 +103,7 @@ def setup_from(args: argparse.Namespace) -> GameSetup:
     setup = GameSetup(variant=args.variant or "classic", sides=2 if sides == "teams" else int(sides),
                       teams=sides == "teams", mode=args.mode, time_control=args.time_control or "",
                       colours=args.colours, level=level)
-    from damka.controller.game_factory import build_variant, time_controls
+    from damka.controller.game.factory import build_variant, time_controls
 
     # A variant option it cannot take, or a bad time control (in any form the board
     # accepts: compact, per side, pdn:, a preset): one clear error now, before any window.

@@ -26,7 +26,7 @@ from damka.controller.hub_opponent import HubOpponent
 from damka.controller.opponent import ComputerOpponent
 from damka.controller.session import Session
 from damka.controller.session.types import Mode, SessionSettings
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.timecontrol import TimeControl
 from damka.controller.timed_game import make_clock, stored_control, variant_controls
 from damka.controller.board.tracker import TrackerSettings
