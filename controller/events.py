@@ -167,7 +167,7 @@ class BlunderWarned(GameEvent):
 @dataclass(frozen=True)
 class EngineFellBack(GameEvent):
     """An external engine (opponent or coach) died, hung or broke the rules:
-    Damka's own engine took over (`controller/hub_opponent.py`)."""
+    Damka's own engine took over (`controller/players/hub_opponent.py`)."""
 
     text: str
 

@@ -17,11 +17,11 @@ from dataclasses import replace
 from typing import Callable
 
 from damka.controller.board import hints
-from damka.controller.chooser import Chooser
+from damka.controller.players.chooser import Chooser
 from damka.controller.clock import Clock
 from damka.controller.clock_errors import ClockError
 from damka.controller.game.factory import BuiltGame, build_game
-from damka.controller.seat_opponents import far_seats, seat_remote
+from damka.controller.players.seat_opponents import far_seats, seat_remote
 from damka.controller.session import CommittedMove, Mode
 from damka.controller.players import Opponent
 from damka.controller.game.setup import Engines, GameSetup

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from damka.controller.app import App
-from damka.controller.chooser import GreedyChooser
-from damka.controller.opponent import ComputerOpponent
+from damka.controller.players.chooser import GreedyChooser
+from damka.controller.players.computer import ComputerOpponent
 from damka.controller.store import Store
 from damka.controller.game.setup import GameSetup
 from damka.display.screen import GameView, Screen

@@ -15,9 +15,9 @@ from app_rig import on_board
 from damka.cli import main
 from damka.controller import events as ev
 from damka.controller.app import App, AppState
-from damka.controller.hub_coach import HubCoach
-from damka.controller.hub_opponent import HubOpponent
-from damka.controller.opponent import ComputerOpponent
+from damka.controller.players.hub_coach import HubCoach
+from damka.controller.players.hub_opponent import HubOpponent
+from damka.controller.players.computer import ComputerOpponent
 from damka.controller.game.setup import GameSetup
 from damka.controller.store import Store
 from damka.controller.board.tracker import BoardMap

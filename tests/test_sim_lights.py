@@ -17,7 +17,7 @@ import pytest
 
 from damka.controller.app import App
 from damka.controller.board.loop import BoardLoop
-from damka.controller.opponent import ComputerOpponent
+from damka.controller.players.computer import ComputerOpponent
 from damka.controller.game.setup import GameSetup
 from damka.hardware.interfaces import Role
 from damka.hardware.leds import RecordingLeds

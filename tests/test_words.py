@@ -138,8 +138,8 @@ def test_no_sentence_is_left_outside_the_catalogue() -> None:
 
 # The modules that play the game: what they say on the screen, the page, the voice
 # and in a refusal is the catalogue's (controller/words/game.py).
-PLAYING = ["controller/session", "controller/app", "controller/players", "controller/opponent.py",
-           "controller/hub_opponent.py", "controller/hub_coach.py", "controller/seat_opponents.py",
+PLAYING = ["controller/session", "controller/app", "controller/players", "controller/players/computer.py",
+           "controller/players/hub_opponent.py", "controller/players/hub_coach.py", "controller/players/seat_opponents.py",
            "controller/game/factory.py", "controller/resume.py", "controller/offers.py", "dxp"]
 # Words that are data, not sentences: kept in English in the records and the logs and
 # put into the board's language where they are shown (`words.translate`).

@@ -38,7 +38,7 @@ from damka.controller.app.app_view import app_frame, app_view
 from damka.controller.app.screens import AppState, Screens
 from damka.controller import words
 from damka.controller.board_settings import SETTINGS_MENU, BoardSettings, settings_menu
-from damka.controller.chooser import Chooser
+from damka.controller.players.chooser import Chooser
 from damka.controller.clock import Clock, State
 from damka.controller.game.factory import build_variant
 from damka.controller.menus import game_menu

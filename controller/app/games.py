@@ -25,7 +25,7 @@ from damka.controller.match import Match
 from damka.controller.menus import game_menu, resume_menu
 from damka.controller.players import Opponent
 from damka.controller.recorder import GameRef, Recorder, Write
-from damka.controller.seat_opponents import engine_seats, seat_remote
+from damka.controller.players.seat_opponents import engine_seats, seat_remote
 from damka.controller.session import Session
 from damka.controller.game.setup import GameSetup
 from damka.controller.store import StoredGame

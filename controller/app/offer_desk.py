@@ -30,7 +30,7 @@ from damka.controller import events as ev
 from damka.controller.clock import State
 from damka.controller.menus import Menu, game_actions_menu
 from damka.controller.offers import Offer, OfferError, Offers, last_turn_moves, offer_text
-from damka.controller.seat_opponents import far_seats, remote_players
+from damka.controller.players.seat_opponents import far_seats, remote_players
 from damka.controller.session.types import Phase
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.controller.words import say, translate

@@ -17,13 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from damka.controller.chooser import Chooser
+from damka.controller.players.chooser import Chooser
 from damka.controller.clock import Clock, State, TimeSource
-from damka.controller.coach import Coach
+from damka.controller.players.coach import Coach
 from damka.controller.events import EventBus
-from damka.controller.hub_coach import HubCoach
-from damka.controller.hub_opponent import HubOpponent
-from damka.controller.opponent import ComputerOpponent
+from damka.controller.players.hub_coach import HubCoach
+from damka.controller.players.hub_opponent import HubOpponent
+from damka.controller.players.computer import ComputerOpponent
 from damka.controller.session import Session
 from damka.controller.session.types import Mode, SessionSettings
 from damka.controller.game.setup import GameSetup

@@ -1,8 +1,8 @@
 """Who plays the seats the board does not read: `base.Opponent` says what a
-player must and may do; the computer (`controller/opponent.py`), the Hub
-engines (`controller/hub_opponent.py`), the web page's remote seat
+player must and may do; the computer (`controller/players/computer.py`), the Hub
+engines (`controller/players/hub_opponent.py`), the web page's remote seat
 (`web/remote.py`), the DXP peer (`dxp/seat.py`) and several players at once
-(`controller/seat_opponents.py`) are its kinds."""
+(`controller/players/seat_opponents.py`) are its kinds."""
 
 from damka.controller.players.base import Opponent, Thinking
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from damka.controller import events as ev
-from damka.controller.chooser import Chooser
+from damka.controller.players.chooser import Chooser
 from damka.controller.board.eventlog import LogEvent, occupancy_events
 from damka.controller.game.record import GameRecord, rebuild_record
 from damka.controller.session.assist import Assist

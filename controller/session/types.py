@@ -53,7 +53,7 @@ def seat_away(opponent: Opponent | None, seat: int) -> bool:
 
 def seat_label(opponent: Opponent | None, seat: int) -> str:
     """Who plays `seat` for the screen ("computer", "remote player", a peer's
-    name): an opponent of several players (`controller/seat_opponents.py`) names each seat's."""
+    name): an opponent of several players (`controller/players/seat_opponents.py`) names each seat's."""
     return "computer" if opponent is None else opponent.label_for(seat)
 
 

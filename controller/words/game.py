@@ -60,7 +60,7 @@ add({
                               "najpierw zdejmij zbite pionki z planszy"),
     "session.finish_move": ("finish your move first", "najpierw dokończ ruch"),
     "session.press_refused": ("press refused: {text}", "naciśnięcie odrzucone: {text}"),
-    # controller/board/hints.py, controller/coach.py (the message line's guidance)
+    # controller/board/hints.py, controller/players/coach.py (the message line's guidance)
     "hint.put_piece": ("put a piece{back} on {square}", "postaw pionek{back} na {square}"),
     "hint.back": (" back", " z powrotem"),
     "hint.take_piece": ("take the piece off {square}", "zdejmij pionek z {square}"),
@@ -71,7 +71,7 @@ add({
     "coach.no_hints_left": ("no hints left ({limit} per game)", "nie ma już podpowiedzi ({limit} na grę)"),
     "coach.game_over": ("the game is over: there is no move to suggest",
                         "gra się skończyła: nie ma ruchu do podpowiedzenia"),
-    # controller/hub_opponent.py, controller/hub_coach.py: an external engine given up
+    # controller/players/hub_opponent.py, controller/players/hub_coach.py: an external engine given up
     "engine.cannot_name": ("the Hub protocol cannot name {variant}", "protokół Hub nie zna gry {variant}"),
     "engine.no_answer": ("no answer", "brak odpowiedzi"),
     "engine.failed": ("failed: {error}", "zawiódł: {error}"),

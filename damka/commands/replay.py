@@ -42,7 +42,7 @@ from typing import Any, TextIO
 
 from damka.commands.options import add_position_arguments, count_argument, load_position
 from damka.controller import events as ev
-from damka.controller.chooser import GreedyChooser
+from damka.controller.players.chooser import GreedyChooser
 from damka.controller.clock import Clock
 from damka.controller.board.eventlog import MAX_TIME_MS, EventLogError, LogEvent, parse_side, read_log, read_log_stream
 from damka.controller.events import EventHistory
