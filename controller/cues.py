@@ -27,7 +27,7 @@ from damka.controller.wording_voice import Phrases, phrases_for
 
 if TYPE_CHECKING:
     from damka.controller.app import App
-    from damka.controller.board_settings import BoardSettings
+    from damka.controller.app.board_settings import BoardSettings
     from damka.controller.board_config import SoundConfig, VoiceConfig
 
 
@@ -125,7 +125,7 @@ class CueListener:
         return listener
 
     def follow(self, board: BoardSettings) -> None:
-        """The board settings changed (controller.board_settings.BoardSettings): sound and voice on or off."""
+        """The board settings changed (controller.app.board_settings.BoardSettings): sound and voice on or off."""
         self.configure(replace(self.settings, sound=board.sound, voice=board.voice))
 
     def configure(self, settings: CueSettings) -> None:

@@ -211,7 +211,7 @@ class MessageShown(GameEvent):
 @dataclass(frozen=True)
 class OfferMade(GameEvent):
     """A draw offered or a take-back asked, waiting for the other player's
-    answer (`controller/offers.py`): by `side` (None: the board as a whole),
+    answer (`controller/app/offers.py`): by `side` (None: the board as a whole),
     from `where` ("board", "page", "remote page")."""
 
     kind: str                      # "draw" or "takeback"

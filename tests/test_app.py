@@ -7,7 +7,7 @@ from pathlib import Path
 
 from damka.controller.app import App, AppState
 from damka.controller.board.loop import BoardLoop
-from damka.controller.match import Match
+from damka.controller.app.match import Match
 from damka.controller.clock import State
 from damka.controller.store import Store
 from damka.controller.board.tracker import BoardMap

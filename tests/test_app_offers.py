@@ -11,7 +11,7 @@ import pytest
 from damka.controller import events as ev
 from damka.controller.app import App, AppState
 from damka.controller.game.factory import build_variant
-from damka.controller.offers import OfferError, Offers, last_turn_moves
+from damka.controller.app.offers import OfferError, Offers, last_turn_moves
 from damka.controller.game.setup import GameSetup
 from damka.controller.store import Store
 from damka.engine.notation import format_move

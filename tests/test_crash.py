@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from damka.controller.clock import Clock
-from damka.controller.resume import resume_game
+from damka.controller.app.resume import resume_game
 from damka.controller.store import Store
 from waiting import DEADLINE_S
 

@@ -12,7 +12,7 @@ import pytest
 
 from damka.controller.app import App
 from damka.controller.game.setup import GameSetup
-from damka.controller.view_builder import with_notice, with_warning
+from damka.controller.app.view_builder import with_notice, with_warning
 from damka.controller import wording
 from damka.display import widgets
 from damka.display.screen import PANEL_SIZES, GameView, MenuView, Screen, View

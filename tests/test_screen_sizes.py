@@ -15,8 +15,8 @@ import pytest
 
 from damka.controller.clock import Clock
 from damka.controller.clock_time import FakeTime
-from damka.controller.board_settings import BoardSettings, settings_menu
-from damka.controller.menus import game_actions_menu, game_menu, resume_menu
+from damka.controller.app.board_settings import BoardSettings, settings_menu
+from damka.controller.app.menus import game_actions_menu, game_menu, resume_menu
 from damka.controller.game.setup import GameSetup
 from damka.controller.timecontrol import control
 from damka.display import clock_face, widgets

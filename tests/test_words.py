@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 
 from damka.controller import words, wording
-from damka.controller.board_settings import BoardSettings, settings_menu
-from damka.controller.menus import game_actions_menu, game_menu, resume_menu
+from damka.controller.app.board_settings import BoardSettings, settings_menu
+from damka.controller.app.menus import game_actions_menu, game_menu, resume_menu
 from damka.controller.game.setup import GameSetup
 from damka.controller.words import catalogue
 from damka.engine.variants import variant_class
 
 ROOT = Path(__file__).resolve().parent.parent
 # The modules whose every sentence comes from the catalogue.
-SPEAKING = ["controller/wording.py", "controller/wording_voice.py", "controller/menus.py",
-            "controller/board_settings.py", "controller/view_builder.py", "display/screen.py",
+SPEAKING = ["controller/wording.py", "controller/wording_voice.py", "controller/app/menus.py",
+            "controller/app/board_settings.py", "controller/app/view_builder.py", "display/screen.py",
             "display/clock_face.py", "sim/window.py"]
 CODE = ["controller", "display", "sim", "web", "damka", "hall"]
 
@@ -140,7 +140,7 @@ def test_no_sentence_is_left_outside_the_catalogue() -> None:
 # and in a refusal is the catalogue's (controller/words/game.py).
 PLAYING = ["controller/session", "controller/app", "controller/players", "controller/players/computer.py",
            "controller/players/hub_opponent.py", "controller/players/hub_coach.py", "controller/players/seat_opponents.py",
-           "controller/game/factory.py", "controller/resume.py", "controller/offers.py", "dxp"]
+           "controller/game/factory.py", "controller/app/resume.py", "controller/app/offers.py", "dxp"]
 # Words that are data, not sentences: kept in English in the records and the logs and
 # put into the board's language where they are shown (`words.translate`).
 TOKENS = {
@@ -193,7 +193,7 @@ def test_every_menu_is_polish_on_a_polish_board() -> None:
 
 
 def test_offers_and_the_resume_line_speak_polish_on_a_polish_board() -> None:
-    from damka.controller.offers import Offers, offer_text
+    from damka.controller.app.offers import Offers, offer_text
     draw = Offers().make("draw", side=1, where="remote page", ply=12)
     takeback = Offers().make("takeback", side=0, where="board", ply=12, moves=2)
     assert offer_text(draw, "Ola") == "Draw offered by Ola from the remote page"

@@ -15,8 +15,8 @@ import pytest
 
 from damka.controller import words, wording
 from damka.controller.app import App
-from damka.controller.board_settings import BoardSettings, settings_menu
-from damka.controller.menus import board_note, game_actions_menu, game_menu, resume_menu
+from damka.controller.app.board_settings import BoardSettings, settings_menu
+from damka.controller.app.menus import board_note, game_actions_menu, game_menu, resume_menu
 from damka.controller.game.setup import GameSetup
 from damka.controller.board.takeback_guide import PieceStep, TakebackGuide
 from damka.controller.words import say

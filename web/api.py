@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from damka.controller import timecontrol
 from damka.hardware.palette import PALETTES
-from damka.controller.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
+from damka.controller.app.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
                                    side_choices, time_choices, variant_choices)
 from damka.controller import words
 from damka.controller.words import catalogue, say

@@ -8,6 +8,6 @@ from damka.controller.app.app import NAVIGATION, App, Ticker
 from damka.controller.app.errors import BadArgument, CommandRefused
 from damka.controller.app.hooks import AppHooks
 from damka.controller.app.screens import AppState
-from damka.controller.recorder import CHECKPOINT_MS
+from damka.controller.app.recorder import CHECKPOINT_MS
 
 __all__ = ["App", "AppHooks", "AppState", "BadArgument", "CHECKPOINT_MS", "CommandRefused", "NAVIGATION", "Ticker"]

@@ -27,9 +27,9 @@ from damka.controller import wording
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.app.errors import BadArgument, CommandRefused
-from damka.controller.menus import MenuAction
+from damka.controller.app.menus import MenuAction
 from damka.controller.session.types import Phase
-from damka.controller.view_builder import active_sides
+from damka.controller.app.view_builder import active_sides
 from damka.controller.words import say, translate
 from damka.engine.variant import Result
 

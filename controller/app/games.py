@@ -15,21 +15,21 @@ from typing import TYPE_CHECKING, Sequence
 
 from damka.controller import events as ev
 from damka.controller import wording
-from damka.controller import resume as resume_mod
+from damka.controller.app import resume as resume_mod
 from damka.controller.app.errors import BadArgument
 from damka.controller.app.screens import AppState
 from damka.controller.clock import Clock, State
 from damka.controller.clock_errors import ClockError
 from damka.controller.game.factory import BuiltGame, build_game, build_variant
-from damka.controller.match import Match
-from damka.controller.menus import game_menu, resume_menu
+from damka.controller.app.match import Match
+from damka.controller.app.menus import game_menu, resume_menu
 from damka.controller.players import Opponent
-from damka.controller.recorder import GameRef, Recorder, Write
+from damka.controller.app.recorder import GameRef, Recorder, Write
 from damka.controller.players.seat_opponents import engine_seats, seat_remote
 from damka.controller.session import Session
 from damka.controller.game.setup import GameSetup
 from damka.controller.store import StoredGame
-from damka.controller.view_builder import active_sides, result_view
+from damka.controller.app.view_builder import active_sides, result_view
 from damka.controller.words import say
 from damka.engine.variant import Result, Variant
 from damka.hardware.interfaces import Snapshot

@@ -82,7 +82,7 @@ def check_language(code: str) -> str:
 
 
 class Spoken(Protocol):
-    """What `follow` needs of the board settings (controller/board_settings.py BoardSettings)."""
+    """What `follow` needs of the board settings (controller/app/board_settings.py BoardSettings)."""
 
     @property
     def language(self) -> str: ...

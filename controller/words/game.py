@@ -80,7 +80,7 @@ add({
                         "silnik {name} {why}; dalej gra własny silnik Damki"),
     "engine.coach_given_up": ("coach engine {name} {why}; Damka's own coach goes on",
                               "silnik trenera {name} {why}; dalej pomaga własny trener Damki"),
-    # controller/resume.py
+    # controller/app/resume.py
     "resume.describe": ("game {id}, {variant}, move {number}, {players}", "gra {id}, {variant}, ruch {number}, {players}"),
     # controller/app/ (games.py, app.py, menu_actions.py): names and who acted
     "app.names_unused": (Counted(("{count} player name for a game of {sides} sides: the sides' own names are used",
@@ -145,7 +145,7 @@ add({
                         "players: lista imion (najwyżej {most} znaków)"),
     "command.not_an_action": ("action: {name} is not one of {names}", "action: {name} nie jest żadnym z: {names}"),
     "command.no_stored_game": ("there is no stored game to resume", "nie ma zapisanej gry do wznowienia"),
-    # controller/app/offer_desk.py and controller/offers.py: draws and take-backs offered
+    # controller/app/offer_desk.py and controller/app/offers.py: draws and take-backs offered
     "offer.remote_away": ("Waiting for the remote player to come back (claim the seat on the web page with the code)",
                           "Czekamy na powrót gracza zdalnego (zajmij miejsce na stronie, podając kod)"),
     "offer.takeback_too_far": ("take-back of {moves} moves: the game has {ply}",

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from damka.controller.board.loop import BoardLoop
     from damka.controller.cue_sinks import ThreadedSink
     from damka.controller.game.setup import Engines, GameSetup
-    from damka.controller.views import View
+    from damka.controller.app.views import View
     from damka.hardware.backends import HardwareBoard
     from damka.config import BoardConfig
 
@@ -160,7 +160,7 @@ def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[Thr
     from damka.controller.cue_sinks import ThreadedSink, tune_player, voice_player
     from damka.controller.cues import CueListener, CueSettings
 
-    from damka.controller.board_settings import BoardSettings
+    from damka.controller.app.board_settings import BoardSettings
     from damka.hardware.voice import Espeak, espeak_path
 
     sinks: list[ThreadedSink] = []

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from damka.controller.clock_view import ClockView
-from damka.controller.menus import Menu
+from damka.controller.app.menus import Menu
 
 Colour = tuple[int, int, int]
 
