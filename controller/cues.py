@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from damka.controller import events as ev
 from damka.controller.clock_view import ClockView, SideView
-from damka.controller.wording_voice import Phrases, phrases_for
+from damka.controller.words.wording_voice import Phrases, phrases_for
 
 if TYPE_CHECKING:
     from damka.controller.app import App

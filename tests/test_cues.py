@@ -13,7 +13,7 @@ from damka.controller.app import App
 from damka.controller.cue_sinks import RecordingSink, ThreadedSink
 from damka.controller.cues import TUNES, Cue, CueListener, CueSettings
 from damka.controller.game.setup import GameSetup
-from damka.controller.wording_voice import phrases_for
+from damka.controller.words.wording_voice import phrases_for
 from damka.engine.levels import LEVELS
 from test_app import make, on_board
 

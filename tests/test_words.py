@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from damka.controller import words, wording
+from damka.controller import words
+
+from damka.controller.words import wording
 from damka.controller.app.board_settings import BoardSettings, settings_menu
 from damka.controller.app.menus import game_actions_menu, game_menu, resume_menu
 from damka.controller.game.setup import GameSetup
@@ -20,7 +22,7 @@ from damka.engine.variants import variant_class
 
 ROOT = Path(__file__).resolve().parent.parent
 # The modules whose every sentence comes from the catalogue.
-SPEAKING = ["controller/wording.py", "controller/wording_voice.py", "controller/app/menus.py",
+SPEAKING = ["controller/words/wording.py", "controller/words/wording_voice.py", "controller/app/menus.py",
             "controller/app/board_settings.py", "controller/app/view_builder.py", "display/screen.py",
             "display/clock_face.py", "sim/window.py"]
 CODE = ["controller", "display", "sim", "web", "damka", "hall"]

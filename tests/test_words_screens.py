@@ -13,7 +13,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from damka.controller import words, wording
+from damka.controller import words
+
+from damka.controller.words import wording
 from damka.controller.app import App
 from damka.controller.app.board_settings import BoardSettings, settings_menu
 from damka.controller.app.menus import board_note, game_actions_menu, game_menu, resume_menu

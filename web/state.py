@@ -17,7 +17,7 @@ from damka.controller.app.board_settings import setting_rows
 from damka.controller.clock import State
 from damka.controller.app.view_builder import active_sides, game_view
 from damka.controller.app.views import GameView, MenuView, ResultView
-from damka.controller.wording import reason_text
+from damka.controller.words.wording import reason_text
 from damka.controller.words import say
 from damka.engine.variant import Result
 from damka.hardware.interfaces import Role

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from damka.controller.app import resume as resume_mod
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.app.screens import AppState
 from damka.controller.app.view_builder import game_view, with_notice
 from damka.controller.app.views import MenuView, View

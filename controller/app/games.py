@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from damka.controller import events as ev
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.app import resume as resume_mod
 from damka.controller.app.errors import BadArgument
 from damka.controller.app.screens import AppState

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.words import say, translate
 from damka.controller.clock import Clock, State
 from damka.controller.app.match import Match

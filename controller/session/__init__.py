@@ -3,7 +3,7 @@
 Input: `handle(event)` for every snapshot, clock press and button press, and
 `tick(now_ms)` when time passes (the main loop asks `next_deadline()` when it
 next has to call). Output: `frame` (the LED frame, `controller/board/frame.py`),
-`message` (one line for the screen, `controller/wording.py`), `committed`
+`message` (one line for the screen, `controller/words/wording.py`), `committed`
 (the moves with their PDN text), `result`, `scores`, `sensor_log`, and the
 typed events of `controller/events.py` on `bus`, to which the store, the
 screen and the tools subscribe.

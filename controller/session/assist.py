@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.board.eventlog import LogEvent
 from damka.controller.session.assistants import moves_text
 from damka.controller.session.types import Mode, Phase

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.board import hints
 from damka.controller.board.eventlog import LogEvent, side_token
 from damka.controller.session.types import Phase

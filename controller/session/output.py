@@ -3,7 +3,7 @@ turn prompt and result in words.
 
 A part of `Session` (`core.py`); it owns the frame. The frame itself is
 composed by the pure `controller/board/frame.py`, the words come from
-`controller/wording.py`; the message line is `message_line.py`'s.
+`controller/words/wording.py`; the message line is `message_line.py`'s.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.board.frame import FrameFacts, compose_frame, remaining
 from damka.controller.session.types import Mode, Phase, seat_away, seat_label
 from damka.controller.board.tracker import Kind

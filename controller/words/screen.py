@@ -16,7 +16,7 @@ add({
     "who.computer": ("computer", "komputer"),
     "who.remote player": ("remote player", "gracz zdalny"),
     "who.program": ("program", "program"),
-    # The message line (controller/wording.py).
+    # The message line (controller/words/wording.py).
     "result.wins": ("{side} wins ({reason})", "{side} wygrywa ({reason})"),
     "result.draw": ("draw ({reason})", "remis ({reason})"),
     "result.places": ("places {places} ({reason})", "miejsca: {places} ({reason})"),

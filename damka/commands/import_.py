@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any, Callable, Iterator, Mapping, TextIO
 
 from damka.commands.games import add_db_argument
-from damka.controller.plurals import english
+from damka.controller.words.plurals import english
 from damka.controller.store import Store, default_path
 from damka.controller.store_pdn import import_variant, iter_outcomes, iter_records, record_key
 from damka.controller.store_schema import Footprint

@@ -124,7 +124,7 @@ def _told(missing: Callable[[], str | None]) -> Callable[[], str | None]:
     def check() -> str | None:
         device = missing()
         if device != said[0]:
-            from damka.controller.wording import board_missing_text
+            from damka.controller.words.wording import board_missing_text
 
             print(board_missing_text(device) + " (waiting for it)" if device else "board connected",
                   file=sys.stderr, flush=True)

@@ -175,7 +175,7 @@ def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
             store.close()
     session = app.session
     moves = len(session.committed) if session is not None else 0
-    from damka.controller.plurals import english
+    from damka.controller.words.plurals import english
 
     print(f"{english(len(events), 'event')} played, {english(moves, 'move')} committed; screenshot saved to {path}",
           file=sys.stderr)
