@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from damka.controller.config_file import Section
 
-# Cue names of [sound] off (controller/cues.py Cue values; a test keeps them equal).
+# Cue names of [sound] off (controller/cues/listener.py Cue values; a test keeps them equal).
 CUE_NAMES = ("byoyomi", "last_seconds", "flag", "refused", "illegal", "computer_moved", "game_over")
 VOICE_LANGUAGES = ("en", "pl")
 PALETTES = ("standard", "colour-blind")

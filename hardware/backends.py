@@ -84,7 +84,7 @@ class HardwareBoard:
     ghosts: Callable[[], frozenset[str]] = _no_ghosts
     buzzer: Callable[[Sequence[tuple[int, int]]], None] | None = None
     """Plays notes ((Hz, ms), ...) on the board's buzzer; may block while they
-    sound (run it off the loop: controller.cue_sinks). None: no buzzer."""
+    sound (run it off the loop: controller.cues.sinks). None: no buzzer."""
     led_style: Any = None
     """The LEDs' `leds.LedStyle` (brightness, palette) when they have one: the
     menu's light settings are applied to it while playing."""

@@ -37,8 +37,8 @@ from typing import Callable, Iterable, Sequence
 import pygame
 
 from damka.controller.app import App
-from damka.controller.cue_sinks import ThreadedSink
-from damka.controller.cues import CueListener, CueSettings
+from damka.controller.cues.sinks import ThreadedSink
+from damka.controller.cues.listener import CueListener, CueSettings
 from damka.controller.board.eventlog import LogEvent, parse_side
 from damka.controller.session import Phase
 from damka.controller.board.tracker import BoardMap

@@ -10,8 +10,8 @@ import pytest
 
 from damka.controller.app import App
 from damka.controller.app.board_settings import BoardSettings
-from damka.controller.cue_sinks import RecordingSink
-from damka.controller.cues import CueListener
+from damka.controller.cues.sinks import RecordingSink
+from damka.controller.cues.listener import CueListener
 from damka.controller.game.setup import GameSetup
 from damka.firmware import protocol as P
 from damka.hardware.interfaces import Role

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from damka.controller import events as ev
 from damka.controller.app import App
-from damka.controller.cue_sinks import RecordingSink, ThreadedSink
-from damka.controller.cues import TUNES, Cue, CueListener, CueSettings
+from damka.controller.cues.sinks import RecordingSink, ThreadedSink
+from damka.controller.cues.listener import TUNES, Cue, CueListener, CueSettings
 from damka.controller.game.setup import GameSetup
 from damka.controller.words.wording_voice import phrases_for
 from damka.engine.levels import LEVELS

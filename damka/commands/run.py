@@ -22,7 +22,7 @@ from damka.commands.sim import add_game_arguments, players_from, setup_from
 if TYPE_CHECKING:
     from damka.controller.app import App
     from damka.controller.board.loop import BoardLoop
-    from damka.controller.cue_sinks import ThreadedSink
+    from damka.controller.cues.sinks import ThreadedSink
     from damka.controller.game.setup import Engines, GameSetup
     from damka.controller.app.views import View
     from damka.hardware.backends import HardwareBoard
@@ -157,8 +157,8 @@ def with_engines(setup: GameSetup, engines: Engines, engine: str | None, path: P
 
 def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[ThreadedSink]:
     """The buzzer and the voice as the config asks, each on its own thread (never the loop's)."""
-    from damka.controller.cue_sinks import ThreadedSink, tune_player, voice_player
-    from damka.controller.cues import CueListener, CueSettings
+    from damka.controller.cues.sinks import ThreadedSink, tune_player, voice_player
+    from damka.controller.cues.listener import CueListener, CueSettings
 
     from damka.controller.app.board_settings import BoardSettings
     from damka.hardware.voice import Espeak, espeak_path
