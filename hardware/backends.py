@@ -30,7 +30,7 @@ from damka.hardware.interfaces import BoardSensor, Buttons, LedFrame, LedOutput
 
 if TYPE_CHECKING:
     from damka.config import BoardConfig  # the whole file: a backend's LEDs follow [light] palette
-    from damka.controller.config_file import Section
+    from damka.controller.config.config_file import Section
     from damka.hardware.config import BoardShape, HardwareConfig
 
 # Backend name -> module defining `BACKEND`; imported on first use only.

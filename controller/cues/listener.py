@@ -28,7 +28,7 @@ from damka.controller.words.wording_voice import Phrases, phrases_for
 if TYPE_CHECKING:
     from damka.controller.app import App
     from damka.controller.app.board_settings import BoardSettings
-    from damka.controller.board_config import SoundConfig, VoiceConfig
+    from damka.controller.config.board_config import SoundConfig, VoiceConfig
 
 
 class Cue(enum.Enum):
@@ -71,7 +71,7 @@ class CueSettings:
 
     @classmethod
     def from_config(cls, sound: SoundConfig, voice: VoiceConfig) -> "CueSettings":
-        """From the board config's [sound] and [voice] (controller.board_config SoundConfig, VoiceConfig)."""
+        """From the board config's [sound] and [voice] (controller.config.board_config SoundConfig, VoiceConfig)."""
         return cls(sound=sound.enabled, cues=frozenset(c for c in Cue if c.value not in sound.off),
                    tournament_quiet=sound.tournament_quiet, voice=voice.enabled, language=voice.language,
                    announce_moves=voice.moves)

@@ -24,7 +24,7 @@ from damka.controller.words.plurals import english
 from damka.controller.store import Store, default_path
 from damka.controller.store_pdn import import_variant, iter_outcomes, iter_records, record_key
 from damka.controller.store_schema import Footprint
-from damka.controller.user_files import pdn_encoding, read_text_chunks
+from damka.controller.config.user_files import pdn_encoding, read_text_chunks
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.engine.pdn import result_text

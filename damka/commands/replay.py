@@ -50,7 +50,7 @@ from damka.controller.game.factory import build_game
 from damka.controller.session import Mode, Session, SessionSettings
 from damka.controller.game.setup import GameSetup
 from damka.controller.timed_game import game_pdn, read_controls
-from damka.controller.user_files import check_writable, write_file
+from damka.controller.config.user_files import check_writable, write_file
 from damka.engine.pdn_tags import variant_options
 from damka.engine.variant import Result, Variant
 from damka.sim.virtual_board import VirtualBoard

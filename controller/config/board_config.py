@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from damka.controller.config_file import Section
+from damka.controller.config.config_file import Section
 
 # Cue names of [sound] off (controller/cues/listener.py Cue values; a test keeps them equal).
 CUE_NAMES = ("byoyomi", "last_seconds", "flag", "refused", "illegal", "computer_moved", "game_over")
