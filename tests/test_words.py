@@ -147,7 +147,7 @@ PLAYING = ["controller/session", "controller/app", "controller/players", "contro
 # put into the board's language where they are shown (`words.translate`).
 TOKENS = {
     "on time",              # a result's reason, stored with the game (session/ends.py, session/core.py)
-    "game over",            # the clock's stop reason, stored (session/commits.py, types.py, game_factory.py)
+    "game over",            # the clock's stop reason, stored (session/commits.py, types.py, game/factory.py)
     "DXP: connection lost", "DXP: connection lost (paused by hand before)", "DXP: peer back",
     # dxp/clock_hold.py: who paused the clock, stored with the game and compared on resume
     "remote page",          # where an offer came from (app/offer_desk.py, offers.py), compared

@@ -8,7 +8,7 @@ board, the board loop, the pygame window) drives the app.
 
 `App` is the coordinator; each part owns its own state:
 
-- `games.Games`: the game on the board (built by `game_factory`, the one
+- `games.Games`: the game on the board (built by `game/factory.py`, the one
   path shared with `damka replay`), its recorder, the match and its players,
   the stored game offered for resuming;
 - `screens.Screens`: which screen shows (a menu, the resume offer, a game,

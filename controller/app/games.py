@@ -1,7 +1,7 @@
 """The games' lifecycle: which game is on the board, from its start to its result.
 
 `Games` owns the game on the board (`built`: session and clock, built by
-`game_factory` as `damka replay` builds them), its `recorder` (the store),
+`game/factory.py` as `damka replay` builds them), its `recorder` (the store),
 the setup of the next game, the match and its players, the stored game
 offered for resuming, and the line about the players' names (`notice`).
 It starts a game (new or resumed), ends it (agreement, resignation, the

@@ -147,7 +147,7 @@ def stored_record(stored: StoredGame) -> list[CommittedMove]:
 
 def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int | None = None,
                 engines: Engines = (), remote: RemoteMaker | None = None) -> BuiltGame:
-    """The stored game built as the board builds any game (`game_factory`),
+    """The stored game built as the board builds any game (`game/factory.py`),
     waiting for the pieces to stand as saved; its clock as last saved, paused.
     `engines`: the board's configured engines now; the game's engine when it
     is still among them, else Damka's own (the board says so). The seats

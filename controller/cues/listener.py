@@ -4,7 +4,7 @@ voice), in the order the events happened.
 
 The listener only decides; it never plays. Each `Announcement` goes to the
 sinks given (`CueSink.announce`), which must return at once: a buzzer, a
-speaker or espeak-ng runs off the board loop (`cue_sinks.ThreadedSink`).
+speaker or espeak-ng runs off the board loop (`sinks.ThreadedSink`).
 
 Clock warnings come from the clock itself, watched on the app's ticks
 (`tick`, `next_deadline`, so a virtual board wakes the app at the very

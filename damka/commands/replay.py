@@ -123,7 +123,7 @@ def _sides(text: str, variant: Variant) -> frozenset[int]:
 def replay(variant: Variant, events: list[LogEvent], settings: SessionSettings, *, position: Any = None,
            leds: bool = False, controls: str | None = None, until: int | None = None,
            pdn_out: list[str] | None = None, tags: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """Run `events` through a game built as the board builds it (`game_factory`)
+    """Run `events` through a game built as the board builds it (`game/factory.py`)
     on a virtual board; the JSON-ready output lines.
 
     `controls`: the time control text, for a clock in virtual time; `until`:
