@@ -41,7 +41,7 @@ from damka.controller.cues.sinks import ThreadedSink
 from damka.controller.cues.listener import CueListener, CueSettings
 from damka.controller.board.eventlog import LogEvent, parse_side
 from damka.controller.session import Phase
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.controller.config.user_files import replace_file
 from damka.controller.words import say
 from damka.display.screen import SIZE as SCREEN_SIZE

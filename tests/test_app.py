@@ -10,7 +10,7 @@ from damka.controller.board.loop import BoardLoop
 from damka.controller.app.match import Match
 from damka.controller.clock import State
 from damka.controller.store import Store
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.controller.game.setup import GameSetup
 from damka.display.screen import GameView, ResultView
 from damka.engine import Result

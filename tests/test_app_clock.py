@@ -12,7 +12,7 @@ from damka.controller.app import App, AppState
 from damka.controller.events import EventHistory
 from damka.controller.clock import State
 from damka.controller.store import Store
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.controller.game.setup import GameSetup
 from damka.display.screen import GameView, ResultView
 from damka.engine.notation import parse_move

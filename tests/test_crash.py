@@ -39,7 +39,7 @@ CHILD = textwrap.dedent('''
     import json, random, sys, time
     from damka.controller.app import App
     from damka.controller.store import Store
-    from damka.controller.board.tracker import BoardMap
+    from damka.controller.board.board_map import BoardMap
     from damka.controller.game.setup import GameSetup
     from damka.sim.virtual_board import VirtualBoard, carry_out
 

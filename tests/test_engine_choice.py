@@ -20,7 +20,7 @@ from damka.controller.players.hub_opponent import HubOpponent
 from damka.controller.players.computer import ComputerOpponent
 from damka.controller.game.setup import GameSetup
 from damka.controller.store import Store
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.sim.virtual_board import VirtualBoard
 from test_hub_opponent import idle, make

@@ -10,7 +10,7 @@ from damka.controller import events as ev
 from damka.controller.app import App
 from damka.controller.game.setup import GameSetup
 from damka.controller.store import Store
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.sim.virtual_board import VirtualBoard, carry_out
 
 

@@ -22,7 +22,7 @@ from damka.controller.players.hub_coach import HubCoach
 from damka.controller.players.hub_opponent import HubOpponent
 from damka.controller.players.computer import ComputerOpponent
 from damka.controller.game.setup import GameSetup
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 from damka.config import parse_config

@@ -19,7 +19,7 @@ from damka.controller.app import App
 from damka.controller.board.loop import BoardLoop
 from damka.controller.board.eventlog import read_log
 from damka.controller.game.setup import GameSetup
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.sim.virtual_board import VirtualBoard
 
 SCENARIOS = Path(__file__).parent / "scenarios"

@@ -32,7 +32,7 @@ from damka.controller.game.factory import build_variant
 from damka.controller.session import Phase
 from damka.controller.game.setup import GameSetup
 from damka.controller.store import Store
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.hardware.interfaces import Button, Role

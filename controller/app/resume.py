@@ -26,7 +26,7 @@ from damka.controller.session import CommittedMove, Mode
 from damka.controller.players import Opponent
 from damka.controller.game.setup import Engines, GameSetup
 from damka.controller.store import StoredGame
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.controller.words import say, translate
 from damka.engine import levels
 from damka.engine.variant import Variant

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from damka.controller.game.record import CommittedMove
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.engine.variant import Position, Variant
 
 

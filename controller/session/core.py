@@ -33,7 +33,8 @@ from damka.controller.session.turn_flow import TurnFlow
 from damka.controller.session.types import (POLL_MS, CommittedMove, Mode, Opponent, Phase, SessionSettings,
                                             TurnClock)
 from damka.controller.board.takeback_guide import TakebackGuide
-from damka.controller.board.tracker import BoardMap, Kind, Reading, Tracker, TrackerState
+from damka.controller.board.board_map import BoardMap
+from damka.controller.board.tracker import Kind, Reading, Tracker, TrackerState
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Position, Result, Variant

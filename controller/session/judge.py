@@ -16,7 +16,8 @@ from damka.controller.words import wording
 from damka.controller.board import hints
 from damka.controller.board.eventlog import LogEvent, side_token
 from damka.controller.session.types import Phase
-from damka.controller.board.tracker import Kind, bits_of
+from damka.controller.board.board_map import bits_of
+from damka.controller.board.tracker import Kind
 from damka.controller.words import say
 from damka.hardware.interfaces import ClockPress
 
