@@ -153,6 +153,7 @@ TOKENS = {
     "remote page",          # where an offer came from (app/offer_desk.py, offers.py), compared
     "DXP peer", "other program",  # the peer's name and the seat's label (dxp/), stored with the game
     "the board is playing another peer",  # why dxp/door.py closes a waiting connection: logged only
+    " in stage ", ": play goes on",  # the arbiter log's line for a flag play goes on after (app/recorder.py), stored
     "carrying out",         # who paused the clock while a move is carried out (session/clock_binding.py), stored
 }
 # The DXP protocol's own terms: what a message lacks or why it is refused, in the

@@ -7,6 +7,19 @@ from damka.controller.words.catalogue import Counted, add
 add({
     # controller/session/: the message line (judge.py, commits.py, ends.py, message_line.py)
     "session.setup": ("set up the pieces", "ustaw pionki"),
+    # controller/app/recorder.py: the screen's notice while the store cannot be written
+    "store.not_saved": (Counted(("The game cannot be saved: {reason}. Play on: the board keeps trying "
+                                 "({count} record waiting).",
+                                 "The game cannot be saved: {reason}. Play on: the board keeps trying "
+                                 "({count} records waiting).")),
+                        Counted(("Gry nie da się zapisać: {reason}. Grajcie dalej: plansza wciąż próbuje "
+                                 "({count} zapis czeka).",
+                                 "Gry nie da się zapisać: {reason}. Grajcie dalej: plansza wciąż próbuje "
+                                 "({count} zapisy czekają).",
+                                 "Gry nie da się zapisać: {reason}. Grajcie dalej: plansza wciąż próbuje "
+                                 "({count} zapisów czeka)."))),
+    "store.saved_again": ("The game is saved again: every move is stored.",
+                          "Gra znów się zapisuje: każdy ruch jest zachowany."),
     "session.clock_started": ("clock started; {prompt}", "zegar ruszył; {prompt}"),
     "session.its_turn": ("it is {side}'s turn", "teraz ruch: {side}"),
     "session.carry_out_computer": ("carry out the computer's move", "wykonaj ruch komputera"),
@@ -67,7 +80,11 @@ add({
     "hint.more": (Counted(("{text} ({count} more square to fix)", "{text} ({count} more squares to fix)")),
                   Counted(("{text} (jeszcze {count} pole do poprawienia)", "{text} (jeszcze {count} pola do poprawienia)",
                            "{text} (jeszcze {count} pól do poprawienia)"))),
-    "coach.loses": ("This move loses about {amount} by force.", "Ten ruch na pewno traci około: {amount}."),
+    "coach.loses": (Counted(("This move loses about {count} piece by force.",
+                             "This move loses about {count} pieces by force.")),
+                    Counted(("Ten ruch na pewno traci około {count} piona.", "Ten ruch na pewno traci około {count} pionów.",
+                             "Ten ruch na pewno traci około {count} pionów."))),
+    "coach.loses_part": ("This move loses about {men} pieces by force.", "Ten ruch na pewno traci około {men} piona."),
     "coach.no_hints_left": ("no hints left ({limit} per game)", "nie ma już podpowiedzi ({limit} na grę)"),
     "coach.game_over": ("the game is over: there is no move to suggest",
                         "gra się skończyła: nie ma ruchu do podpowiedzenia"),
