@@ -131,7 +131,7 @@ def test_a_full_queue_drops_the_newest_instead_of_waiting() -> None:
 
 def test_the_simulator_writes_the_same_cues_to_a_wav_file(tmp_path: Path) -> None:
     from damka.sim.sound import RATE
-    from damka.sim.window import attach_sound
+    from damka.sim.interactive import attach_sound
 
     app = App(setup=GameSetup("classic", mode="casual", time_control=BYOYOMI), start_game=True)
     listener, sinks = attach_sound(app, wav=tmp_path / "cues.wav", speakers=False)

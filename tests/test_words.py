@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The modules whose every sentence comes from the catalogue.
 SPEAKING = ["controller/words/wording.py", "controller/words/wording_voice.py", "controller/app/menus.py",
             "controller/app/board_settings.py", "controller/app/view_builder.py", "display/screen.py",
-            "display/clock_face.py", "sim/window.py"]
+            "display/clock_face.py", "sim/window.py", "sim/painter.py", "sim/interactive.py"]
 CODE = ["controller", "display", "sim", "web", "damka", "hall"]
 
 

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             except ImportError as error:
                 print(f"hall off: {error.name} is missing; pip install 'damka[hall]'", file=sys.stderr)
         if config.backend == "sim":
-            from damka.sim.window import run_window
+            from damka.sim.interactive import run_window
 
             return run_window(app, should_stop=stop)
         from damka.hardware.backends import open_board

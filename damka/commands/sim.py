@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         return run_headless(args, setup)
     from damka.controller.app import App
     from damka.controller.store import Store
-    from damka.sim.window import run_window
+    from damka.sim.interactive import run_window
 
     store = None if args.no_store else Store(args.db)
     try:
