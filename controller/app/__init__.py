@@ -1,4 +1,6 @@
-"""The App and its parts, each owning its own state (see `app.py`).
+"""Everything around the games, each part owning its own state: the `App`
+(see `app.py`), its menus, offers, resume, the screen's views, the recorder
+and the board settings.
 
 `from damka.controller.app import App` is how the rest of the program and
 the tests reach it; the names others use are re-exported here.
