@@ -92,3 +92,23 @@ def test_every_long_module_says_why_in_the_architecture_doc() -> None:
     assert listed, "no long modules listed in docs/architecture.md"
     long = {relative(p) for p in program_modules() if lines(p) > MAX_LINES}
     assert long == listed
+
+
+def test_no_part_touches_another_objects_private_fields() -> None:
+    """`self._x` (or `OwnClass._x`) is a class's own; `other._x` reaches into
+    another object's state (as the tracker once filled a position index's
+    caches). The session has its own check (test_session_layout.py); the App's
+    menus are being extended elsewhere, so app/ is not held to it yet."""
+    reaches = []
+    checked = 0
+    for package in ("board", "game", "players", "config", "cues", "words"):
+        for path in sorted((CONTROLLER / package).glob("*.py")):
+            checked += 1
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            own = {"self", "cls"} | {node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                        and not (isinstance(node.value, ast.Name) and node.value.id in own)):
+                    reaches.append(f"{relative(path)}:{node.lineno} {ast.unparse(node)}")
+    assert checked >= 30
+    assert reaches == []
