@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Each layer's section parser, and the shared reader; damka/config.py composes them.
 CONFIG_MODULES = {
     "damka.config": ROOT / "damka" / "config.py",
-    "damka.controller.config.config_file": ROOT / "controller" / "config_file.py",
-    "damka.controller.config.board_config": ROOT / "controller" / "board_config.py",
+    "damka.controller.config.config_file": ROOT / "controller" / "config" / "config_file.py",
+    "damka.controller.config.board_config": ROOT / "controller" / "config" / "board_config.py",
     "damka.hardware.config": ROOT / "hardware" / "config.py",
     "damka.hall.config": ROOT / "hall" / "config.py",
     "damka.web.settings": ROOT / "web" / "settings.py",
