@@ -16,10 +16,11 @@ import threading
 import time
 
 from damka.controller.app import App
-from damka.controller.cue_sinks import ThreadedSink
-from damka.controller.cues import CueListener, CueSettings
-from damka.controller.setup import GameSetup
-from damka.controller.tracker import BoardMap, Kind
+from damka.controller.cues.sinks import ThreadedSink
+from damka.controller.cues.listener import CueListener, CueSettings
+from damka.controller.game.setup import GameSetup
+from damka.controller.board.board_map import BoardMap
+from damka.controller.board.tracker import Kind
 from damka.sim.virtual_board import VirtualBoard, carry_out
 
 

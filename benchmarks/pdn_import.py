@@ -32,7 +32,7 @@ from pathlib import Path
 from damka.controller.clock.pdn import format_clock
 from damka.engine import Game
 from damka.engine.variants import default_variant
-from damka.controller.user_files import pdn_encoding, read_text_chunks
+from damka.controller.config.user_files import pdn_encoding, read_text_chunks
 from damka.engine.pdn import iter_games, write_game
 
 VARIANTS = ("classic", "international", "russian", "american", "canadian", "multiwarcaby")

@@ -28,7 +28,7 @@ import time
 from typing import Any
 
 from damka.controller.session import Mode, Session, SessionSettings
-from damka.controller.tracker import Kind
+from damka.controller.board.tracker import Kind
 from damka.engine import find_variant
 from damka.hardware.interfaces import Snapshot
 from damka.sim.virtual_board import VirtualBoard, carry_out

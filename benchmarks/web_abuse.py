@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from damka.controller.setup import GameSetup  # noqa: E402
+from damka.controller.game.setup import GameSetup  # noqa: E402
 from web_support import Served  # noqa: E402
 
 ATTACKER, PHONE = "127.0.0.2", "127.0.0.3"

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from damka.controller import events as ev  # noqa: E402
-from damka.controller.setup import GameSetup  # noqa: E402
+from damka.controller.game.setup import GameSetup  # noqa: E402
 from web_support import Served  # noqa: E402
 
 

@@ -29,7 +29,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from damka.controller.takeback_guide import TakebackGuide
+from damka.controller.board.takeback_guide import TakebackGuide
 from damka.engine.move import Move
 from damka.engine.variant import Result
 
@@ -167,7 +167,7 @@ class BlunderWarned(GameEvent):
 @dataclass(frozen=True)
 class EngineFellBack(GameEvent):
     """An external engine (opponent or coach) died, hung or broke the rules:
-    Damka's own engine took over (`controller/hub_opponent.py`)."""
+    Damka's own engine took over (`controller/players/hub_opponent.py`)."""
 
     text: str
 
@@ -183,7 +183,7 @@ class PositionUnknown(GameEvent):
 @dataclass(frozen=True)
 class TakebackGuided(GameEvent):
     """A take-back begins on the board: the turns taken back and the pieces
-    to put back or take off (`controller/takeback_guide.py`), for the voice."""
+    to put back or take off (`controller/board/takeback_guide.py`), for the voice."""
 
     guide: TakebackGuide
 
@@ -195,7 +195,7 @@ class PositionRecovered(GameEvent):
 
 @dataclass(frozen=True)
 class SensorChanged(GameEvent):
-    """One line of the raw sensor log (`controller/eventlog.py` format):
+    """One line of the raw sensor log (`controller/board/eventlog.py` format):
     'MS up SQ', 'MS down SQ', 'MS press SIDE', 'MS button NAME'."""
 
     line: str
@@ -211,7 +211,7 @@ class MessageShown(GameEvent):
 @dataclass(frozen=True)
 class OfferMade(GameEvent):
     """A draw offered or a take-back asked, waiting for the other player's
-    answer (`controller/offers.py`): by `side` (None: the board as a whole),
+    answer (`controller/app/offers.py`): by `side` (None: the board as a whole),
     from `where` ("board", "page", "remote page")."""
 
     kind: str                      # "draw" or "takeback"

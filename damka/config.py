@@ -4,8 +4,8 @@ the sections each layer parses for itself.
     hardware/config.py          [board] [scan] [leds] [buttons] and a backend's own table
     web/settings.py             [web]
     hall/config.py              [hall]
-    controller/board_config.py  [sound] [voice] [light] [engines]
-    controller/config_file.py   the file reader and the table checker they share
+    controller/config/board_config.py  [sound] [voice] [light] [engines]
+    controller/config/config_file.py   the file reader and the table checker they share
 
 Every mistake becomes one `ConfigError` naming the file, the section and the
 setting; a section or setting nobody knows is a mistake too.
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from damka.controller.board_config import (
+from damka.controller.config.board_config import (
     LightConfig,
     SoundConfig,
     VoiceConfig,
@@ -27,7 +27,7 @@ from damka.controller.board_config import (
     parse_sound,
     parse_voice,
 )
-from damka.controller.config_file import Section, read_toml
+from damka.controller.config.config_file import Section, read_toml
 from damka.controller.words.catalogue import LANGUAGES
 from damka.hardware.config import HardwareConfig, check_across, parse_hardware
 from damka.hardware.errors import ConfigError

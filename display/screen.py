@@ -22,7 +22,7 @@ import pygame
 from damka.display import widgets
 from damka.display.clock_face import draw_clock_face, panel_rects, status_text
 from damka.controller.words import say
-from damka.controller.views import GameView, MenuView, ResultView, SideLine, Standing, View  # noqa: F401 (re-exported)
+from damka.controller.app.views import GameView, MenuView, ResultView, SideLine, Standing, View  # noqa: F401 (re-exported)
 from damka.display.widgets import ACCENT, BACKGROUND, DIM, PANEL, PANEL_ACTIVE, READABLE, TEXT
 
 SIZE = (480, 320)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from damka.controller.views import GameView, MenuView, ResultView
+from damka.controller.app.views import GameView, MenuView, ResultView
 from damka.display.screen import Screen
 from damka.hardware.interfaces import Button, ButtonPress
 

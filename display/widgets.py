@@ -20,7 +20,7 @@ from typing import Iterator, Sequence
 
 import pygame
 
-from damka.controller.views import PLAYER_COLOURS, SIDE_COLOURS, Colour, side_colour  # noqa: F401 (re-exported)
+from damka.controller.app.views import PLAYER_COLOURS, SIDE_COLOURS, Colour, side_colour  # noqa: F401 (re-exported)
 
 BACKGROUND: Colour = (18, 22, 28)
 PANEL: Colour = (34, 40, 50)

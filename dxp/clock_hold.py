@@ -8,7 +8,7 @@ log:
 
 - the drop pauses a running clock (by `DROP_BY`) and the board *holds* it;
 - a move made on the board while the peer is gone commits with the clock
-  (a paused clock restarts at a committed move, `game_factory.ResumableClock`):
+  (a paused clock restarts at a committed move, `game/factory.py` ResumableClock):
   a held clock is paused again at the same instant, so no time runs;
 - the peer back (the resume handshake done) restarts a held clock, once
   the pieces stand (a resumed game's are put back as lit first: nobody's

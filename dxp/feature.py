@@ -18,13 +18,13 @@ from typing import Mapping
 from damka.controller.app import App
 from damka.controller.app import AppHooks
 from damka.controller.clock.records import State
-from damka.controller.game_factory import BuiltGame
-from damka.controller.menus import Menu, MenuAction, Row, game_actions_menu
-from damka.controller.resume import stored_computer_sides
+from damka.controller.game.factory import BuiltGame
+from damka.controller.app.menus import Menu, MenuAction, Row, game_actions_menu
+from damka.controller.app.resume import stored_computer_sides
 from damka.controller.session.types import POLL_MS
 from damka.controller.store.rows import StoredGame
-from damka.controller.view_builder import with_notice
-from damka.controller.views import GameView, View
+from damka.controller.app.view_builder import with_notice
+from damka.controller.app.views import GameView, View
 from damka.controller.words import say
 from damka.dxp.clock_hold import ClockHold, held_when_stored
 from damka.dxp.game import VARIANT, DxpGame

@@ -45,7 +45,7 @@ from damka.dxp.reconnect import NAME, Reconnection
 from damka.controller.clock.clock import Clock
 from damka.dxp.refusals import Chats, Refusals, clean_chat  # noqa: F401 (clean_chat: the chat's text)
 from damka.dxp.resume import position_letters, time_left
-from damka.controller.game_factory import BuiltGame
+from damka.controller.game.factory import BuiltGame
 from damka.dxp.seat import DxpOpponent
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant

@@ -25,7 +25,7 @@ from damka.dxp.feature import DxpFeature, stored_peer
 from damka.dxp.game import VARIANT, DxpGame, board_letters, time_control_text
 from damka.dxp.reconnect import NAME
 from damka.dxp.resume import time_of
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
 from damka.engine.game import Game
 from damka.engine.variants import find_variant

@@ -13,7 +13,7 @@ from typing import Any
 from damka.hall.accounts import RESERVED
 from damka.hall.broker import BrokerSettings
 from damka.hall.topics import NAME
-from damka.controller.config_file import Section, read_config_text, read_toml
+from damka.controller.config.config_file import Section, read_config_text, read_toml
 from damka.hardware.errors import ConfigError
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from damka.controller.config_file import Section, config_error
+from damka.controller.config.config_file import Section, config_error
 from damka.hardware.backends import Backend, Check, HardwareBoard, NullLeds, Out
 from damka.hardware.config import BoardShape, HardwareConfig
 from damka.hardware.interfaces import Button, ButtonPress

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from damka.controller.config_file import Section
+from damka.controller.config.config_file import Section
 from damka.hardware.backends import Backend, Check, HardwareBoard, Out
 from damka.hardware.config import BoardShape
 from damka.hardware.errors import LinkError

@@ -30,7 +30,7 @@ from damka.hardware.interfaces import BoardSensor, Buttons, LedFrame, LedOutput
 
 if TYPE_CHECKING:
     from damka.config import BoardConfig  # the whole file: a backend's LEDs follow [light] palette
-    from damka.controller.config_file import Section
+    from damka.controller.config.config_file import Section
     from damka.hardware.config import BoardShape, HardwareConfig
 
 # Backend name -> module defining `BACKEND`; imported on first use only.
@@ -84,7 +84,7 @@ class HardwareBoard:
     ghosts: Callable[[], frozenset[str]] = _no_ghosts
     buzzer: Callable[[Sequence[tuple[int, int]]], None] | None = None
     """Plays notes ((Hz, ms), ...) on the board's buzzer; may block while they
-    sound (run it off the loop: controller.cue_sinks). None: no buzzer."""
+    sound (run it off the loop: controller.cues.sinks). None: no buzzer."""
     led_style: Any = None
     """The LEDs' `leds.LedStyle` (brightness, palette) when they have one: the
     menu's light settings are applied to it while playing."""

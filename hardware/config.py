@@ -5,7 +5,7 @@
 `damka.config` reads the file once and composes the whole `BoardConfig`
 from each layer's sections; this module parses only what the hardware needs.
 Every mistake is one `ConfigError` naming the file, the section and the
-setting (`damka.controller.config_file`). docs/board.example.toml documents
+setting (`damka.controller.config.config_file`). docs/board.example.toml documents
 every setting.
 """
 
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from damka.controller.config_file import Section, config_error
+from damka.controller.config.config_file import Section, config_error
 from damka.hardware.backends import Backend, backend_names, load_backend
 from damka.hardware.errors import ConfigError
 from damka.hardware.interfaces import Button, Role

@@ -2,7 +2,7 @@
 a passive buzzer, `Buzzer` for an active one that has a single pitch).
 
 `play(notes)` blocks for as long as the notes last: the cue sinks run it on
-their own thread (`controller.cue_sinks.ThreadedSink`), never on the board
+their own thread (`controller.cues.sinks.ThreadedSink`), never on the board
 loop. The serial design plays notes on the Pico instead (`SerialLink.tone`).
 """
 

@@ -1,8 +1,8 @@
 """The simulator plays the board's cues: the same notes the buzzer plays
-(`controller.cues.TUNES`), as square waves, written to a WAV file or played
+(`controller.cues.listener.TUNES`), as square waves, written to a WAV file or played
 through pygame's mixer when the machine has sound.
 
-Both are players for `controller.cue_sinks.ThreadedSink`, like the buzzer's.
+Both are players for `controller.cues.sinks.ThreadedSink`, like the buzzer's.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import wave
 from collections.abc import Sequence
 from pathlib import Path
 
-from damka.controller.cues import TUNES, Announcement
+from damka.controller.cues.listener import TUNES, Announcement
 
 RATE = 22_050
 VOLUME = 6000  # of 32767: a buzzer, not an alarm

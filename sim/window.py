@@ -22,122 +22,40 @@ Reed switches cannot see colours: what colour a piece is drawn in comes from
 the engine's position whenever the board matches it, and otherwise from where
 the window's hands carried each piece.
 
-Size: the simulator window's event handling, drawing of the board and its
-layout share the window's geometry.
+Parts: `pieces.py` (what each piece is), `painter.py` (the layout and the
+drawing), `interactive.py` (the desktop window's loop and sound); this
+module is the window's hands and eyes.
 """
 
 from __future__ import annotations
 
-import os
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import pygame
 
 from damka.controller.app import App
-from damka.controller.cue_sinks import ThreadedSink
-from damka.controller.cues import CueListener, CueSettings
-from damka.controller.eventlog import LogEvent, parse_side
+from damka.controller.board.eventlog import LogEvent, parse_side
+from damka.controller.config.user_files import replace_file
 from damka.controller.session import Phase
-from damka.controller.tracker import BoardMap
-from damka.controller.user_files import replace_file
-from damka.controller.words import say
-from damka.display.screen import SIZE as SCREEN_SIZE
 from damka.display.screen import Screen
-from damka.display.sdl_env import choose_drivers, has_desktop, no_sound
 from damka.display.touch import tap
-from damka.display.widgets import DIM, TEXT
+from damka.display.widgets import DIM
 from damka.engine.errors import DamkaError
-from damka.display.widgets import text as draw_text
 from damka.hardware.interfaces import Button, Role
-from damka.hardware.palette import role_colour
+from damka.sim.painter import BACKGROUND, BoardPicture, WindowLayout, draw_board, draw_legend
+from damka.sim.pieces import Pieces, board_size, fallback_code, start_squares
 from damka.sim.virtual_board import FILE_LETTERS, VirtualBoard
 
 class WindowError(DamkaError):
     """The window cannot be opened (no display)."""
 
 
-SQUARE = 60   # px: a square of the drawn board, as big as the window's height allows (up to this)
-MARGIN = 28
-GAP = 24
-# The largest window that fits a 1366x768 laptop screen under a title bar (about 32 px)
-# and over a desktop panel (about 36 px): a 12x12 board gets smaller squares.
-FITS = (1366, 700)
-
-LIGHT = (226, 204, 160)
-DARK = (120, 82, 52)
-OUTSIDE = (84, 64, 48)      # squares of the 9x9 board outside the game's area
-FRAME = (52, 38, 28)
-BACKGROUND = (24, 26, 30)
-
-# Piece codes from `Variant.piece_at`, and how a piece is drawn.
-PIECE_COLOURS: dict[str, tuple[int, int, int]] = {
-    "w": (244, 240, 228), "W": (244, 240, 228), "b": (30, 30, 34), "B": (30, 30, 34), "o": (196, 150, 84),
-}
-UNKNOWN_PIECE = (150, 150, 150)
-CROWN = (230, 180, 40)
-
-# LED colours per role in the standard palette (the window draws the palette chosen in
-# the board settings): the board's own palette (hardware/palette.py), so the
-# window and its screenshots show what the board's RGB LEDs show.
-ROLE_COLOURS: dict[Role, tuple[int, int, int]] = {role: role_colour(role) for role in Role}
-
 KEY_BUTTONS = {
     pygame.K_h: Button.HINT, pygame.K_t: Button.TAKE_BACK, pygame.K_m: Button.MENU, pygame.K_ESCAPE: Button.MENU,
     pygame.K_RETURN: Button.OK, pygame.K_KP_ENTER: Button.OK, pygame.K_UP: Button.UP, pygame.K_DOWN: Button.DOWN,
 }
 KEY_SIDES = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3}
-
-
-@dataclass
-class Pieces:
-    """What each piece on the virtual board is (a reed switch cannot tell)."""
-
-    codes: dict[str, str] = field(default_factory=dict)
-    in_hand: list[str] = field(default_factory=list)
-
-    def lift(self, square: str) -> None:
-        self.in_hand.append(self.codes.pop(square, "?"))
-
-    def drop(self, square: str, fallback: str = "?") -> None:
-        self.codes[square] = self.in_hand.pop() if self.in_hand else fallback
-
-    def remove(self, square: str) -> None:
-        self.codes.pop(square, None)
-
-    def sync(self, app: App, occupied: frozenset[str]) -> None:
-        """Take the engine's word whenever the board shows the game's position."""
-        game = app.board_game
-        if game is None:
-            return
-        variant = game.variant
-        board = BoardMap(variant)
-        position = game.position
-        if frozenset(board.names(variant.occupancy(position))) != occupied:
-            return
-        self.codes = {}
-        for square in occupied:
-            index = variant.geometry.index(FILE_LETTERS.index(square[0]), int(square[1:]) - 1)
-            self.codes[square] = variant.piece_at(position, index) or "?"
-        self.in_hand.clear()
-
-
-def board_size(app: App) -> tuple[int, int]:
-    """Files and ranks of the physical board: 9x9, larger for 10x10 and 12x12 games."""
-    game = app.board_game
-    if game is None:
-        return 9, 9
-    geometry = game.variant.geometry
-    return max(9, geometry.width), max(9, geometry.height)
-
-
-def start_squares(app: App) -> list[str]:
-    game = app.board_game
-    if game is None:
-        return []
-    return BoardMap(game.variant).names(game.variant.occupancy(game.position))
 
 
 class SimWindow:
@@ -158,13 +76,12 @@ class SimWindow:
 
     def _layout(self) -> None:
         """Where the board and the screen are drawn: follows the board's size."""
-        self.files, self.ranks = self.board.files, self.board.ranks
-        self.square = min(SQUARE, (FITS[1] - 2 * MARGIN) // self.ranks)
-        self.board_px = (self.files * self.square, self.ranks * self.square)
-        self.board_rect = pygame.Rect(MARGIN, MARGIN, *self.board_px)
-        self.screen_rect = pygame.Rect(self.board_rect.right + GAP, MARGIN, *SCREEN_SIZE)
-        self.size = (self.screen_rect.right + MARGIN,
-                     max(self.board_rect.bottom, self.screen_rect.bottom + 200) + MARGIN)
+        self.layout = WindowLayout(self.board.files, self.board.ranks)
+        self.files, self.ranks = self.layout.files, self.layout.ranks
+        self.square = self.layout.square
+        self.board_rect = self.layout.board_rect
+        self.screen_rect = self.layout.screen_rect
+        self.size = self.layout.size
 
     # -- a new game ---------------------------------------------------------------
 
@@ -202,17 +119,10 @@ class SimWindow:
     # -- geometry -------------------------------------------------------------
 
     def square_rect(self, square: str) -> pygame.Rect:
-        file = FILE_LETTERS.index(square[0])
-        rank = int(square[1:]) - 1
-        return pygame.Rect(self.board_rect.x + file * self.square, self.board_rect.bottom - (rank + 1) * self.square,
-                           self.square, self.square)
+        return self.layout.square_rect(square)
 
     def square_at(self, pos: tuple[int, int]) -> str | None:
-        if not self.board_rect.collidepoint(pos):
-            return None
-        file = (pos[0] - self.board_rect.x) // self.square
-        rank = (self.board_rect.bottom - 1 - pos[1]) // self.square
-        return f"{FILE_LETTERS[file]}{rank + 1}"
+        return self.layout.square_at(pos)
 
     # -- hands ----------------------------------------------------------------
 
@@ -239,22 +149,7 @@ class SimWindow:
         self._synced()
 
     def _fallback_code(self, square: str | None = None) -> str:
-        game = self.app.board_game
-        if game is None:
-            return "?"
-        variant = game.variant
-        if variant.uniform_piece is not None:
-            return variant.uniform_piece
-        if square is not None:
-            try:
-                index = variant.geometry.parse(square)
-            except ValueError:
-                return "?"
-            for position in reversed(game.positions):
-                code = variant.piece_at(position, index)
-                if code:
-                    return code
-        return "?"
+        return fallback_code(self.app, square)
 
     def arrange(self) -> None:
         """A helping hand (key r): fix every square the LEDs point at
@@ -379,33 +274,20 @@ class SimWindow:
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(BACKGROUND)
-        pygame.draw.rect(surface, FRAME, self.board_rect.inflate(16, 16), border_radius=6)
-        playable = self._playable_squares()
-        frame = dict(self.board.leds)
-        for file in range(self.files):
-            for rank in range(self.ranks):
-                square = f"{FILE_LETTERS[file]}{rank + 1}"
-                self._draw_square(surface, square, (file + rank) % 2 == 0, square in playable, frame.get(square))
-        for square in self.board.pieces:
-            code = self.pieces.codes.get(square, "?")
-            if code == "?":
-                code = self._fallback_code(square)  # best guess: what stood there last in the game
-            self._draw_piece(surface, self.square_rect(square).center, code)
-        for square, role in frame.items():
-            if square in self.board.pieces:
-                pygame.draw.circle(surface, self._role_colour(role), self.square_rect(square).center, self.square // 2 - 2,
-                                   width=4)
-        self._draw_coordinates(surface)
-        if self.pieces.in_hand:
-            self._draw_piece(surface, self.mouse, self.pieces.in_hand[-1], lifted=True)
+        held = (self.mouse, self.pieces.in_hand[-1]) if self.pieces.in_hand else None
+        draw_board(surface, self.layout, BoardPicture(
+            self.board.leds, self.board.pieces, self._code_of, self._playable_squares(),
+            self.app.board_settings.palette, held))
         screen_surface = surface.subsurface(self.screen_rect)
         self.screen.draw(screen_surface, self.app.view())
         pygame.draw.rect(surface, DIM, self.screen_rect.inflate(4, 4), width=2)
-        self._draw_legend(surface)
+        draw_legend(surface, self.layout)
 
-    def _role_colour(self, role: Role) -> tuple[int, int, int]:
-        """The LED colour in the palette chosen in the board settings, as the board shows it."""
-        return role_colour(role, self.app.board_settings.palette)
+    def _code_of(self, square: str) -> str:
+        code = self.pieces.codes.get(square, "?")
+        if code == "?":
+            code = self._fallback_code(square)  # best guess: what stood there last in the game
+        return code
 
     def _playable_squares(self) -> set[str]:
         game = self.app.board_game
@@ -413,48 +295,6 @@ class SimWindow:
             return {f"{FILE_LETTERS[f]}{r + 1}" for f in range(self.files) for r in range(self.ranks)}
         geometry = game.variant.geometry
         return set(geometry.names_of(geometry.playable))
-
-    def _draw_square(self, surface: pygame.Surface, square: str, dark: bool, playable: bool,
-                     role: Role | None) -> None:
-        rect = self.square_rect(square)
-        base = DARK if dark else LIGHT
-        if not playable:
-            base = tuple(int(c * 0.75) for c in base)  # type: ignore[assignment]
-        pygame.draw.rect(surface, base, rect)
-        if role is not None:
-            colour = self._role_colour(role)
-            glow = pygame.Surface(rect.size, pygame.SRCALPHA)
-            pygame.draw.circle(glow, (*colour, 90), (self.square // 2, self.square // 2), self.square // 2 - 1)
-            surface.blit(glow, rect)
-            pygame.draw.circle(surface, colour, rect.center, self.square // 5)
-
-    def _draw_piece(self, surface: pygame.Surface, centre: tuple[int, int], code: str, lifted: bool = False) -> None:
-        colour = PIECE_COLOURS.get(code, UNKNOWN_PIECE)
-        radius = self.square // 2 - 8
-        if lifted:
-            pygame.draw.circle(surface, (0, 0, 0), (centre[0] + 4, centre[1] + 5), radius)
-        pygame.draw.circle(surface, colour, centre, radius)
-        edge = (90, 90, 90) if colour[0] > 128 else (150, 150, 150)
-        pygame.draw.circle(surface, edge, centre, radius, width=2)
-        pygame.draw.circle(surface, edge, centre, radius - 7, width=1)
-        if code in ("W", "B"):
-            # A king is turned over: drawn with a crown ring.
-            pygame.draw.circle(surface, CROWN, centre, radius - 10, width=4)
-
-    def _draw_coordinates(self, surface: pygame.Surface) -> None:
-        for file in range(self.files):
-            x = self.board_rect.x + file * self.square + self.square // 2
-            draw_text(surface, FILE_LETTERS[file], (x, self.board_rect.bottom + 9), 20, DIM, "midtop")
-        for rank in range(self.ranks):
-            y = self.board_rect.bottom - rank * self.square - self.square // 2
-            draw_text(surface, str(rank + 1), (self.board_rect.x - 10, y), 20, DIM, "midright")
-
-    def _draw_legend(self, surface: pygame.Surface) -> None:
-        lines = tuple(say(f"sim.help_{name}") for name in ("mouse", "shift", "clock", "keys", "menus", "set"))
-        y = self.screen_rect.bottom + 14
-        for line in lines:
-            draw_text(surface, line, (self.screen_rect.x, y), 20, TEXT if y == self.screen_rect.bottom + 14 else DIM)
-            y += 20
 
     def render(self) -> pygame.Surface:
         surface = pygame.Surface(self.size)
@@ -499,78 +339,3 @@ def save_screenshot(window: SimWindow, path: str | Path) -> Path:
     except pygame.error as exc:
         raise WindowError(f"{path}: cannot save the screenshot: {exc}") from None
     return path
-
-
-INVISIBLE_DRIVERS = ("offscreen", "dummy")
-
-
-def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
-                 settings: CueSettings | None = None) -> tuple[CueListener, list[ThreadedSink]]:
-    """The board's cues in the simulator: through the speakers (pygame's mixer,
-    when the machine has sound) and/or into a WAV file, each off the loop."""
-    from damka.sim.sound import MixerPlayer, WavRecorder
-
-    sinks: list[ThreadedSink] = []
-    silent = no_sound() if speakers else None
-    if silent is not None:  # not opened at all: SDL would print eight lines of ALSA's failure
-        print(f"sound off: {silent}", file=sys.stderr)
-    elif speakers:
-        try:
-            sinks.append(ThreadedSink(MixerPlayer(), name="sim-sound"))
-        except pygame.error as error:
-            print(f"sound off: {error}", file=sys.stderr)  # the board stays silent, as one without a buzzer
-    if wav is not None:
-        sinks.append(ThreadedSink(WavRecorder(wav), name="sim-wav"))
-    return CueListener.attach(app, list(sinks), settings), sinks
-
-
-def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
-               should_stop: Callable[[], bool] = lambda: False) -> int:
-    """The interactive window (needs a display) until it is closed or `should_stop()`
-    (`--seconds`). Returns an exit code."""
-    if not has_desktop():  # said before SDL probes for one (and prints what it lacks)
-        raise WindowError(say("sim.no_desktop"))
-    choose_drivers()
-    try:
-        pygame.display.init()
-        window = build(app)
-        attach_sound(app)
-        display = pygame.display.set_mode(window.size)
-    except pygame.error as exc:
-        raise WindowError(f"cannot open the simulator window ({exc}); no display? "
-                          f"try `damka sim --headless ...`") from None
-    if pygame.display.get_driver() in INVISIBLE_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
-        # With no desktop SDL falls back to drawing into memory: a window
-        # nobody can see would run forever, so say what is wrong instead.
-        pygame.display.quit()
-        raise WindowError(say("sim.no_desktop"))
-    pygame.display.set_caption(say("sim.caption"))
-    timer = pygame.time.Clock()
-    last = pygame.time.get_ticks()
-    shots = 0
-    running = True
-    while running and not should_stop():
-        size = window.size
-        for event in pygame.event.get():
-            if event.type == pygame.KEYDOWN and event.key == pygame.K_F12:
-                shots += 1
-                target = (screenshot_dir or Path.cwd()) / f"damka-{shots:03d}.png"
-                try:
-                    save_screenshot(window, target)
-                    app.notice = say("sim.saved", path=target)
-                except WindowError as exc:
-                    app.notice = str(exc)
-                continue
-            running = window.on_event(event) and running
-        now = pygame.time.get_ticks()
-        window.update(now - last)
-        last = now
-        if window.size != size:
-            display = pygame.display.set_mode(window.size)  # a game on a larger (or smaller) board
-        window.draw(display)
-        pygame.display.flip()
-        timer.tick(fps)
-    # Only the display: fonts stay initialised (the screen's font caches keep them).
-    pygame.display.quit()
-    return 0
-

@@ -4,7 +4,7 @@ the app tests. It holds no tests itself."""
 from __future__ import annotations
 
 from damka.controller.app import App, AppState
-from damka.controller.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.hardware.interfaces import Button
 from damka.sim.virtual_board import VirtualBoard
 

@@ -27,7 +27,7 @@ from damka.controller import events as ev
 from damka.controller.session.types import Phase
 from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn
-from damka.controller.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.sim.virtual_board import VirtualBoard, carry_out
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from damka.controller.app import App, AppState
-from damka.controller.board_loop import BoardLoop
-from damka.controller.match import Match
+from damka.controller.board.loop import BoardLoop
+from damka.controller.app.match import Match
 from damka.controller.clock.records import State
 from damka.controller.store.store import Store
-from damka.controller.tracker import BoardMap
-from damka.controller.setup import GameSetup
+from damka.controller.board.board_map import BoardMap
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import GameView, ResultView
 from damka.engine import Result
 from damka.hardware.interfaces import Button, ButtonPress, Buttons, BoardSensor, ClockPress, LedOutput, Role, Snapshot

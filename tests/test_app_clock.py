@@ -12,8 +12,8 @@ from damka.controller.app import App, AppState
 from damka.controller.events import EventHistory
 from damka.controller.clock.records import State
 from damka.controller.store.store import Store
-from damka.controller.tracker import BoardMap
-from damka.controller.setup import GameSetup
+from damka.controller.board.board_map import BoardMap
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import GameView, ResultView
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, ClockPress, Role

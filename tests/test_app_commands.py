@@ -12,7 +12,7 @@ from damka.controller import events as ev
 from damka.controller.app import App, AppState
 from damka.controller.app import BadArgument, CommandRefused
 from damka.controller.clock.records import State
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
 from damka.hardware.interfaces import Button
 from damka.sim.virtual_board import carry_out

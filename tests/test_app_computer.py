@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from damka.controller.app import App
-from damka.controller.chooser import GreedyChooser
-from damka.controller.opponent import ComputerOpponent
+from damka.controller.players.chooser import GreedyChooser
+from damka.controller.players.computer import ComputerOpponent
 from damka.controller.store.store import Store
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import GameView, Screen
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Button, Role

@@ -10,9 +10,9 @@ import pytest
 
 from damka.controller import events as ev
 from damka.controller.app import App, AppState
-from damka.controller.game_factory import build_variant
-from damka.controller.offers import OfferError, Offers, last_turn_moves
-from damka.controller.setup import GameSetup
+from damka.controller.game.factory import build_variant
+from damka.controller.app.offers import OfferError, Offers, last_turn_moves
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
 from damka.engine.notation import format_move
 from damka.hardware.interfaces import Button, Role

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from damka.controller.app import App, AppState
 from damka.controller.app.screens import Screens
-from damka.controller.menus import Menu, Row
-from damka.controller.views import ResultView
+from damka.controller.app.menus import Menu, Row
+from damka.controller.app.views import ResultView
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_METHODS = 40

@@ -24,8 +24,8 @@ from typing import Callable
 
 from damka.controller.app import App, AppState
 from damka.controller.session import Phase
-from damka.controller.tracker import BoardMap
-from damka.controller.views import MenuView, ResultView
+from damka.controller.board.board_map import BoardMap
+from damka.controller.app.views import MenuView, ResultView
 from damka.sim.virtual_board import VirtualBoard, carry_out
 from test_session_rig import two_move_turn
 

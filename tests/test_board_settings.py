@@ -9,10 +9,10 @@ import re
 import pytest
 
 from damka.controller.app import App
-from damka.controller.board_settings import BoardSettings
-from damka.controller.cue_sinks import RecordingSink
-from damka.controller.cues import CueListener
-from damka.controller.setup import GameSetup
+from damka.controller.app.board_settings import BoardSettings
+from damka.controller.cues.sinks import RecordingSink
+from damka.controller.cues.listener import CueListener
+from damka.controller.game.setup import GameSetup
 from damka.firmware import protocol as P
 from damka.hardware.interfaces import Role
 from damka.hardware.layout import Layout
@@ -101,7 +101,7 @@ def test_a_led_style_relit_from_the_menu_changes_the_frame_sent() -> None:
 
 
 def test_changes_from_outside_the_menu_take_exactly_the_menu_s_values() -> None:
-    from damka.controller.board_settings import changes_text, setting_rows, with_choices
+    from damka.controller.app.board_settings import changes_text, setting_rows, with_choices
 
     config = BoardSettings(brightness=100)                    # a brightness from the config: the menu offers it
     assert setting_rows(config)["brightness"]["choices"][-1] == ["100", "100 (config)"]

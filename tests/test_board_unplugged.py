@@ -26,9 +26,9 @@ if sys.platform == "win32":
 
 from damka.commands.run import board_loop  # noqa: E402
 from damka.controller.app import App  # noqa: E402
-from damka.controller.setup import GameSetup  # noqa: E402
-from damka.controller.tracker import BoardMap  # noqa: E402
-from damka.controller.views import GameView, MenuView  # noqa: E402
+from damka.controller.game.setup import GameSetup  # noqa: E402
+from damka.controller.board.board_map import BoardMap  # noqa: E402
+from damka.controller.app.views import GameView, MenuView  # noqa: E402
 from damka.hardware.backends import open_board  # noqa: E402
 from damka.config import load_config  # noqa: E402
 from damka.hardware.pty_device import PtyBoard  # noqa: E402

@@ -10,7 +10,7 @@ import sys
 
 from damka.controller.app import App
 from damka.controller.clock.records import State
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.dxp import protocol as dxp
 from tests.test_dxp import make as make_dxp, next_of, wait_for_peer
 from tests.test_dxp_clock import follower_game

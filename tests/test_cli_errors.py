@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from damka.cli import main
-from damka.controller.eventlog import MAX_LINE_BYTES, MAX_LOG_BYTES, EventLogError, read_log
+from damka.controller.board.eventlog import MAX_LINE_BYTES, MAX_LOG_BYTES, EventLogError, read_log
 
 HUGE = "99999999999999999999"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from damka.controller.coach import Coach, HintLimitReached
+from damka.controller.players.coach import Coach, HintLimitReached
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 

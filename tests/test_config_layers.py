@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Each layer's section parser, and the shared reader; damka/config.py composes them.
 CONFIG_MODULES = {
     "damka.config": ROOT / "damka" / "config.py",
-    "damka.controller.config_file": ROOT / "controller" / "config_file.py",
-    "damka.controller.board_config": ROOT / "controller" / "board_config.py",
+    "damka.controller.config.config_file": ROOT / "controller" / "config" / "config_file.py",
+    "damka.controller.config.board_config": ROOT / "controller" / "config" / "board_config.py",
     "damka.hardware.config": ROOT / "hardware" / "config.py",
     "damka.hall.config": ROOT / "hall" / "config.py",
     "damka.web.settings": ROOT / "web" / "settings.py",
@@ -43,18 +43,18 @@ def test_the_config_modules_exist() -> None:
 def test_the_hardware_parses_only_the_hardware_sections() -> None:
     imports = damka_imports(CONFIG_MODULES["damka.hardware.config"])
     foreign = sorted(name for name in imports
-                     if not name.startswith("damka.hardware.") and name != "damka.controller.config_file")
+                     if not name.startswith("damka.hardware.") and name != "damka.controller.config.config_file")
     assert foreign == []
 
 
 def test_the_shared_reader_needs_no_layers_parser() -> None:
-    imports = damka_imports(CONFIG_MODULES["damka.controller.config_file"])
-    assert sorted(imports) == ["damka.controller.user_files", "damka.hardware.errors"]
+    imports = damka_imports(CONFIG_MODULES["damka.controller.config.config_file"])
+    assert sorted(imports) == ["damka.controller.config.user_files", "damka.hardware.errors"]
 
 
 def test_only_the_top_composes_the_sections() -> None:
     """No layer's parser imports the composer or another layer's parser."""
-    layers = {"damka.controller.board_config", "damka.hardware.config", "damka.hall.config", "damka.web.settings"}
+    layers = {"damka.controller.config.board_config", "damka.hardware.config", "damka.hall.config", "damka.web.settings"}
     found = {name: sorted(damka_imports(CONFIG_MODULES[name]) & (layers | {"damka.config"}) - {name})
              for name in layers}
     assert {name: names for name, names in found.items() if names} == {}

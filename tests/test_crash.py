@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from damka.controller.clock.clock import Clock
-from damka.controller.resume import resume_game
+from damka.controller.app.resume import resume_game
 from damka.controller.store.store import Store
 from waiting import DEADLINE_S
 
@@ -39,8 +39,8 @@ CHILD = textwrap.dedent('''
     import json, random, sys, time
     from damka.controller.app import App
     from damka.controller.store.store import Store
-    from damka.controller.tracker import BoardMap
-    from damka.controller.setup import GameSetup
+    from damka.controller.board.board_map import BoardMap
+    from damka.controller.game.setup import GameSetup
     from damka.sim.virtual_board import VirtualBoard, carry_out
 
     db, seed = sys.argv[1], int(sys.argv[2])

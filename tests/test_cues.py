@@ -10,10 +10,10 @@ from pathlib import Path
 
 from damka.controller import events as ev
 from damka.controller.app import App
-from damka.controller.cue_sinks import RecordingSink, ThreadedSink
-from damka.controller.cues import TUNES, Cue, CueListener, CueSettings
-from damka.controller.setup import GameSetup
-from damka.controller.wording_voice import phrases_for
+from damka.controller.cues.sinks import RecordingSink, ThreadedSink
+from damka.controller.cues.listener import TUNES, Cue, CueListener, CueSettings
+from damka.controller.game.setup import GameSetup
+from damka.controller.words.wording_voice import phrases_for
 from damka.engine.levels import LEVELS
 from test_app import make, on_board
 
@@ -131,7 +131,7 @@ def test_a_full_queue_drops_the_newest_instead_of_waiting() -> None:
 
 def test_the_simulator_writes_the_same_cues_to_a_wav_file(tmp_path: Path) -> None:
     from damka.sim.sound import RATE
-    from damka.sim.window import attach_sound
+    from damka.sim.interactive import attach_sound
 
     app = App(setup=GameSetup("classic", mode="casual", time_control=BYOYOMI), start_game=True)
     listener, sinks = attach_sound(app, wav=tmp_path / "cues.wav", speakers=False)

@@ -21,7 +21,7 @@ from damka.dxp.game import board_letters
 from damka.dxp.start import follow, initiate, make_app, start_letters
 from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn
-from damka.controller.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.engine import pdn
 from damka.engine.variants import find_variant
 from damka.sim.virtual_board import VirtualBoard, carry_out

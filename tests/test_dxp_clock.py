@@ -25,7 +25,7 @@ from damka.dxp.game import board_letters
 from damka.dxp.resume import time_left
 from damka.dxp.start import follow, initiate, make_app, resume_app
 from damka.controller.store.store import Store
-from damka.controller.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.sim.virtual_board import VirtualBoard
 from tests.test_dxp import connected_to_a_peer, listen, make, next_of, on_board, raw_peer, wait_for_peer
 from waiting import DEADLINE_S, wait_on_board, wait_until as waited

@@ -42,7 +42,8 @@ if sys.platform == "win32":
     pytest.skip("ptys are POSIX only", allow_module_level=True)
 
 from damka.controller.session import CommittedMove, Mode, Phase, Session, SessionSettings  # noqa: E402
-from damka.controller.tracker import BoardMap, Kind, Tracker  # noqa: E402
+from damka.controller.board.board_map import BoardMap  # noqa: E402
+from damka.controller.board.tracker import Kind, Tracker
 from damka.engine import find_variant  # noqa: E402
 from damka.engine.game import Game  # noqa: E402
 from damka.engine.move import Move  # noqa: E402

@@ -15,12 +15,12 @@ from app_rig import on_board
 from damka.cli import main
 from damka.controller import events as ev
 from damka.controller.app import App, AppState
-from damka.controller.hub_coach import HubCoach
-from damka.controller.hub_opponent import HubOpponent
-from damka.controller.opponent import ComputerOpponent
-from damka.controller.setup import GameSetup
+from damka.controller.players.hub_coach import HubCoach
+from damka.controller.players.hub_opponent import HubOpponent
+from damka.controller.players.computer import ComputerOpponent
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
-from damka.controller.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.sim.virtual_board import VirtualBoard
 from test_hub_opponent import idle, make

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from damka.controller import events as ev
 from damka.controller.app import App
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
-from damka.controller.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.sim.virtual_board import VirtualBoard, carry_out
 
 

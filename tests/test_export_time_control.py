@@ -11,7 +11,7 @@ import pytest
 
 from damka.cli import main
 from damka.controller.app import App
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
 from damka.engine import find_variant
 from damka.engine.pdn import read_game

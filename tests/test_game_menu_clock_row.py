@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from damka.controller.app import App
 from damka.controller.clock.records import State
-from damka.controller.setup import GameSetup
-from damka.controller.tracker import BoardMap
+from damka.controller.game.setup import GameSetup
+from damka.controller.board.board_map import BoardMap
 from damka.display.screen import MenuView
 from damka.hardware.interfaces import Button
 from damka.sim.virtual_board import VirtualBoard

@@ -145,7 +145,7 @@ def test_the_app_on_a_virtual_board_publishes_through_its_recorder(tmp_path: Pat
     from damka.sim.virtual_board import carry_out
 
     from damka.controller.app import App
-    from damka.controller.setup import GameSetup
+    from damka.controller.game.setup import GameSetup
     from damka.hall.config import BoardHall
     from damka.hall.publisher import start_publisher
 

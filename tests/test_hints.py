@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from damka.controller import hints
-from damka.controller.tracker import BoardMap, Kind, Tracker
+from damka.controller.board import hints
+from damka.controller.board.board_map import BoardMap
+from damka.controller.board.tracker import Kind, Tracker
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 from damka.hardware.interfaces import Role

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from damka.config import parse_config
-from damka.controller.game_factory import build_game, build_variant
-from damka.controller.hub_coach import HubCoach
-from damka.controller.hub_opponent import HubOpponent
-from damka.controller.opponent import ComputerOpponent
-from damka.controller.setup import GameSetup
+from damka.controller.game.factory import build_game, build_variant
+from damka.controller.players.hub_coach import HubCoach
+from damka.controller.players.hub_opponent import HubOpponent
+from damka.controller.players.computer import ComputerOpponent
+from damka.controller.game.setup import GameSetup
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 from damka.hardware.errors import ConfigError

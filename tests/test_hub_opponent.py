@@ -17,12 +17,12 @@ import pytest
 
 from damka.controller import events as ev
 from damka.controller.app import App
-from damka.controller.game_factory import build_game, build_variant
-from damka.controller.hub_coach import HubCoach
-from damka.controller.hub_opponent import HubOpponent
-from damka.controller.opponent import ComputerOpponent
-from damka.controller.setup import GameSetup
-from damka.controller.tracker import BoardMap
+from damka.controller.game.factory import build_game, build_variant
+from damka.controller.players.hub_coach import HubCoach
+from damka.controller.players.hub_opponent import HubOpponent
+from damka.controller.players.computer import ComputerOpponent
+from damka.controller.game.setup import GameSetup
+from damka.controller.board.board_map import BoardMap
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 from damka.config import parse_config

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from damka.controller.menus import GameSetup, game_actions_menu, game_menu, resume_menu, variant_choices
+from damka.controller.app.menus import GameSetup, game_actions_menu, game_menu, resume_menu, variant_choices
 from damka.engine import find_variant
 from damka.hardware.interfaces import Button
 

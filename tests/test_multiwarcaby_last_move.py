@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from damka.controller.chooser import GreedyChooser
+from damka.controller.players.chooser import GreedyChooser
 from damka.controller.clock.records import State
 from damka.controller.session import Phase
 from damka.controller.session.assistants import Assistants

@@ -16,10 +16,10 @@ import pytest
 
 from damka.cli import main
 from damka.controller.app import App
-from damka.controller.board_loop import BoardLoop
-from damka.controller.eventlog import read_log
-from damka.controller.setup import GameSetup
-from damka.controller.tracker import BoardMap
+from damka.controller.board.loop import BoardLoop
+from damka.controller.board.eventlog import read_log
+from damka.controller.game.setup import GameSetup
+from damka.controller.board.board_map import BoardMap
 from damka.sim.virtual_board import VirtualBoard
 
 SCENARIOS = Path(__file__).parent / "scenarios"

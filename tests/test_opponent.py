@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from damka.controller.opponent import ComputerOpponent, SearchChooser, Thinking
+from damka.controller.players.computer import ComputerOpponent, SearchChooser, Thinking
 from damka.engine import Game, find_variant
 from damka.engine.levels import Level
 from waiting import DEADLINE_S, wait_until

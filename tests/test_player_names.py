@@ -4,7 +4,7 @@ else the variant's own word; the session's message line and the status agree."""
 from __future__ import annotations
 
 from damka.controller.app import App
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from app_rig import on_board
 from damka.sim.virtual_board import carry_out
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from damka.controller.app import App
-from damka.controller.opponent import ComputerOpponent
+from damka.controller.players.computer import ComputerOpponent
 from damka.controller.players import Opponent, Thinking
-from damka.controller.seat_opponents import SeatOpponents, far_seats, remote_players
-from damka.controller.setup import GameSetup
+from damka.controller.players.seat_opponents import SeatOpponents, far_seats, remote_players
+from damka.controller.game.setup import GameSetup
 from damka.engine.game import Game
 from damka.engine.variants import find_variant
 from damka.web.remote import RemoteOpponent

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from damka.cli import main
-from damka.controller import plurals, wording
-from damka.controller.wording_voice import phrases_for
+from damka.controller.words import plurals
+from damka.controller.words import wording
+from damka.controller.words.wording_voice import phrases_for
 
 
 @pytest.mark.parametrize(("count", "words"), [(0, "0 moves"), (1, "1 move"), (2, "2 moves"), (21, "21 moves")])

@@ -11,8 +11,8 @@ import pytest
 
 from disk_faults import FailingConnection, SmallDisk, small_disk  # noqa: F401 (a fixture)
 from damka.controller.app import App, AppState
-from damka.controller.recorder import RETRY_MAX_MS
-from damka.controller.setup import GameSetup
+from damka.controller.app.recorder import RETRY_MAX_MS
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn
 from damka.display.screen import GameView

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from damka.controller import events as ev
 from damka.controller.app import App
-from damka.controller.chooser import GreedyChooser
-from damka.controller.setup import GameSetup
+from damka.controller.players.chooser import GreedyChooser
+from damka.controller.game.setup import GameSetup
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard
 from app_rig import on_board

@@ -10,7 +10,7 @@ import pytest
 
 from damka.cli import main
 from damka.commands.replay import replay
-from damka.controller.eventlog import EventLogError, format_log, parse_line, parse_log
+from damka.controller.board.eventlog import EventLogError, format_log, parse_line, parse_log
 from damka.controller.session import Mode, SessionSettings
 from test_session_rig import Rig
 

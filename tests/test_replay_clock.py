@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from damka.cli import main
-from damka.controller.eventlog import parse_log
+from damka.controller.board.eventlog import parse_log
 from damka.controller.session import Mode, SessionSettings
 from damka.controller.clock.timecontrol import parse
 from damka.controller.clock.pdn import parse_clock

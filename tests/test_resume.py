@@ -9,10 +9,10 @@ import pytest
 
 from damka.controller.app import App, AppState
 from damka.controller.clock.records import State
-from damka.controller.resume import describe, matches, target_squares
+from damka.controller.app.resume import describe, matches, target_squares
 from damka.controller.session import Phase
 from damka.controller.store.store import Store
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import MenuView
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard, carry_out
@@ -150,7 +150,7 @@ def test_a_game_against_the_computer_resumes_against_the_computer(tmp_path: Path
         assert app.session.settings.computer_sides == frozenset({0})
     with Store(db) as store:
         stored = store.last_unfinished()
-        from damka.controller.resume import resume_game
+        from damka.controller.app.resume import resume_game
 
         built = resume_game(stored)
         session, clock, setup = built.session, built.clock, built.setup

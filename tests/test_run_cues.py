@@ -10,8 +10,8 @@ import pytest
 
 from damka.commands.run import attach_cues
 from damka.controller.app import App
-from damka.controller.board_settings import BoardSettings
-from damka.controller.setup import GameSetup
+from damka.controller.app.board_settings import BoardSettings
+from damka.controller.game.setup import GameSetup
 from damka.hardware.backends import open_board
 from damka.config import parse_config
 from test_app import on_board

@@ -18,7 +18,7 @@ def fresh_fonts() -> None:
 
 from damka.controller.clock import presets
 from damka.controller.clock.clock import Clock
-from damka.controller.menus import game_menu
+from damka.controller.app.menus import game_menu
 from damka.display.screen import SIZE, GameView, MenuView, ResultView, Screen, SideLine, Standing
 from damka.display.widgets import ACCENT, ALERT, BACKGROUND, SELECTED
 

@@ -3,7 +3,7 @@ every panel size: wrapped inside the screen, not run off its edge, not cut
 short with "...", even a device path with no space to break at (the board's
 by-id name). The notices are the real ones: the app's own line when player
 names do not fit the game, the board-unplugged warning, the store's, and the
-longest of the session's wording (controller/wording.py)."""
+longest of the session's wording (controller/words/wording.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pygame
 import pytest
 
 from damka.controller.app import App
-from damka.controller.setup import GameSetup
-from damka.controller.view_builder import with_notice, with_warning
-from damka.controller import wording
+from damka.controller.game.setup import GameSetup
+from damka.controller.app.view_builder import with_notice, with_warning
+from damka.controller.words import wording
 from damka.display import widgets
 from damka.display.screen import PANEL_SIZES, GameView, MenuView, Screen, View
 from test_screen_sizes import game_clock, game_four, game_no_clock, menu_view, result_two, result_view, resume_view

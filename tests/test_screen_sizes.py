@@ -15,9 +15,9 @@ import pytest
 
 from damka.controller.clock.clock import Clock
 from damka.controller.clock.time_source import FakeTime
-from damka.controller.board_settings import BoardSettings, settings_menu
-from damka.controller.menus import game_actions_menu, game_menu, resume_menu
-from damka.controller.setup import GameSetup
+from damka.controller.app.board_settings import BoardSettings, settings_menu
+from damka.controller.app.menus import game_actions_menu, game_menu, resume_menu
+from damka.controller.game.setup import GameSetup
 from damka.controller.clock.presets import control
 from damka.display import clock_face, widgets
 from damka.display.screen import PANEL_SIZES, GameView, MenuView, ResultView, Screen, SideLine, Standing, View

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from damka.controller.app import App
-from damka.controller.game_factory import build_variant
-from damka.controller.opponent import ComputerOpponent
-from damka.controller.seat_opponents import SeatOpponents, engine_seats
-from damka.controller.setup import GameSetup
+from damka.controller.game.factory import build_variant
+from damka.controller.players.computer import ComputerOpponent
+from damka.controller.players.seat_opponents import SeatOpponents, engine_seats
+from damka.controller.game.setup import GameSetup
 from damka.engine.game import Game
 from damka.engine.notation import format_move
 from damka.hardware.interfaces import Role

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from damka.controller.session import Phase
-from damka.controller.tracker import Kind
+from damka.controller.board.tracker import Kind
 from damka.engine import Game
 from damka.hardware.interfaces import Role
 from test_session_rig import Rig, kinds, two_move_turn

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from damka.controller import events as ev
-from damka.controller.chooser import GreedyChooser
+from damka.controller.players.chooser import GreedyChooser
 from damka.controller.session import Mode, Session, SessionSettings
 from damka.engine import find_variant
 from damka.engine.move import Move

@@ -11,7 +11,7 @@ import pytest
 
 from damka.controller.app import App, AppState
 from damka.controller.session import Phase
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.engine.move import Move
 from damka.sim.window import SimWindow, build
 
@@ -185,7 +185,7 @@ def test_a_new_game_gets_a_clock_that_fits_it() -> None:
 
 def test_the_interactive_loop_draws_the_larger_board(tmp_path) -> None:
     """The real loop (`run_window`): menu keys to a 12x12 game, a screenshot, quit."""
-    from damka.sim.window import run_window
+    from damka.sim.interactive import run_window
 
     app = App(offer_resume=False, inline_thinking=True)
     pygame.display.set_mode((10, 10))

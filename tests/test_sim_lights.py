@@ -16,13 +16,14 @@ import pygame
 import pytest
 
 from damka.controller.app import App
-from damka.controller.board_loop import BoardLoop
-from damka.controller.opponent import ComputerOpponent
-from damka.controller.setup import GameSetup
+from damka.controller.board.loop import BoardLoop
+from damka.controller.players.computer import ComputerOpponent
+from damka.controller.game.setup import GameSetup
 from damka.hardware.interfaces import Role
 from damka.hardware.leds import RecordingLeds
 from damka.sim.virtual_board import VirtualBoard
-from damka.sim.window import SimWindow, build, start_squares
+from damka.sim.pieces import start_squares
+from damka.sim.window import SimWindow, build
 from waiting import DEADLINE_S
 
 FRAME_MS = 33  # the window's frame at 30 fps

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from damka.controller.cue_sinks import ThreadedSink, voice_player
-from damka.controller.cues import TUNES, Announcement, Cue, CueSettings
+from damka.controller.cues.sinks import ThreadedSink, voice_player
+from damka.controller.cues.listener import TUNES, Announcement, Cue, CueSettings
 from damka.hardware.backends import open_board
 from damka.config import ConfigError, parse_config
-from damka.controller.board_config import CUE_NAMES
+from damka.controller.config.board_config import CUE_NAMES
 from damka.hardware.voice import Espeak, espeak_path
 from test_hw_doctor import wiring_gpio
 from waiting import wait_until

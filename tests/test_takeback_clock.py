@@ -17,7 +17,7 @@ import pytest
 
 from damka.cli import main
 from damka.controller.app import App
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn
 from damka.controller.clock.controls import make_clock
@@ -398,7 +398,7 @@ def test_multiwarcaby_takeback_by_the_button_hands_the_clock_back(options: dict)
 
 
 def test_moves_restored_are_stored_with_the_times_of_their_own_turns(tmp_path: Path) -> None:
-    from damka.controller.recorder import Recorder
+    from damka.controller.app.recorder import Recorder
 
     rig = Rig("classic", fen="W:Wa3,h2:Bc5,h8", setup=False)
     session = rig.session

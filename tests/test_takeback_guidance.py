@@ -7,8 +7,8 @@ and Polish. Once the pieces are back the words go."""
 from __future__ import annotations
 
 from damka.controller import events as ev
-from damka.controller.view_builder import game_view
-from damka.controller.wording_voice import phrases_for
+from damka.controller.app.view_builder import game_view
+from damka.controller.words.wording_voice import phrases_for
 from damka.hardware.interfaces import Role
 from test_session_rig import Rig
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pygame
 
 from damka.controller.app import App, AppState
-from damka.controller.setup import GameSetup
-from damka.controller.views import MenuView
+from damka.controller.game.setup import GameSetup
+from damka.controller.app.views import MenuView
 from damka.display.screen import Screen
 from damka.display.touch import tap, tap_point
 from app_rig import on_board

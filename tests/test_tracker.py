@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from damka.controller.tracker import BoardMap, Kind, Tracker, TrackerSettings, TrackerState
+from damka.controller.board.board_map import BoardMap
+
+from damka.controller.board.tracker import Kind, Tracker, TrackerSettings, TrackerState
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 

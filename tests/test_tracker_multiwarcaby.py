@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
-from damka.controller.tracker import BoardMap, Kind, Tracker
+from damka.controller.board.board_map import BoardMap
+
+from damka.controller.board.tracker import Kind, Tracker
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from damka.controller.user_files import UserFileError, read_text_chunks, write_file
+from damka.controller.config.user_files import UserFileError, read_text_chunks, write_file
 
 
 def test_a_symbolic_link_is_written_through(tmp_path: Path) -> None:

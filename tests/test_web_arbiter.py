@@ -12,7 +12,7 @@ pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is n
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
 
 from damka.controller.clock.records import State  # noqa: E402
-from damka.controller.setup import GameSetup  # noqa: E402
+from damka.controller.game.setup import GameSetup  # noqa: E402
 from test_web_browser import board, browser, open_page, pytestmark, screenshot, unlock  # noqa: E402,F401
 from web_support import PIN  # noqa: E402
 

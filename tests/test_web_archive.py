@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
 
-from damka.controller.setup import GameSetup  # noqa: E402
+from damka.controller.game.setup import GameSetup  # noqa: E402
 from test_web_browser import board, browser, open_page, pytestmark, unlock  # noqa: E402,F401
 
 GOOD_PDN = '[Event "club night"]\n[White "Ann"]\n[Black "Bob"]\n[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n'

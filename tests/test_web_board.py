@@ -12,8 +12,8 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
-from damka.controller.board_settings import BoardSettings, settings_menu  # noqa: E402
-from damka.controller.setup import GameSetup  # noqa: E402
+from damka.controller.app.board_settings import BoardSettings, settings_menu  # noqa: E402
+from damka.controller.game.setup import GameSetup  # noqa: E402
 from test_board_play import FULL, go_to_row, set_row  # noqa: E402
 from web_support import PIN, request, served  # noqa: E402,F401  (fixture)
 from waiting import wait_until  # noqa: E402

@@ -8,8 +8,8 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
 
-from damka.controller.board_settings import BoardSettings  # noqa: E402
-from damka.controller.setup import GameSetup  # noqa: E402
+from damka.controller.app.board_settings import BoardSettings  # noqa: E402
+from damka.controller.game.setup import GameSetup  # noqa: E402
 from test_board_play import FULL, go_to_row, set_row  # noqa: E402
 from test_web_browser import board, browser, open_page, pytestmark, screenshot, unlock  # noqa: E402,F401
 from waiting import wait_until as waited  # noqa: E402

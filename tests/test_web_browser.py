@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
 
-from damka.controller.setup import GameSetup  # noqa: E402
+from damka.controller.game.setup import GameSetup  # noqa: E402
 from damka.hardware.interfaces import Role  # noqa: E402
 from web_support import PIN, Served  # noqa: E402
 from waiting import wait_until  # noqa: E402

@@ -67,7 +67,7 @@ def test_the_notice_stays_clear_of_the_buttons_and_goes_when_the_game_moves_on(b
 
 
 def test_a_new_game_on_a_set_up_board_does_not_ask_for_the_pieces(browser, board) -> None:
-    from damka.controller.setup import GameSetup
+    from damka.controller.game.setup import GameSetup
     board.rig.do(lambda: board.app.new_game(GameSetup("classic")))
     board.rig.set_up()                                     # the pieces stand at the start
     page = open_page(browser, board, 360, 740)

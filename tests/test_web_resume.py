@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
-from damka.controller import resume  # noqa: E402
+from damka.controller.app import resume  # noqa: E402
 from damka.hardware.interfaces import Role  # noqa: E402
 from test_web_remote import wait_for  # noqa: E402
 from web_support import PIN, Served, request, served  # noqa: E402,F401  (fixture)

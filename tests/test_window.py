@@ -22,23 +22,15 @@ def fresh_fonts() -> None:
     clock_face._cached_font.cache_clear()
 
 from damka.controller.app import App, AppState
-from damka.controller.eventlog import parse_log
+from damka.controller.board.eventlog import parse_log
 from damka.controller.store.store import Store
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.display.screen import ResultView
 from damka.hardware.interfaces import Button, Role
 from damka.hardware.layout import Layout
 from damka.hardware.leds import LedStyle
-from damka.sim.window import (
-    CROWN,
-    PIECE_COLOURS,
-    ROLE_COLOURS,
-    SQUARE,
-    SimWindow,
-    build,
-    play_script,
-    save_screenshot,
-)
+from damka.sim.painter import CROWN, PIECE_COLOURS, ROLE_COLOURS, SQUARE
+from damka.sim.window import SimWindow, build, play_script, save_screenshot
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
@@ -295,7 +287,7 @@ def test_sim_headless_bad_script_is_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_the_interactive_loop_runs_and_quits(tmp_path: Path) -> None:
-    from damka.sim.window import run_window
+    from damka.sim.interactive import run_window
 
     app = App(setup=GameSetup("classic"), start_game=True, offer_resume=False)
     pygame.display.init()

@@ -10,10 +10,11 @@ import pygame
 import pytest
 
 from damka.controller.app import App
-from damka.controller.eventlog import parse_log
-from damka.controller.setup import GameSetup
+from damka.controller.board.eventlog import parse_log
+from damka.controller.game.setup import GameSetup
 from damka.engine.variants import variant_classes
-from damka.sim.window import BACKGROUND, FITS, PIECE_COLOURS, build, play_script
+from damka.sim.painter import BACKGROUND, FITS, PIECE_COLOURS
+from damka.sim.window import build, play_script
 
 LAPTOP = (1366, 768)
 TITLE_BAR_AND_PANEL = 68   # px: a window's title bar and a desktop panel, on the usual desktops

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from damka.controller.app import App
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.players import Opponent
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import carry_out

@@ -11,18 +11,20 @@ from pathlib import Path
 
 import pytest
 
-from damka.controller import words, wording
-from damka.controller.board_settings import BoardSettings, settings_menu
-from damka.controller.menus import game_actions_menu, game_menu, resume_menu
-from damka.controller.setup import GameSetup
+from damka.controller import words
+
+from damka.controller.words import wording
+from damka.controller.app.board_settings import BoardSettings, settings_menu
+from damka.controller.app.menus import game_actions_menu, game_menu, resume_menu
+from damka.controller.game.setup import GameSetup
 from damka.controller.words import catalogue
 from damka.engine.variants import variant_class
 
 ROOT = Path(__file__).resolve().parent.parent
 # The modules whose every sentence comes from the catalogue.
-SPEAKING = ["controller/wording.py", "controller/wording_voice.py", "controller/menus.py",
-            "controller/board_settings.py", "controller/view_builder.py", "display/screen.py",
-            "display/clock_face.py", "sim/window.py"]
+SPEAKING = ["controller/words/wording.py", "controller/words/wording_voice.py", "controller/app/menus.py",
+            "controller/app/board_settings.py", "controller/app/view_builder.py", "display/screen.py",
+            "display/clock_face.py", "sim/window.py", "sim/painter.py", "sim/interactive.py"]
 CODE = ["controller", "display", "sim", "web", "damka", "hall"]
 
 
@@ -138,19 +140,20 @@ def test_no_sentence_is_left_outside_the_catalogue() -> None:
 
 # The modules that play the game: what they say on the screen, the page, the voice
 # and in a refusal is the catalogue's (controller/words/game.py).
-PLAYING = ["controller/session", "controller/app", "controller/players", "controller/opponent.py",
-           "controller/hub_opponent.py", "controller/hub_coach.py", "controller/seat_opponents.py",
-           "controller/game_factory.py", "controller/resume.py", "controller/offers.py", "dxp"]
+PLAYING = ["controller/session", "controller/app", "controller/players", "controller/players/computer.py",
+           "controller/players/hub_opponent.py", "controller/players/hub_coach.py", "controller/players/seat_opponents.py",
+           "controller/game/factory.py", "controller/app/resume.py", "controller/app/offers.py", "dxp"]
 # Words that are data, not sentences: kept in English in the records and the logs and
 # put into the board's language where they are shown (`words.translate`).
 TOKENS = {
     "on time",              # a result's reason, stored with the game (session/ends.py, session/core.py)
-    "game over",            # the clock's stop reason, stored (session/commits.py, types.py, game_factory.py)
+    "game over",            # the clock's stop reason, stored (session/commits.py, types.py, game/factory.py)
     "DXP: connection lost", "DXP: connection lost (paused by hand before)", "DXP: peer back",
     # dxp/clock_hold.py: who paused the clock, stored with the game and compared on resume
     "remote page",          # where an offer came from (app/offer_desk.py, offers.py), compared
     "DXP peer", "other program",  # the peer's name and the seat's label (dxp/), stored with the game
     "the board is playing another peer",  # why dxp/door.py closes a waiting connection: logged only
+    " in stage ", ": play goes on",  # the arbiter log's line for a flag play goes on after (app/recorder.py), stored
     "carrying out",         # who paused the clock while a move is carried out (session/clock_binding.py), stored
 }
 # The DXP protocol's own terms: what a message lacks or why it is refused, in the
@@ -193,7 +196,7 @@ def test_every_menu_is_polish_on_a_polish_board() -> None:
 
 
 def test_offers_and_the_resume_line_speak_polish_on_a_polish_board() -> None:
-    from damka.controller.offers import Offers, offer_text
+    from damka.controller.app.offers import Offers, offer_text
     draw = Offers().make("draw", side=1, where="remote page", ply=12)
     takeback = Offers().make("takeback", side=0, where="board", ply=12, moves=2)
     assert offer_text(draw, "Ola") == "Draw offered by Ola from the remote page"

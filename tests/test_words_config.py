@@ -10,8 +10,8 @@ import pytest
 from damka.commands.run import attach_cues
 from damka.controller import words
 from damka.controller.app import App
-from damka.controller.views import MenuView
-from damka.controller.setup import GameSetup
+from damka.controller.app.views import MenuView
+from damka.controller.game.setup import GameSetup
 from damka.hardware.backends import open_board
 from damka.config import load_config, parse_config
 from damka.hardware.errors import ConfigError

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from damka.controller import words
 from damka.controller.app import App, AppState
-from damka.controller.board_settings import BoardSettings
-from damka.controller.setup import GameSetup
+from damka.controller.app.board_settings import BoardSettings
+from damka.controller.game.setup import GameSetup
 from damka.hardware.interfaces import Button
 from damka.sim.virtual_board import VirtualBoard, carry_out
 from app_rig import on_board

@@ -13,12 +13,14 @@ from pathlib import Path
 import pygame
 import pytest
 
-from damka.controller import words, wording
+from damka.controller import words
+
+from damka.controller.words import wording
 from damka.controller.app import App
-from damka.controller.board_settings import BoardSettings, settings_menu
-from damka.controller.menus import board_note, game_actions_menu, game_menu, resume_menu
-from damka.controller.setup import GameSetup
-from damka.controller.takeback_guide import PieceStep, TakebackGuide
+from damka.controller.app.board_settings import BoardSettings, settings_menu
+from damka.controller.app.menus import board_note, game_actions_menu, game_menu, resume_menu
+from damka.controller.game.setup import GameSetup
+from damka.controller.board.takeback_guide import PieceStep, TakebackGuide
 from damka.controller.words import say
 from damka.display import widgets
 from damka.display.screen import PANEL_SIZES, GameView, MenuView, ResultView, Screen, SideLine, Standing, View

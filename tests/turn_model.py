@@ -28,11 +28,11 @@ from typing import Any, Callable
 from damka.controller import events as ev
 from damka.controller.app import App, AppState
 from damka.controller.app import CommandRefused
-from damka.controller.game_factory import build_variant
+from damka.controller.game.factory import build_variant
 from damka.controller.session import Phase
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
-from damka.controller.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.hardware.interfaces import Button, Role

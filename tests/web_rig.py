@@ -15,7 +15,7 @@ from concurrent.futures import Future
 from typing import Any, Callable
 
 from damka.controller.app import App
-from damka.controller.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.sim.virtual_board import VirtualBoard, carry_out
 from waiting import DEADLINE_S, wait_until
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from damka.controller.app import App
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
 from damka.web.server import WebConfig, WebServer
 from web_rig import BoardRig

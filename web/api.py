@@ -19,11 +19,11 @@ from starlette.routing import Route
 
 from damka.controller.clock import presets
 from damka.hardware.palette import PALETTES
-from damka.controller.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
+from damka.controller.app.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
                                    side_choices, time_choices, variant_choices)
 from damka.controller import words
 from damka.controller.words import catalogue, say
-from damka.controller.setup import Engines
+from damka.controller.game.setup import Engines
 from damka.controller.store.pdn import import_variant
 from damka.engine.errors import EngineError
 from damka.engine.variants import variant_class

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from starlette.routing import Route
 
-from damka.controller.board_settings import changes_text, setting_rows, with_choices
+from damka.controller.app.board_settings import changes_text, setting_rows, with_choices
 from damka.controller.clock.records import State
 from damka.controller.words import say
 from damka.web.driver import CommandError

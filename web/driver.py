@@ -16,12 +16,12 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable
 
 from damka.controller.app import BadArgument, CommandRefused
-from damka.controller.game_factory import build_variant, time_controls
-from damka.controller.menus import mode_choices
-from damka.controller.offers import OfferError
-from damka.controller.seat_opponents import remote_players
-from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
-from damka.controller.view_builder import active_sides
+from damka.controller.game.factory import build_variant, time_controls
+from damka.controller.app.menus import mode_choices
+from damka.controller.app.offers import OfferError
+from damka.controller.players.seat_opponents import remote_players
+from damka.controller.game.setup import OWN_ENGINE, Engines, GameSetup, engine_names
+from damka.controller.app.view_builder import active_sides
 from damka.controller.words import say
 from damka.engine import levels
 from damka.engine.variant import Variant

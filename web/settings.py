@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from damka.controller.config_file import Section
+from damka.controller.config.config_file import Section
 from damka.web.security import PIN_DIGITS  # stdlib only: the web extra is not needed to read the config
 
 

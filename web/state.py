@@ -13,11 +13,11 @@ import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from damka.controller.board_settings import setting_rows
+from damka.controller.app.board_settings import setting_rows
 from damka.controller.clock.records import State
-from damka.controller.view_builder import active_sides, game_view
-from damka.controller.views import GameView, MenuView, ResultView
-from damka.controller.wording import reason_text
+from damka.controller.app.view_builder import active_sides, game_view
+from damka.controller.app.views import GameView, MenuView, ResultView
+from damka.controller.words.wording import reason_text
 from damka.controller.words import say
 from damka.engine.variant import Result
 from damka.hardware.interfaces import Role

@@ -1,4 +1,6 @@
-"""The App and its parts, each owning its own state (see `app.py`).
+"""Everything around the games, each part owning its own state: the `App`
+(see `app.py`), its menus, offers, resume, the screen's views, the recorder
+and the board settings.
 
 `from damka.controller.app import App` is how the rest of the program and
 the tests reach it; the names others use are re-exported here.
@@ -8,6 +10,6 @@ from damka.controller.app.app import NAVIGATION, App, Ticker
 from damka.controller.app.errors import BadArgument, CommandRefused
 from damka.controller.app.hooks import AppHooks
 from damka.controller.app.screens import AppState
-from damka.controller.recorder import CHECKPOINT_MS
+from damka.controller.app.recorder import CHECKPOINT_MS
 
 __all__ = ["App", "AppHooks", "AppState", "BadArgument", "CHECKPOINT_MS", "CommandRefused", "NAVIGATION", "Ticker"]

@@ -8,7 +8,7 @@ board, the board loop, the pygame window) drives the app.
 
 `App` is the coordinator; each part owns its own state:
 
-- `games.Games`: the game on the board (built by `game_factory`, the one
+- `games.Games`: the game on the board (built by `game/factory.py`, the one
   path shared with `damka replay`), its recorder, the match and its players,
   the stored game offered for resuming;
 - `screens.Screens`: which screen shows (a menu, the resume offer, a game,
@@ -28,7 +28,7 @@ import random
 from typing import Any, Callable, Protocol, Sequence
 
 from damka.controller import events as ev
-from damka.controller import resume as resume_mod
+from damka.controller.app import resume as resume_mod
 from damka.controller.app.commands import ArbiterCommands
 from damka.controller.app.games import Games
 from damka.controller.app.hooks import AppHooks
@@ -37,20 +37,20 @@ from damka.controller.app.offer_desk import OfferDesk
 from damka.controller.app.app_view import app_frame, app_view
 from damka.controller.app.screens import AppState, Screens
 from damka.controller import words
-from damka.controller.board_settings import SETTINGS_MENU, BoardSettings, settings_menu
-from damka.controller.chooser import Chooser
+from damka.controller.app.board_settings import SETTINGS_MENU, BoardSettings, settings_menu
+from damka.controller.players.chooser import Chooser
 from damka.controller.clock.clock import Clock
 from damka.controller.clock.records import State
-from damka.controller.game_factory import build_variant
-from damka.controller.menus import game_menu
+from damka.controller.game.factory import build_variant
+from damka.controller.app.menus import game_menu
 from damka.controller.players import Opponent
-from damka.controller.recorder import CHECKPOINT_MS, WriteQueue
+from damka.controller.app.recorder import CHECKPOINT_MS, WriteQueue
 from damka.controller.session import Session
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.rows import StoredGame
 from damka.controller.store.store import Store
-from damka.controller.view_builder import player_colours
-from damka.controller.views import Colour, View
+from damka.controller.app.view_builder import player_colours
+from damka.controller.app.views import Colour, View
 from damka.controller.words import say
 from damka.engine.game import Game
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from damka.controller import resume as resume_mod
-from damka.controller import wording
+from damka.controller.app import resume as resume_mod
+from damka.controller.words import wording
 from damka.controller.app.screens import AppState
-from damka.controller.view_builder import game_view, with_notice
-from damka.controller.views import MenuView, View
+from damka.controller.app.view_builder import game_view, with_notice
+from damka.controller.app.views import MenuView, View
 from damka.hardware.interfaces import LedFrame, Role
 
 if TYPE_CHECKING:

@@ -23,14 +23,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.clock.clock import Clock
 from damka.controller.clock.records import State
 from damka.controller.clock.errors import ClockError
 from damka.controller.app.errors import BadArgument, CommandRefused
-from damka.controller.menus import MenuAction
+from damka.controller.app.menus import MenuAction
 from damka.controller.session.types import Phase
-from damka.controller.view_builder import active_sides
+from damka.controller.app.view_builder import active_sides
 from damka.controller.words import say, translate
 from damka.engine.variant import Result
 

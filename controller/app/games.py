@@ -1,7 +1,7 @@
 """The games' lifecycle: which game is on the board, from its start to its result.
 
 `Games` owns the game on the board (`built`: session and clock, built by
-`game_factory` as `damka replay` builds them), its `recorder` (the store),
+`game/factory.py` as `damka replay` builds them), its `recorder` (the store),
 the setup of the next game, the match and its players, the stored game
 offered for resuming, and the line about the players' names (`notice`).
 It starts a game (new or resumed), ends it (agreement, resignation, the
@@ -14,23 +14,23 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
 from damka.controller import events as ev
-from damka.controller import wording
-from damka.controller import resume as resume_mod
+from damka.controller.words import wording
+from damka.controller.app import resume as resume_mod
 from damka.controller.app.errors import BadArgument
 from damka.controller.app.screens import AppState
 from damka.controller.clock.clock import Clock
 from damka.controller.clock.records import State
 from damka.controller.clock.errors import ClockError
-from damka.controller.game_factory import BuiltGame, build_game, build_variant
-from damka.controller.match import Match
-from damka.controller.menus import game_menu, resume_menu
+from damka.controller.game.factory import BuiltGame, build_game, build_variant
+from damka.controller.app.match import Match
+from damka.controller.app.menus import game_menu, resume_menu
 from damka.controller.players import Opponent
-from damka.controller.recorder import GameRef, Recorder, Write
-from damka.controller.seat_opponents import engine_seats, seat_remote
+from damka.controller.app.recorder import GameRef, Recorder, Write
+from damka.controller.players.seat_opponents import engine_seats, seat_remote
 from damka.controller.session import Session
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.store.rows import StoredGame
-from damka.controller.view_builder import active_sides, result_view
+from damka.controller.app.view_builder import active_sides, result_view
 from damka.controller.words import say
 from damka.engine.variant import Result, Variant
 from damka.hardware.interfaces import Snapshot

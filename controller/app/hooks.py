@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping
 
 if TYPE_CHECKING:
-    from damka.controller.game_factory import BuiltGame
-    from damka.controller.menus import Menu, MenuAction
-    from damka.controller.views import View
+    from damka.controller.game.factory import BuiltGame
+    from damka.controller.app.menus import Menu, MenuAction
+    from damka.controller.app.views import View
 
 
 class AppHooks:

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Callable
 
 from damka.controller.app.errors import CommandRefused
 from damka.controller.app.screens import AppState
-from damka.controller.board_settings import SETTINGS_MENU, read_menu, settings_menu
+from damka.controller.app.board_settings import SETTINGS_MENU, read_menu, settings_menu
 from damka.controller.clock.records import State
-from damka.controller.menus import GameMenu, Menu, MenuAction
-from damka.controller.offers import OfferError
+from damka.controller.app.menus import GameMenu, Menu, MenuAction
+from damka.controller.app.offers import OfferError
 from damka.controller.session import Phase
 from damka.controller.words import say
 

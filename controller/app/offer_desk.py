@@ -1,7 +1,7 @@
 """The App's offers: a draw offered, a take-back asked, and answered by the other player.
 
 `OfferDesk` owns the offers of the game on the board. The board's menu and
-the web page both come here, so there is one piece of logic for the handshake (`controller/offers.py`
+the web page both come here, so there is one piece of logic for the handshake (`controller/app/offers.py`
 holds its state, one `Offers` per game).
 
 When is there someone to ask? When a seat is played from afar (a remote
@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from damka.controller import events as ev
 from damka.controller.clock.records import State
-from damka.controller.menus import Menu, game_actions_menu
-from damka.controller.offers import Offer, OfferError, Offers, last_turn_moves, offer_text
-from damka.controller.seat_opponents import far_seats, remote_players
+from damka.controller.app.menus import Menu, game_actions_menu
+from damka.controller.app.offers import Offer, OfferError, Offers, last_turn_moves, offer_text
+from damka.controller.players.seat_opponents import far_seats, remote_players
 from damka.controller.session.types import Phase
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.controller.words import say, translate

@@ -10,8 +10,8 @@ from __future__ import annotations
 import enum
 
 from damka.controller import words
-from damka.controller.menus import Menu, Row, retold
-from damka.controller.views import ResultView
+from damka.controller.app.menus import Menu, Row, retold
+from damka.controller.app.views import ResultView
 
 
 class AppState(enum.Enum):

@@ -2,8 +2,8 @@
 
 Input: `handle(event)` for every snapshot, clock press and button press, and
 `tick(now_ms)` when time passes (the main loop asks `next_deadline()` when it
-next has to call). Output: `frame` (the LED frame, `controller/frame.py`),
-`message` (one line for the screen, `controller/wording.py`), `committed`
+next has to call). Output: `frame` (the LED frame, `controller/board/frame.py`),
+`message` (one line for the screen, `controller/words/wording.py`), `committed`
 (the moves with their PDN text), `result`, `scores`, `sensor_log`, and the
 typed events of `controller/events.py` on `bus`, to which the store, the
 screen and the tools subscribe.

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
-from damka.controller import wording
-from damka.controller.eventlog import LogEvent
+from damka.controller.words import wording
+from damka.controller.board.eventlog import LogEvent
 from damka.controller.session.assistants import moves_text
 from damka.controller.session.types import Mode, Phase
-from damka.controller.tracker import Reading
+from damka.controller.board.tracker import Reading
 from damka.controller.words import say
 from damka.engine.move import Move
 from damka.engine.notation import format_move

@@ -15,7 +15,7 @@ from __future__ import annotations
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable
 
-from damka.controller.chooser import Chooser, GreedyChooser
+from damka.controller.players.chooser import Chooser, GreedyChooser
 from damka.controller.session.types import Opponent
 from damka.controller.words import say
 from damka.engine.game import Game

@@ -65,7 +65,7 @@ class ClockBinding:
     def pause_for_carrying_out(self, now: int) -> bool:
         """Stop a running clock while people carry out an outside program's move
         (its own clock stopped when it sent it); the committed move restarts it
-        (`game_factory.ResumableClock`). Whether it stopped now."""
+        (`game/factory.py` ResumableClock). Whether it stopped now."""
         if not self.polled or self.clock.state.value != "running":  # type: ignore[union-attr]
             return False
         if getattr(self.clock, "pin_required", False):

@@ -3,7 +3,7 @@ each one publishes: a committed turn (with the clock pressed and its times
 stamped), taken-back moves restored, a take-back, the game's end, a new game.
 
 A part of `Session` (`core.py`) with no state of its own; the record itself
-is `controller/game_record.py`.
+is `controller/game/record.py`.
 """
 
 from __future__ import annotations

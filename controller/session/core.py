@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from damka.controller import events as ev
-from damka.controller.chooser import Chooser
-from damka.controller.eventlog import LogEvent, occupancy_events
-from damka.controller.game_record import GameRecord, rebuild_record
+from damka.controller.players.chooser import Chooser
+from damka.controller.board.eventlog import LogEvent, occupancy_events
+from damka.controller.game.record import GameRecord, rebuild_record
 from damka.controller.session.assist import Assist
 from damka.controller.session.assistants import Assistants
 from damka.controller.session.board_guard import BoardRestore, RefusalFlag
@@ -32,8 +32,9 @@ from damka.controller.session.takebacks import Takebacks
 from damka.controller.session.turn_flow import TurnFlow
 from damka.controller.session.types import (POLL_MS, CommittedMove, Mode, Opponent, Phase, SessionSettings,
                                             TurnClock)
-from damka.controller.takeback_guide import TakebackGuide
-from damka.controller.tracker import BoardMap, Kind, Reading, Tracker, TrackerState
+from damka.controller.board.takeback_guide import TakebackGuide
+from damka.controller.board.board_map import BoardMap
+from damka.controller.board.tracker import Kind, Reading, Tracker, TrackerState
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Position, Result, Variant

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from damka.controller import events as ev
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.clock.records import Flag, GameOver, SideOut
 from damka.controller.session.types import Phase
 from damka.controller.words import say

@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
-from damka.controller import hints, wording
-from damka.controller.eventlog import LogEvent, side_token
+from damka.controller.words import wording
+from damka.controller.board import hints
+from damka.controller.board.eventlog import LogEvent, side_token
 from damka.controller.session.types import Phase
-from damka.controller.tracker import Kind, bits_of
+from damka.controller.board.board_map import bits_of
+from damka.controller.board.tracker import Kind
 from damka.controller.words import say
 from damka.hardware.interfaces import ClockPress
 

@@ -2,8 +2,8 @@
 turn prompt and result in words.
 
 A part of `Session` (`core.py`); it owns the frame. The frame itself is
-composed by the pure `controller/frame.py`, the words come from
-`controller/wording.py`; the message line is `message_line.py`'s.
+composed by the pure `controller/board/frame.py`, the words come from
+`controller/words/wording.py`; the message line is `message_line.py`'s.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from damka.controller import wording
-from damka.controller.frame import FrameFacts, compose_frame, remaining
+from damka.controller.words import wording
+from damka.controller.board.frame import FrameFacts, compose_frame, remaining
 from damka.controller.session.types import Mode, Phase, seat_away, seat_label
-from damka.controller.tracker import Kind
+from damka.controller.board.tracker import Kind
 from damka.engine.variant import Result
 from damka.hardware.interfaces import LedFrame
 

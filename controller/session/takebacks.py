@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.session.takeback_flow import TakebackFlow
 from damka.controller.session.types import Mode, Phase
-from damka.controller.takeback_guide import TakebackGuide, takeback_guide
+from damka.controller.board.takeback_guide import TakebackGuide, takeback_guide
 from damka.controller.words import say
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from damka.controller import hints
+from damka.controller.board import hints
 from damka.controller.session.types import Mode, Phase
-from damka.controller.tracker import Kind
+from damka.controller.board.tracker import Kind
 from damka.engine.move import Move
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The session's vocabulary: modes, phases, settings, and what the session
 needs of a clock; the players' base class (`Opponent`, controller/players/)
-and the committed-move record (`CommittedMove`, controller/game_record.py)
+and the committed-move record (`CommittedMove`, controller/game/record.py)
 are re-exported here."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from damka.controller.game_record import CommittedMove
+from damka.controller.game.record import CommittedMove
 from damka.controller.players import Opponent
-from damka.controller.tracker import TrackerSettings
+from damka.controller.board.tracker import TrackerSettings
 
 __all__ = ["CommittedMove", "Mode", "Opponent", "POLL_MS", "Phase", "PolledClock", "SessionSettings", "TurnClock",
            "seat_away", "seat_label"]
@@ -53,7 +53,7 @@ def seat_away(opponent: Opponent | None, seat: int) -> bool:
 
 def seat_label(opponent: Opponent | None, seat: int) -> str:
     """Who plays `seat` for the screen ("computer", "remote player", a peer's
-    name): an opponent of several players (`controller/seat_opponents.py`) names each seat's."""
+    name): an opponent of several players (`controller/players/seat_opponents.py`) names each seat's."""
     return "computer" if opponent is None else opponent.label_for(seat)
 
 

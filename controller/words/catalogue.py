@@ -4,7 +4,7 @@ Every sentence a player reads or hears has a key here (the texts live in the
 sibling modules: `screen`, `menus`, `voice`, `game`, `page`), in English and
 in Polish, with named placeholders ("{side} to move"). A count that changes
 the noun ("1 hint", "2 hints"; "1 sekunda", "2 sekundy", "5 sekund") is a
-`Counted` entry, chosen by its `count` field through `controller/plurals.py`.
+`Counted` entry, chosen by its `count` field through `controller/words/plurals.py`.
 
 The board speaks one language at a time; this module owns which one
 (`set_language`, followed from the board settings by `follow`). Code that
@@ -21,8 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol, Union
 
-from damka.controller import plurals
-
+from damka.controller.words import plurals
 LANGUAGES: tuple[str, ...] = ("en", "pl")
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "pl": "Polski"}  # each in its own words
 
@@ -82,7 +81,7 @@ def check_language(code: str) -> str:
 
 
 class Spoken(Protocol):
-    """What `follow` needs of the board settings (controller/board_settings.py BoardSettings)."""
+    """What `follow` needs of the board settings (controller/app/board_settings.py BoardSettings)."""
 
     @property
     def language(self) -> str: ...

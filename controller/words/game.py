@@ -7,6 +7,19 @@ from damka.controller.words.catalogue import Counted, add
 add({
     # controller/session/: the message line (judge.py, commits.py, ends.py, message_line.py)
     "session.setup": ("set up the pieces", "ustaw pionki"),
+    # controller/app/recorder.py: the screen's notice while the store cannot be written
+    "store.not_saved": (Counted(("The game cannot be saved: {reason}. Play on: the board keeps trying "
+                                 "({count} record waiting).",
+                                 "The game cannot be saved: {reason}. Play on: the board keeps trying "
+                                 "({count} records waiting).")),
+                        Counted(("Gry nie da się zapisać: {reason}. Grajcie dalej: plansza wciąż próbuje "
+                                 "({count} zapis czeka).",
+                                 "Gry nie da się zapisać: {reason}. Grajcie dalej: plansza wciąż próbuje "
+                                 "({count} zapisy czekają).",
+                                 "Gry nie da się zapisać: {reason}. Grajcie dalej: plansza wciąż próbuje "
+                                 "({count} zapisów czeka)."))),
+    "store.saved_again": ("The game is saved again: every move is stored.",
+                          "Gra znów się zapisuje: każdy ruch jest zachowany."),
     "session.clock_started": ("clock started; {prompt}", "zegar ruszył; {prompt}"),
     "session.its_turn": ("it is {side}'s turn", "teraz ruch: {side}"),
     "session.carry_out_computer": ("carry out the computer's move", "wykonaj ruch komputera"),
@@ -60,18 +73,22 @@ add({
                               "najpierw zdejmij zbite pionki z planszy"),
     "session.finish_move": ("finish your move first", "najpierw dokończ ruch"),
     "session.press_refused": ("press refused: {text}", "naciśnięcie odrzucone: {text}"),
-    # controller/hints.py, controller/coach.py (the message line's guidance)
+    # controller/board/hints.py, controller/players/coach.py (the message line's guidance)
     "hint.put_piece": ("put a piece{back} on {square}", "postaw pionek{back} na {square}"),
     "hint.back": (" back", " z powrotem"),
     "hint.take_piece": ("take the piece off {square}", "zdejmij pionek z {square}"),
     "hint.more": (Counted(("{text} ({count} more square to fix)", "{text} ({count} more squares to fix)")),
                   Counted(("{text} (jeszcze {count} pole do poprawienia)", "{text} (jeszcze {count} pola do poprawienia)",
                            "{text} (jeszcze {count} pól do poprawienia)"))),
-    "coach.loses": ("This move loses about {amount} by force.", "Ten ruch na pewno traci około: {amount}."),
+    "coach.loses": (Counted(("This move loses about {count} piece by force.",
+                             "This move loses about {count} pieces by force.")),
+                    Counted(("Ten ruch na pewno traci około {count} piona.", "Ten ruch na pewno traci około {count} pionów.",
+                             "Ten ruch na pewno traci około {count} pionów."))),
+    "coach.loses_part": ("This move loses about {men} pieces by force.", "Ten ruch na pewno traci około {men} piona."),
     "coach.no_hints_left": ("no hints left ({limit} per game)", "nie ma już podpowiedzi ({limit} na grę)"),
     "coach.game_over": ("the game is over: there is no move to suggest",
                         "gra się skończyła: nie ma ruchu do podpowiedzenia"),
-    # controller/hub_opponent.py, controller/hub_coach.py: an external engine given up
+    # controller/players/hub_opponent.py, controller/players/hub_coach.py: an external engine given up
     "engine.cannot_name": ("the Hub protocol cannot name {variant}", "protokół Hub nie zna gry {variant}"),
     "engine.no_answer": ("no answer", "brak odpowiedzi"),
     "engine.failed": ("failed: {error}", "zawiódł: {error}"),
@@ -80,7 +97,7 @@ add({
                         "silnik {name} {why}; dalej gra własny silnik Damki"),
     "engine.coach_given_up": ("coach engine {name} {why}; Damka's own coach goes on",
                               "silnik trenera {name} {why}; dalej pomaga własny trener Damki"),
-    # controller/resume.py
+    # controller/app/resume.py
     "resume.describe": ("game {id}, {variant}, move {number}, {players}", "gra {id}, {variant}, ruch {number}, {players}"),
     # controller/app/ (games.py, app.py, menu_actions.py): names and who acted
     "app.names_unused": (Counted(("{count} player name for a game of {sides} sides: the sides' own names are used",
@@ -145,7 +162,7 @@ add({
                         "players: lista imion (najwyżej {most} znaków)"),
     "command.not_an_action": ("action: {name} is not one of {names}", "action: {name} nie jest żadnym z: {names}"),
     "command.no_stored_game": ("there is no stored game to resume", "nie ma zapisanej gry do wznowienia"),
-    # controller/app/offer_desk.py and controller/offers.py: draws and take-backs offered
+    # controller/app/offer_desk.py and controller/app/offers.py: draws and take-backs offered
     "offer.remote_away": ("Waiting for the remote player to come back (claim the seat on the web page with the code)",
                           "Czekamy na powrót gracza zdalnego (zajmij miejsce na stronie, podając kod)"),
     "offer.takeback_too_far": ("take-back of {moves} moves: the game has {ply}",

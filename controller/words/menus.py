@@ -1,5 +1,5 @@
 """The menus' words: the new-game menu, the game menu, the resume question and
-the board settings (controller/menus.py, controller/board_settings.py). Game
+the board settings (controller/app/menus.py, controller/app/board_settings.py). Game
 names as Polish players write them ("warcaby klasyczne", "warcaby stupolowe")."""
 
 from damka.controller.words.catalogue import add

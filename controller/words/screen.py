@@ -16,7 +16,7 @@ add({
     "who.computer": ("computer", "komputer"),
     "who.remote player": ("remote player", "gracz zdalny"),
     "who.program": ("program", "program"),
-    # The message line (controller/wording.py).
+    # The message line (controller/words/wording.py).
     "result.wins": ("{side} wins ({reason})", "{side} wygrywa ({reason})"),
     "result.draw": ("draw ({reason})", "remis ({reason})"),
     "result.places": ("places {places} ({reason})", "miejsca: {places} ({reason})"),
@@ -68,7 +68,7 @@ add({
     "takeback.steps": ("{head}: {steps}{tail}", "{head}: {steps}{tail}"),
     "board.missing": ("Board not connected: {device} \u2014 plug in the board's USB cable",
                       "Plansza niepodłączona: {device} \u2014 podłącz kabel USB planszy"),
-    # The game view's status (controller/view_builder.py).
+    # The game view's status (controller/app/view_builder.py).
     "status.clock_paused": (" (clock paused: ok to start)", " (zegar stoi: ok, aby ruszyć)"),
     "status.carrying_out": (" (carrying out: no clock runs)", " (wykonujemy ruch: zegary stoją)"),
     "status.setup": ("Set up the pieces", "Ustaw pionki"),

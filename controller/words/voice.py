@@ -1,4 +1,4 @@
-"""What the board says aloud (controller/wording_voice.py): short sentences a
+"""What the board says aloud (controller/words/wording_voice.py): short sentences a
 speech synthesiser reads well. The Polish voice says "bije" for a capture and
 "na" for a step, as Polish players read a game aloud."""
 

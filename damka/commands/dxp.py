@@ -145,7 +145,7 @@ def _play(app: App, args: argparse.Namespace, stop: StopAfter) -> int:
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()
     if config.backend == "sim":
-        from damka.sim.window import run_window
+        from damka.sim.interactive import run_window
 
         return run_window(app, should_stop=stop)
     from damka.hardware.backends import open_board

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from damka.commands.games import add_db_argument, open_existing
 from damka.controller.store.pdn import export_pdn
-from damka.controller.user_files import check_writable, write_file
+from damka.controller.config.user_files import check_writable, write_file
 
 MAX_GAME_ID = 2**63 - 1  # SQLite's largest row id
 

@@ -20,11 +20,11 @@ from collections import Counter
 from typing import Any, Callable, Iterator, Mapping, TextIO
 
 from damka.commands.games import add_db_argument
-from damka.controller.plurals import english
+from damka.controller.words.plurals import english
 from damka.controller.store.store import Store, default_path
 from damka.controller.store.pdn import import_variant, iter_outcomes, iter_records, record_key
 from damka.controller.store.schema import Footprint
-from damka.controller.user_files import pdn_encoding, read_text_chunks
+from damka.controller.config.user_files import pdn_encoding, read_text_chunks
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.engine.pdn import result_text

@@ -1,6 +1,6 @@
 """`damka replay VARIANT LOG`: re-run a sensor log headless and print what the board made of it.
 
-The log (see `controller/eventlog.py`) has one event a line: `MS up SQ`,
+The log (see `controller/board/eventlog.py`) has one event a line: `MS up SQ`,
 `MS down SQ`, `MS press SIDE`, `MS button NAME`. The virtual board starts
 with the start position (or `--fen`) on it, so the game begins at once; each
 event happens at its time in virtual time, and after the last one time runs on
@@ -42,16 +42,16 @@ from typing import Any, TextIO
 
 from damka.commands.options import add_position_arguments, count_argument, load_position
 from damka.controller import events as ev
-from damka.controller.chooser import GreedyChooser
+from damka.controller.players.chooser import GreedyChooser
 from damka.controller.clock.clock import Clock
-from damka.controller.eventlog import MAX_TIME_MS, EventLogError, LogEvent, parse_side, read_log, read_log_stream
+from damka.controller.board.eventlog import MAX_TIME_MS, EventLogError, LogEvent, parse_side, read_log, read_log_stream
 from damka.controller.events import EventHistory
-from damka.controller.game_factory import build_game
+from damka.controller.game.factory import build_game
 from damka.controller.session import Mode, Session, SessionSettings
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.game_pdn import game_pdn
 from damka.controller.clock.controls import read_controls
-from damka.controller.user_files import check_writable, write_file
+from damka.controller.config.user_files import check_writable, write_file
 from damka.engine.pdn_tags import variant_options
 from damka.engine.variant import Result, Variant
 from damka.sim.virtual_board import VirtualBoard
@@ -124,7 +124,7 @@ def _sides(text: str, variant: Variant) -> frozenset[int]:
 def replay(variant: Variant, events: list[LogEvent], settings: SessionSettings, *, position: Any = None,
            leds: bool = False, controls: str | None = None, until: int | None = None,
            pdn_out: list[str] | None = None, tags: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """Run `events` through a game built as the board builds it (`game_factory`)
+    """Run `events` through a game built as the board builds it (`game/factory.py`)
     on a virtual board; the JSON-ready output lines.
 
     `controls`: the time control text, for a clock in virtual time; `until`:

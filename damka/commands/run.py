@@ -21,10 +21,10 @@ from damka.commands.sim import add_game_arguments, players_from, setup_from
 
 if TYPE_CHECKING:
     from damka.controller.app import App
-    from damka.controller.board_loop import BoardLoop
-    from damka.controller.cue_sinks import ThreadedSink
-    from damka.controller.setup import Engines, GameSetup
-    from damka.controller.views import View
+    from damka.controller.board.loop import BoardLoop
+    from damka.controller.cues.sinks import ThreadedSink
+    from damka.controller.game.setup import Engines, GameSetup
+    from damka.controller.app.views import View
     from damka.hardware.backends import HardwareBoard
     from damka.config import BoardConfig
 
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
             except ImportError as error:
                 print(f"hall off: {error.name} is missing; pip install 'damka[hall]'", file=sys.stderr)
         if config.backend == "sim":
-            from damka.sim.window import run_window
+            from damka.sim.interactive import run_window
 
             return run_window(app, should_stop=stop)
         from damka.hardware.backends import open_board
@@ -109,7 +109,7 @@ def board_loop(app: App, board: "HardwareBoard", config: "BoardConfig", *, now_m
     """The board loop on the opened devices, with the config's cues; while the
     board does not answer its screen says so (and one line on stderr, for a
     board run without a screen), and it carries on when the board is back."""
-    from damka.controller.board_loop import BoardLoop
+    from damka.controller.board.loop import BoardLoop
 
     sinks = attach_cues(app, board, config)
     board.closers.extend(sink.close for sink in sinks)
@@ -124,7 +124,7 @@ def _told(missing: Callable[[], str | None]) -> Callable[[], str | None]:
     def check() -> str | None:
         device = missing()
         if device != said[0]:
-            from damka.controller.wording import board_missing_text
+            from damka.controller.words.wording import board_missing_text
 
             print(board_missing_text(device) + " (waiting for it)" if device else "board connected",
                   file=sys.stderr, flush=True)
@@ -139,7 +139,7 @@ def with_engines(setup: GameSetup, engines: Engines, engine: str | None, path: P
     a name the config gives for the game's variant (or Damka): else one line saying so."""
     import dataclasses
 
-    from damka.controller.setup import OWN_ENGINE
+    from damka.controller.game.setup import OWN_ENGINE
 
     setup = dataclasses.replace(setup, engines=engines)
     if engine is None:
@@ -157,10 +157,10 @@ def with_engines(setup: GameSetup, engines: Engines, engine: str | None, path: P
 
 def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[ThreadedSink]:
     """The buzzer and the voice as the config asks, each on its own thread (never the loop's)."""
-    from damka.controller.cue_sinks import ThreadedSink, tune_player, voice_player
-    from damka.controller.cues import CueListener, CueSettings
+    from damka.controller.cues.sinks import ThreadedSink, tune_player, voice_player
+    from damka.controller.cues.listener import CueListener, CueSettings
 
-    from damka.controller.board_settings import BoardSettings
+    from damka.controller.app.board_settings import BoardSettings
     from damka.hardware.voice import Espeak, espeak_path
 
     sinks: list[ThreadedSink] = []

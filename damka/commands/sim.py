@@ -13,7 +13,7 @@ from damka.commands.games import add_db_argument
 from damka.commands.net import port_number
 
 if TYPE_CHECKING:
-    from damka.controller.setup import GameSetup
+    from damka.controller.game.setup import GameSetup
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -83,7 +83,7 @@ def screenshot_path(text: str) -> Path:
 def setup_from(args: argparse.Namespace) -> GameSetup:
     """The game the arguments ask for: a bad or unknown variant, or an option the
     variant does not take, is one clear error now, before any window opens."""
-    from damka.controller.setup import GameSetup
+    from damka.controller.game.setup import GameSetup
     from damka.engine import levels
     from damka.engine.variants import variant_class
 
@@ -103,7 +103,7 @@ def setup_from(args: argparse.Namespace) -> GameSetup:
     setup = GameSetup(variant=args.variant or "classic", sides=2 if sides == "teams" else int(sides),
                       teams=sides == "teams", mode=args.mode, time_control=args.time_control or "",
                       colours=args.colours, level=level)
-    from damka.controller.game_factory import build_variant, time_controls
+    from damka.controller.game.factory import build_variant, time_controls
 
     # A variant option it cannot take, or a bad time control (in any form the board
     # accepts: compact, per side, pdn:, a preset): one clear error now, before any window.
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         return run_headless(args, setup)
     from damka.controller.app import App
     from damka.controller.store.store import Store
-    from damka.sim.window import run_window
+    from damka.sim.interactive import run_window
 
     store = None if args.no_store else Store(args.db)
     try:
@@ -155,7 +155,7 @@ def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from damka.controller.app import App
-    from damka.controller.eventlog import read_log
+    from damka.controller.board.eventlog import read_log
     from damka.controller.store.store import Store
     from damka.sim.window import build, play_script, save_screenshot
 
@@ -175,7 +175,7 @@ def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
             store.close()
     session = app.session
     moves = len(session.committed) if session is not None else 0
-    from damka.controller.plurals import english
+    from damka.controller.words.plurals import english
 
     print(f"{english(len(events), 'event')} played, {english(moves, 'move')} committed; screenshot saved to {path}",
           file=sys.stderr)

@@ -382,7 +382,7 @@ function fillSeats() {
 }
 
 // Only the rows that matter for the chosen game, as the board's menu shows them
-// (controller/menus.py GameMenu._update_visibility; "remote" plays like "computer").
+// (controller/app/menus.py GameMenu._update_visibility; "remote" plays like "computer").
 function showRows() {
   const f = $("newgame").elements;
   const mode = f.mode.value, computer = mode === "computer" || mode === "remote";

@@ -1,4 +1,4 @@
-"""Builds the screen's views (`controller/views.py`) from the game as it stands.
+"""Builds the screen's views (`controller/app/views.py`) from the game as it stands.
 
 Pure functions of the session, the clock and the names: the board's screen,
 the simulator and (later) the web page show the same words.
@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Sequence
 
-from damka.controller import wording
+from damka.controller.words import wording
 from damka.controller.words import say, translate
 from damka.controller.clock.clock import Clock
 from damka.controller.clock.records import State
-from damka.controller.match import Match
+from damka.controller.app.match import Match
 from damka.controller.session import CommittedMove, Phase, Session
 from damka.controller.session.types import seat_away, seat_label
-from damka.controller.views import Colour, GameView, MenuView, ResultView, SideLine, View, side_colour
+from damka.controller.app.views import Colour, GameView, MenuView, ResultView, SideLine, View, side_colour
 from damka.engine.variant import Result
 from damka.hardware.interfaces import Role
 

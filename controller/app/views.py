@@ -7,11 +7,12 @@ build in tests and to compare; `display/screen.py` draws them with pygame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from damka.controller.clock.view import ClockView
-from damka.controller.menus import Menu
+from damka.controller.app.menus import Menu
+from damka.controller.words import say
 
 Colour = tuple[int, int, int]
 
@@ -77,7 +78,7 @@ class ResultView:
     standings: Sequence[Standing] = ()
     by_small_points: bool = False             # 3-4 players rank by small points
     next_first: str = ""                      # "Next game: Black starts"
-    footer: str = "ok: next game   menu: menu"  # the result view's builder gives it in the board's language
+    footer: str = field(default_factory=lambda: say("result.footer"))  # in the board's language when built
     warning: str = ""                         # "Board not connected: ...": in full, under the title
 
 

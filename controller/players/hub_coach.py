@@ -18,8 +18,8 @@ from typing import Any
 
 from damka.bridges.hub_client import HubClient, HubEngineError
 from damka.bridges.hub_protocol import HubBoard, HubError, find_dialect
-from damka.controller.coach import THRESHOLD, BlunderWarning, Coach
-from damka.controller.hub_opponent import GRACE_S, OPEN_TIMEOUT_S, hub_variant
+from damka.controller.players.coach import THRESHOLD, BlunderWarning, Coach
+from damka.controller.players.hub_opponent import GRACE_S, OPEN_TIMEOUT_S, hub_variant
 from damka.controller.words import say
 from damka.engine.game import Game
 from damka.engine.move import Move

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from damka.bridges.hub_client import HubClient, HubEngineError
 from damka.bridges.hub_protocol import HubBoard, HubError, find_dialect
-from damka.controller.opponent import ComputerOpponent
+from damka.controller.players.computer import ComputerOpponent
 from damka.controller.players import Opponent, Thinking
 from damka.controller.words import say
 from damka.engine.game import Game

@@ -5,8 +5,8 @@ away), but a blue square does not say whose piece goes there: a captured
 white piece and the black piece that captured it look alike. This works out,
 from the position the take-back goes to and what the board shows now, which
 moves are being taken back and which piece (side, man or king) goes on which
-square. The words are `controller/wording.py`'s (screen) and
-`controller/wording_voice.py`'s (voice, English and Polish).
+square. The words are `controller/words/wording.py`'s (screen) and
+`controller/words/wording_voice.py`'s (voice, English and Polish).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from damka.controller.game_record import CommittedMove
-from damka.controller.tracker import BoardMap
+from damka.controller.game.record import CommittedMove
+from damka.controller.board.board_map import BoardMap
 from damka.engine.variant import Position, Variant
 
 

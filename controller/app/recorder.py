@@ -28,6 +28,7 @@ from damka.controller.clock.records import State
 from damka.controller.session import Session
 from damka.controller.store.schema import StoreError
 from damka.controller.store.store import Store
+from damka.controller.words import say
 
 log = logging.getLogger(__name__)
 
@@ -116,11 +117,9 @@ class WriteQueue:
     def notice(self, now: int) -> str:
         """What the screen says about saving: why it fails, or that it works again; '' when all is well."""
         if self.error is not None:
-            waiting = len(self.pending)
-            return (f"The game cannot be saved: {_reason(self.error)}. Play on: the board keeps trying "
-                    f"({waiting} record{'s' if waiting != 1 else ''} waiting).")
+            return say("store.not_saved", reason=_reason(self.error), count=len(self.pending))
         if self.saved_again_at is not None and now - self.saved_again_at < SAVED_AGAIN_MS:
-            return "The game is saved again: every move is stored."
+            return say("store.saved_again")
         return ""
 
 

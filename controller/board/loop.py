@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from damka.controller.view_builder import with_warning
-from damka.controller.wording import board_missing_text
+from damka.controller.app.view_builder import with_warning
+from damka.controller.words.wording import board_missing_text
 from damka.hardware.interfaces import BoardSensor, ButtonPress, Buttons, ClockPress, LedFrame, LedOutput, Snapshot
 
 if TYPE_CHECKING:

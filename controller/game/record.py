@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from damka.controller.tracker import Tracker
+from damka.controller.board.tracker import Tracker
 from damka.engine.errors import IllegalMoveError
 from damka.engine.game import Game
 from damka.engine.move import Move

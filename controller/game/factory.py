@@ -17,20 +17,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from damka.controller.chooser import Chooser
+from damka.controller.players.chooser import Chooser
 from damka.controller.clock.clock import Clock, TimeSource
 from damka.controller.clock.records import State
-from damka.controller.coach import Coach
+from damka.controller.players.coach import Coach
 from damka.controller.events import EventBus
-from damka.controller.hub_coach import HubCoach
-from damka.controller.hub_opponent import HubOpponent
-from damka.controller.opponent import ComputerOpponent
+from damka.controller.players.hub_coach import HubCoach
+from damka.controller.players.hub_opponent import HubOpponent
+from damka.controller.players.computer import ComputerOpponent
 from damka.controller.session import Session
 from damka.controller.session.types import Mode, SessionSettings
-from damka.controller.setup import GameSetup
+from damka.controller.game.setup import GameSetup
 from damka.controller.clock.timecontrol import TimeControl
 from damka.controller.clock.controls import make_clock, stored_control, variant_controls
-from damka.controller.tracker import TrackerSettings
+from damka.controller.board.tracker import TrackerSettings
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant
 

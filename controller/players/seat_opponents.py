@@ -2,7 +2,7 @@
 
 In a game of three or four multiwarcaby players a seat may be played from
 the web page (`web/remote.py` RemoteOpponent) while other seats are the
-computer's (`controller/opponent.py`) and the rest are at the table. The
+computer's (`controller/players/computer.py`) and the rest are at the table. The
 session knows one `Opponent` for every seat it does not read from the board
 (`SessionSettings.computer_sides`); `SeatOpponents` is that one opponent,
 handing each turn to the player of the seat to move, so the session's turn

@@ -24,7 +24,11 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from damka.controller.tracker import BoardMap, Kind, PositionIndex, Reading
+from damka.controller.board.board_map import BoardMap
+
+from damka.controller.board.position_index import PositionIndex
+
+from damka.controller.board.tracker import Kind, Reading
 from damka.controller.words import say
 from damka.engine.move import Move
 from damka.hardware.interfaces import ROLE_PRIORITY, Role

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from damka.controller.config_file import Section
+from damka.controller.config.config_file import Section
 
-# Cue names of [sound] off (controller/cues.py Cue values; a test keeps them equal).
+# Cue names of [sound] off (controller/cues/listener.py Cue values; a test keeps them equal).
 CUE_NAMES = ("byoyomi", "last_seconds", "flag", "refused", "illegal", "computer_moved", "game_over")
 VOICE_LANGUAGES = ("en", "pl")
 PALETTES = ("standard", "colour-blind")
@@ -126,7 +126,7 @@ def _engine_command(section: Section, key: str, command: str) -> str:
 
 def _engine_name_problem(name: str, named: dict[str, str]) -> str:
     """Why `name` cannot name an engine ("" if it can)."""
-    from damka.controller.setup import OWN_ENGINE  # (as above: it loads the rules)
+    from damka.controller.game.setup import OWN_ENGINE  # (as above: it loads the rules)
 
     if not 0 < len(name) <= ENGINE_NAME_MAX or not name.isprintable() or name != name.strip():
         return f"an engine's name is 1 to {ENGINE_NAME_MAX} printable characters"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from damka.controller.views import Colour, Standing
+from damka.controller.app.views import Colour, Standing
 from damka.engine.variant import Result
 
 

@@ -21,7 +21,7 @@ from typing import Sequence
 
 from damka.controller.clock import presets
 from damka.controller.clock.errors import TimeControlError
-from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
+from damka.controller.game.setup import OWN_ENGINE, Engines, GameSetup, engine_names
 from damka.controller.words import language, retell, say
 from damka.controller.words.catalogue import keys
 from damka.engine import levels

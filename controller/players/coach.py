@@ -54,8 +54,10 @@ class BlunderWarning:
 
     @property
     def text(self) -> str:
-        amount = f"{self.men:g} piece" + ("" if self.men == 1 else "s")
-        return f"This move loses about {amount} by force."
+        """The warning as a sentence, in the board's language."""
+        if self.men == int(self.men):
+            return say("coach.loses", count=int(self.men))
+        return say("coach.loses_part", men=f"{self.men:g}")
 
 
 class HintLimitReached(Exception):

@@ -16,17 +16,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from damka.controller import hints
-from damka.controller.chooser import Chooser
+from damka.controller.board import hints
+from damka.controller.players.chooser import Chooser
 from damka.controller.clock.clock import Clock
 from damka.controller.clock.errors import ClockError
-from damka.controller.game_factory import BuiltGame, build_game
-from damka.controller.seat_opponents import far_seats, seat_remote
+from damka.controller.game.factory import BuiltGame, build_game
+from damka.controller.players.seat_opponents import far_seats, seat_remote
 from damka.controller.session import CommittedMove, Mode
 from damka.controller.players import Opponent
-from damka.controller.setup import Engines, GameSetup
+from damka.controller.game.setup import Engines, GameSetup
 from damka.controller.store.rows import StoredGame
-from damka.controller.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.controller.words import say, translate
 from damka.engine import levels
 from damka.engine.variant import Variant
@@ -147,7 +147,7 @@ def stored_record(stored: StoredGame) -> list[CommittedMove]:
 
 def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int | None = None,
                 engines: Engines = (), remote: RemoteMaker | None = None) -> BuiltGame:
-    """The stored game built as the board builds any game (`game_factory`),
+    """The stored game built as the board builds any game (`game/factory.py`),
     waiting for the pieces to stand as saved; its clock as last saved, paused.
     `engines`: the board's configured engines now; the game's engine when it
     is still among them, else Damka's own (the board says so). The seats

@@ -14,7 +14,7 @@ import queue
 import threading
 from typing import Callable
 
-from damka.controller.cues import TUNES, Announcement, Cue
+from damka.controller.cues.listener import TUNES, Announcement, Cue
 
 log = logging.getLogger(__name__)
 

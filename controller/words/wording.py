@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from damka.controller.takeback_guide import PieceStep, TakebackGuide
+from damka.controller.board.takeback_guide import PieceStep, TakebackGuide
 from damka.controller.words import say, translate
 from damka.controller.words.catalogue import keys as _catalogue_keys
 from damka.engine.game import Game

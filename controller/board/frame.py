@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from damka.controller import hints
-from damka.controller.tracker import BoardMap, Kind, PositionIndex, Reading
+from damka.controller.board import hints
+from damka.controller.board.board_map import BoardMap
+from damka.controller.board.position_index import PositionIndex
+from damka.controller.board.tracker import Kind, Reading
 from damka.engine.move import Move
 from damka.hardware.interfaces import LedFrame
 

@@ -18,7 +18,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from damka.controller.user_files import file_kind
+from damka.controller.config.user_files import file_kind
 from damka.hardware.errors import ConfigError
 
 MAX_CONFIG_BYTES = 256 * 1024  # a board.toml is a few hundred bytes

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Mapping
 
-from damka.controller.menus import Choices, Menu, Row
+from damka.controller.app.menus import Choices, Menu, Row
 from damka.controller.words import LANGUAGE_NAMES, LANGUAGES, language, say
 
 SETTINGS_MENU = "settings"  # the settings menu's name: how the app knows it (its title is in the board's language)

@@ -4,7 +4,7 @@ voice), in the order the events happened.
 
 The listener only decides; it never plays. Each `Announcement` goes to the
 sinks given (`CueSink.announce`), which must return at once: a buzzer, a
-speaker or espeak-ng runs off the board loop (`cue_sinks.ThreadedSink`).
+speaker or espeak-ng runs off the board loop (`sinks.ThreadedSink`).
 
 Clock warnings come from the clock itself, watched on the app's ticks
 (`tick`, `next_deadline`, so a virtual board wakes the app at the very
@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from damka.controller import events as ev
 from damka.controller.clock.view import ClockView, SideView
-from damka.controller.wording_voice import Phrases, phrases_for
+from damka.controller.words.wording_voice import Phrases, phrases_for
 
 if TYPE_CHECKING:
     from damka.controller.app import App
-    from damka.controller.board_settings import BoardSettings
-    from damka.controller.board_config import SoundConfig, VoiceConfig
+    from damka.controller.app.board_settings import BoardSettings
+    from damka.controller.config.board_config import SoundConfig, VoiceConfig
 
 
 class Cue(enum.Enum):
@@ -71,7 +71,7 @@ class CueSettings:
 
     @classmethod
     def from_config(cls, sound: SoundConfig, voice: VoiceConfig) -> "CueSettings":
-        """From the board config's [sound] and [voice] (controller.board_config SoundConfig, VoiceConfig)."""
+        """From the board config's [sound] and [voice] (controller.config.board_config SoundConfig, VoiceConfig)."""
         return cls(sound=sound.enabled, cues=frozenset(c for c in Cue if c.value not in sound.off),
                    tournament_quiet=sound.tournament_quiet, voice=voice.enabled, language=voice.language,
                    announce_moves=voice.moves)
@@ -125,7 +125,7 @@ class CueListener:
         return listener
 
     def follow(self, board: BoardSettings) -> None:
-        """The board settings changed (controller.board_settings.BoardSettings): sound and voice on or off."""
+        """The board settings changed (controller.app.board_settings.BoardSettings): sound and voice on or off."""
         self.configure(replace(self.settings, sound=board.sound, voice=board.voice))
 
     def configure(self, settings: CueSettings) -> None:

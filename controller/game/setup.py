@@ -1,7 +1,7 @@
 """A game as chosen: variant, players, mode, clock, computer and coach.
 
 One frozen value that the menu, the command line, a stored game and (later)
-the web page all produce, and that `game_factory.build_game` turns into a
+the web page all produce, and that `factory.build_game` turns into a
 running game: one path for the board, the simulator and `damka replay`.
 """
 

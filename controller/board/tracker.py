@@ -32,22 +32,21 @@ The tracker is a pure function of (game, occupancy, time, previous tracker
 state): `Tracker.observe` returns the new state and a `Reading`; its caches
 only memoise.
 
-Size: the reading, its precomputed indexes and their caches are one pure
-function with its speed tables; split, the hot path would cross modules.
+Parts, each owning its own state: `board_map.py` (square names to bits),
+`position_index.py` (one position's moves and the occupancy after each, the
+memo, the bit tests that rule second moves out); this module reads.
 """
 
 from __future__ import annotations
 
 import enum
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from damka.controller.board.position_index import LruCache, PositionIndex, TurnShapes
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.variant import Position, Variant
-
-FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 @dataclass(frozen=True)
@@ -107,180 +106,6 @@ class TrackerState:
     unknown_since: int | None = None
 
 
-def _bits(mask: int) -> Iterable[int]:
-    while mask:
-        low = mask & -mask
-        yield low
-        mask ^= low
-
-
-def bits_of(squares: Iterable[int]) -> int:
-    mask = 0
-    for square in squares:
-        mask |= 1 << square
-    return mask
-
-
-class BoardMap:
-    """Square names of the physical board to bits of the variant's geometry.
-
-    Squares inside the geometry's rectangle get their geometry index (light
-    squares too: a piece put there is an extra piece); squares outside it (the
-    9th file and rank around an 8x8 game) get bits beyond the rectangle."""
-
-    def __init__(self, variant: Variant) -> None:
-        geometry = variant.geometry
-        self.geometry = geometry
-        self.playable = geometry.playable
-        self._bits: dict[str, int] = {}
-        self._names: dict[int, str] = {}
-        for rank in range(geometry.height):
-            for file in range(geometry.width):
-                self._add(f"{FILE_LETTERS[file]}{rank + 1}", geometry.index(file, rank))
-        self._next = geometry.stride * (geometry.height + 1)
-
-    def _add(self, name: str, index: int) -> None:
-        self._bits[name] = 1 << index
-        self._names[index] = name
-
-    def bits(self, names: Iterable[str]) -> int:
-        mask = 0
-        table = self._bits
-        for name in names:
-            bit = table.get(name)
-            if bit is None:
-                self._add(name, self._next)
-                self._next += 1
-                bit = table[name]
-            mask |= bit
-        return mask
-
-    def name(self, index: int) -> str:
-        return self._names[index]
-
-    def names(self, bits: int) -> list[str]:
-        out = []
-        while bits:
-            low = bits & -bits
-            out.append(self._names[low.bit_length() - 1])
-            bits ^= low
-        return out
-
-
-class PositionIndex:
-    """The legal moves of one position, with the occupancy after each."""
-
-    __slots__ = ("position", "occ", "moves", "after", "start", "caps", "by_after", "_path", "_by_touch",
-                 "_extendable", "_children", "_keys", "_goes_on")
-
-    def __init__(self, position: Position, occupancy: int, moves: Sequence[Move]) -> None:
-        self.position = position
-        self.occ = occupancy
-        self.moves = list(moves)
-        self.after: list[int] = []
-        self.start: list[int] = []
-        self.caps: list[int] = []
-        self.by_after: dict[int, list[int]] = {}
-        after_list, start_list, caps_list, by_after = self.after, self.start, self.caps, self.by_after
-        for i, move in enumerate(self.moves):
-            start = 1 << move.start
-            caps = 0
-            for square in move.captures:
-                caps |= 1 << square
-            after = (occupancy & ~start & ~caps) | 1 << move.path[-1]
-            start_list.append(start)
-            caps_list.append(caps)
-            after_list.append(after)
-            hits = by_after.get(after)
-            if hits is None:
-                by_after[after] = [i]
-            else:
-                hits.append(i)
-        # Built on first use (speed: most second-move indices are only looked up by result).
-        self._path: list[int] | None = None
-        self._by_touch: dict[int, list[int]] | None = None
-        self._extendable: dict[int, bool] = {}
-        # Second-move indices by (first move, the second moves allowed: None for all legal ones).
-        self._children: dict[tuple[int, tuple | None], "PositionIndex"] = {}
-        self._keys: dict[tuple, int] | None = None
-        self._goes_on: dict[int, bool] = {}
-
-    @property
-    def path(self) -> list[int]:
-        if self._path is None:
-            self._path = [bits_of(move.path) for move in self.moves]
-        return self._path
-
-    @property
-    def by_touch(self) -> dict[int, list[int]]:
-        if self._by_touch is None:
-            table: dict[int, list[int]] = {}
-            for i, start in enumerate(self.start):
-                touch = start | self.caps[i]
-                while touch:
-                    low = touch & -touch
-                    table.setdefault(low, []).append(i)
-                    touch ^= low
-            self._by_touch = table
-        return self._by_touch
-
-    def find(self, move: Move) -> int | None:
-        """The index of `move` here, or None."""
-        if self._keys is None:
-            self._keys = {m.key: i for i, m in enumerate(self.moves)}
-        return self._keys.get(move.key)
-
-    def extendable(self, i: int) -> bool:
-        """Could move `i` be the first part of a longer capture by the same piece?"""
-        cached = self._extendable.get(i)
-        if cached is None:
-            caps = self.caps[i]
-            start = self.start[i]
-            cached = bool(caps) and any(
-                j != i and self.start[j] == start and self.caps[j] & caps == caps and self.caps[j] != caps
-                for j in range(len(self.moves))
-            )
-            self._extendable[i] = cached
-        return cached
-
-    def progressing(self, occupancy: int) -> list[int]:
-        """Moves that `occupancy` is a part-way stage of (not the finished move)."""
-        removed = self.occ & ~occupancy
-        added = occupancy & ~self.occ
-        if not removed or added & (added - 1):
-            return []  # nothing lifted, or two new squares: not one piece in the hand
-        low = removed & -removed
-        found = []
-        path = self.path
-        for i in self.by_touch.get(low, ()):
-            start = self.start[i]
-            if removed & ~(start | self.caps[i]):
-                continue
-            if added and not (removed & start and added & path[i]):
-                continue
-            if self.after[i] == occupancy:
-                continue
-            found.append(i)
-        return found
-
-
-@dataclass
-class _Cache:
-    size: int = 512
-    table: OrderedDict = field(default_factory=OrderedDict)
-
-    def get(self, key: Any) -> Any:
-        value = self.table.get(key)
-        if value is not None:
-            self.table.move_to_end(key)
-        return value
-
-    def put(self, key: Any, value: Any) -> None:
-        self.table[key] = value
-        if len(self.table) > self.size:
-            self.table.popitem(last=False)
-
-
 class Tracker:
     """Reads occupancy snapshots against a game. One per variant; its caches
     only memoise (positions are immutable), so `observe` stays pure."""
@@ -289,11 +114,12 @@ class Tracker:
         self.variant = variant
         self.settings = settings or TrackerSettings()
         self.two_moves = variant.moves_per_turn == 2
-        self._indices = _Cache(1024)
-        self._occupancies = _Cache(1024)
-        self._readings = _Cache(64)
+        self._indices = LruCache(1024)
+        self._occupancies = LruCache(1024)
+        self._readings = LruCache(64)
         self._start = variant.start_position()
         self._start_occ = variant.occupancy(self._start)
+        self._shapes = TurnShapes(variant.geometry)
 
     # -- indices ------------------------------------------------------------
 
@@ -322,29 +148,10 @@ class Tracker:
             self._indices.put(key, index)
         return index
 
-    def _turn_goes_on(self, parent: PositionIndex, i: int) -> bool:
-        """Whether a second move follows first move `i` (not when it ends the game)."""
-        goes_on = parent._goes_on.get(i)
-        if goes_on is None:
-            goes_on = self.variant.turn_goes_on(self.variant.play(parent.position, parent.moves[i]))
-            parent._goes_on[i] = goes_on
-        return goes_on
-
     def _child(self, parent: PositionIndex, i: int, allowed: Sequence[Move] | None) -> PositionIndex:
-        # Keyed by the second moves allowed too: a new plan with the same first
-        # move (the computer's after a take-back) must not read the old one's second.
-        key = (i, None if allowed is None else tuple(m.key for m in allowed))
-        child = parent._children.get(key)
-        if child is None:
-            position = self.variant.play(parent.position, parent.moves[i])
-            if not self._turn_goes_on(parent, i):
-                moves: list[Move] = []  # the first move ended the game: no second move
-            else:
-                moves = self.variant.legal_moves(position) if allowed is None else list(allowed)
-            child = PositionIndex(position, parent.after[i], moves)
-            parent._children[key] = child
-            if allowed is None:  # also found by position (the record's notation asks)
-                self._indices.put((self._key(position), None), child)
+        child, new = parent.child(i, allowed, self.variant)
+        if new and allowed is None:  # also found by position (the record's notation asks)
+            self._indices.put((self._key(child.position), None), child)
         return child
 
     # -- reading ------------------------------------------------------------
@@ -384,7 +191,7 @@ class Tracker:
             turns = tuple((index.moves[i],) for i in hits)
             extendable = any(index.extendable(i) for i in hits)
             # A first move that ends the game is a whole turn (RULES.md: recorded alone).
-            half = self.two_moves and self._turn_goes_on(index, hits[0])
+            half = self.two_moves and index.turn_goes_on(hits[0], self.variant)
             kind = Kind.HALF_TURN if half else Kind.COMPLETE
             return Reading(kind, occ, turns, extendable, missing=missing, extra=extra)
         second_allowed = None if allowed is None else allowed[1:2]
@@ -443,7 +250,7 @@ class Tracker:
     def _pairs_from(self, index: PositionIndex, firsts: Iterable[int], occ: int, allowed: Sequence[Move] | None,
                     complete: bool) -> list[tuple[Move, Move, int]]:
         found = []
-        plausible = self._plausible_complete if complete else self._plausible_progress
+        plausible = self._shapes.plausible_complete if complete else self._shapes.plausible_progress
         after = index.after
         for i in firsts:
             occ1 = after[i]
@@ -461,55 +268,6 @@ class Tracker:
                 for j in child.progressing(occ):
                     found.append((index.moves[i], child.moves[j], occ1))
         return found
-
-    # Multiwarcaby geometry, to rule out second moves without generating them
-    # (speed: legal move generation for a 76-piece position costs milliseconds,
-    # these bit tests microseconds). A step goes to one of the 8 neighbours; a
-    # jumper keeps its file and rank parity and every captured piece has another.
-
-    def _tables(self) -> tuple[dict[int, int], dict[int, int]]:
-        tables = getattr(self, "_geo_tables", None)
-        if tables is None:
-            geometry = self.variant.geometry
-            adjacent: dict[int, int] = {}
-            same: dict[int, int] = {}
-            classes: dict[tuple[int, int], int] = {}
-            squares = list(geometry.squares)
-            for sq in squares:
-                f, r = geometry.file_rank(sq)
-                classes[(f % 2, r % 2)] = classes.get((f % 2, r % 2), 0) | 1 << sq
-            for sq in squares:
-                f, r = geometry.file_rank(sq)
-                mask = 0
-                for direction in geometry.deltas:
-                    other = geometry.neighbour(sq, direction)
-                    if other is not None:
-                        mask |= 1 << other
-                adjacent[1 << sq] = mask
-                same[1 << sq] = classes[(f % 2, r % 2)]
-            tables = (adjacent, same)
-            self._geo_tables = tables
-        return tables
-
-    def _plausible_complete(self, removed: int, added: int) -> bool:
-        if not added:
-            return removed.bit_count() >= 3  # a chain back to its start square
-        adjacent, same = self._tables()
-        if removed & (removed - 1) == 0:
-            return bool(adjacent.get(removed, 0) & added) or self._jump_shape(removed, removed, added, same)
-        return any(self._jump_shape(bit, removed, added, same) for bit in _bits(removed))
-
-    def _plausible_progress(self, removed: int, added: int) -> bool:
-        if not added:
-            return True
-        _, same = self._tables()
-        return any(self._jump_shape(bit, removed, added, same) for bit in _bits(removed))
-
-    @staticmethod
-    def _jump_shape(start: int, removed: int, landing: int, same: dict[int, int]) -> bool:
-        """Could a piece from `start` land on `landing` by jumping, capturing `removed` minus the start?"""
-        cls = same.get(start, 0)
-        return bool(landing & cls) and not (removed & ~start) & cls
 
     def takeback_plies(self, game: Game, occ: int) -> int:
         """How many plies back the board shows an earlier turn start (0: none within reach)."""

@@ -202,7 +202,7 @@ class ComputerOpponent(Opponent):
 
 
 class SearchChooser:
-    """The `controller.chooser.Chooser` interface backed by the search (blocking).
+    """The `controller.players.chooser.Chooser` interface backed by the search (blocking).
 
     For places that want a move synchronously (tools, the simulator's quick
     play); the board's own loop uses `ComputerOpponent` instead.
