@@ -55,7 +55,7 @@ class WebFeed:
         self.remote = remote
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
-        self._key: Any = None
+        self._version = -1                     # the read model's version last pictured
         self._dirty = True
         self.seq = 0
         self.history: deque[Item] = deque(maxlen=HISTORY)
@@ -96,22 +96,12 @@ class WebFeed:
 
     def pump(self) -> None:
         """After an input or a tick: a new picture when what the page shows changed."""
-        key = self._cheap_key()
-        if not self._dirty and key == self._key:
+        model = self.app.read_model()
+        if not self._dirty and model.version == self._version:
             return
-        self._key = key
+        self._version = model.version
         self._dirty = False
-        self._hand_over("state", state.snapshot(self.app, self.remote(), self.arbiter_log.entries))
-
-    def _cheap_key(self) -> tuple:
-        app = self.app
-        session = app.session
-        clock = app.clock
-        remote = self.remote()
-        seat = None if remote is None else (remote.waiting, remote.moves_chosen, remote.claimed, remote.key.public)
-        return (id(app.built), seat, app.state, app.overlay is None, app.banner, app.board_settings, tuple(sorted(app.frame.items())),
-                None if clock is None else clock.state,
-                None if session is None else (session.phase, session.message, session.thinking))
+        self._hand_over("state", state.snapshot(model, self.remote(), self.arbiter_log.entries))
 
     def _hand_over(self, kind: str, data: dict[str, Any]) -> None:
         with self._loop_lock:

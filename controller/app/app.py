@@ -35,6 +35,7 @@ from damka.controller.app.hooks import AppHooks
 from damka.controller.app.menu_actions import MenuActions
 from damka.controller.app.offer_desk import OfferDesk
 from damka.controller.app.app_view import app_frame, app_view
+from damka.controller.app.read_model import AppReadModel, ReadModelKeeper
 from damka.controller.app.screens import AppState, Screens
 from damka.controller import words
 from damka.controller.board_settings import SETTINGS_MENU, BoardSettings, settings_menu
@@ -165,6 +166,7 @@ class App:
         self.menu_actions = MenuActions(self)
         self.offer_desk = OfferDesk(self)
         self.commands = ArbiterCommands(self)
+        self._read_model = ReadModelKeeper()
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_clock, ButtonPress: self._on_button,
         }
@@ -376,3 +378,11 @@ class App:
 
     def view(self) -> View:
         return app_view(self)
+
+    # -- the read model: what everyone outside reads --------------------------------------
+
+    def read_model(self) -> AppReadModel:
+        """The App as the screen, the page, the hall and DXP read it: a frozen
+        snapshot whose `version` moves exactly when something it shows changed
+        since the last one (controller/app/read_model.py)."""
+        return self._read_model.read(self)
