@@ -77,10 +77,10 @@ class DxpFeature(AppHooks):
 
     def game_menu(self, menu: Menu) -> Menu:
         """The peer gone: the in-game menu adjudicates (and no take-back)."""
-        app = self.app
-        if not self.dxp.dropped or app.session is None or app.session.result is not None:
+        game = self.app.read_model().game
+        if not self.dxp.dropped or game is None or game.over:
             return menu
-        state = app.clock.state if app.clock is not None else None
+        state = game.clock_state
         menu = game_actions_menu(clock_running=state is State.RUNNING, clock_paused=state is State.PAUSED,
                                  can_take_back=False)
         extra = [Row("adjudicate-white", say("dxp.adjudicate_white")),
@@ -101,10 +101,10 @@ class DxpFeature(AppHooks):
     def adjudicate(self, winner: int | None, reason: str = "") -> None:
         """End the waiting game as the arbiter decides (`winner` None: a draw);
         stored with the reason (the result's and the arbiter log's)."""
-        session = self.app.session
-        if session is None or session.result is not None:
+        game = self.app.read_model().game
+        if game is None or game.over:
             return
-        what = say("command.draw") if winner is None else say("command.wins", side=session.variant.player_name(winner))
+        what = say("command.draw") if winner is None else say("command.wins", side=game.variant.player_name(winner))
         why = reason or say("dxp.adjudicated", what=what, peer=self.dxp.peer_name, why=self.dxp.dropped)
         self.dxp.ended = True
         if self.dxp.redial is not None:

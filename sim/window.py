@@ -399,7 +399,7 @@ class SimWindow:
         if self.pieces.in_hand:
             self._draw_piece(surface, self.mouse, self.pieces.in_hand[-1], lifted=True)
         screen_surface = surface.subsurface(self.screen_rect)
-        self.screen.draw(screen_surface, self.app.view())
+        self.screen.draw(screen_surface, self.app.read_model().view)
         pygame.draw.rect(surface, DIM, self.screen_rect.inflate(4, 4), width=2)
         self._draw_legend(surface)
 

@@ -19,9 +19,7 @@ from damka.controller.app import BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
 from damka.controller.menus import mode_choices
 from damka.controller.offers import OfferError
-from damka.controller.seat_opponents import remote_players
 from damka.controller.setup import OWN_ENGINE, Engines, GameSetup, engine_names
-from damka.controller.view_builder import active_sides
 from damka.controller.words import say
 from damka.engine import levels
 from damka.engine.variant import Variant
@@ -138,8 +136,8 @@ class Driver:
 
     def current_remote(self) -> RemoteOpponent | None:
         """The remote seat of the game on the board (None in a game at the table)."""
-        session = self.app.session
-        players = remote_players(session.opponent) if session is not None else []
+        game = self.app.read_model().game
+        players = game.far_players if game is not None else ()
         return next((p for p in players if isinstance(p, RemoteOpponent)), None)
 
     @staticmethod
@@ -205,8 +203,8 @@ class Driver:
         remote = self.current_remote()
         if remote is None:
             raise CommandError(say("web.no_seat"))
-        session = self.app.session
-        if session is None or session.result is not None:
+        game = self.app.read_model().game
+        if game is None or game.over:
             raise CommandError(say("command.over_already"))
         if remote.claimed and remote.key.matches(seat):
             return {"ok": True, "seat_token": remote.key.token, "seat_id": remote.key.public}
@@ -263,11 +261,11 @@ class Driver:
 
     def _remote_side(self) -> int:
         """The remote player's side in the game: the one to move when it is theirs, else their first still in it."""
-        session = self.app.session
-        seats = self.app.remote_sides() & active_sides(session) if session is not None else frozenset()
-        if session is None or not seats:
+        game = self.app.read_model().game
+        seats = self.app.remote_sides() & game.active if game is not None else frozenset()
+        if game is None or not seats:
             raise CommandError(say("web.remote_out"))
-        return session.game.turn if session.game.turn in seats else min(seats)
+        return game.turn if game.turn in seats else min(seats)
 
     def remote_move(self, text: str, seat: Any = None) -> dict[str, Any]:
         remote = self.current_remote()

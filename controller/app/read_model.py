@@ -17,7 +17,7 @@ import copy
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from damka.controller.app.app_view import app_frame, app_view
+from damka.controller.app.app_view import app_frame, app_view, core_view
 from damka.controller.app.screens import AppState
 from damka.controller.board_settings import BoardSettings
 from damka.controller.clock import State
@@ -27,7 +27,7 @@ from damka.controller.offers import Offer
 from damka.controller.players import Opponent
 from damka.controller.seat_opponents import remote_players
 from damka.controller.session.types import Phase
-from damka.controller.view_builder import active_sides, game_view
+from damka.controller.view_builder import active_sides
 from damka.controller.menus import Menu
 from damka.controller.views import GameView, MenuView, View
 from damka.engine.variant import Position, Result, Variant
@@ -59,7 +59,7 @@ class GameFacts:
     result: Result | None
     computer_sides: frozenset[int]
     far_players: tuple[Opponent, ...]  # who plays a seat from afar (the page's seat, a DXP peer)
-    screen: GameView                   # the game as the screen words it (no title, no notices)
+    screen: GameView                   # the game as the screen words it (before the App's notices)
     clock: ClockView | None            # None: the game has no clock
     clock_state: State | None
     clock_log: int                     # the arbiter's actions on the clock so far (a running clock adjusted)
@@ -98,23 +98,30 @@ class AppReadModel:
     def lights(self) -> dict[str, Role]:
         return dict(self.frame)
 
-    def at_rest(self) -> AppReadModel:
+    def at_rest(self) -> tuple[Any, ...]:
         """This snapshot without the time that passes by itself (`now`, a running
         clock's time): what `version` counts the changes of."""
         game = self.game
+        facts = None
         if game is not None:
-            game = replace(game, clock=_at_rest(game.clock), screen=_view_at_rest(game.screen))
-        return replace(self, version=0, now=0, view=_view_at_rest(self.view), game=game)
+            facts = (game.id, game.variant, game.mode, game.time_control, game.phase, game.turn, game.ply,
+                     game.scores, game.active, game.names, game.labels, game.message, game.thinking,
+                     game.hints_left, game.moves, game.result, game.computer_sides, game.far_players,
+                     _view_at_rest(game.screen), _clock_at_rest(game.clock), game.clock_state, game.clock_log)
+        return (self.state, self.menu_open, _view_at_rest(self.view), self.frame, self.banner, self.notice,
+                self.settings, self.board, facts, self.offers)
 
 
 def build(app: App, version: int) -> AppReadModel:
     """The App's snapshot now, numbered `version`: the one place it is put together."""
     built, session, clock = app.built, app.session, app.clock
     game: GameFacts | None = None
+    core: GameView | None = None
     offers: OfferFacts | None = None
     if session is not None and built is not None:
         variant = session.variant
         names = tuple(app.game_players) or tuple(variant.sides)
+        core = core_view(app, session)
         sides = range(len(variant.sides))
         game = GameFacts(
             id=app.game_id, variant=variant, mode=app.setup.mode, time_control=app.setup.time_control,
@@ -124,15 +131,14 @@ def build(app: App, version: int) -> AppReadModel:
             thinking=session.thinking, hints_left=session.hints_left, moves=tuple(session.committed),
             result=session.result, computer_sides=frozenset(built.computer_sides),
             far_players=tuple(remote_players(session.opponent)),
-            screen=game_view(session, clock, names, "", app.now),
-            clock=clock.view(app.now) if clock is not None else None,
+            screen=core, clock=core.clock,
             clock_state=clock.state if clock is not None else None,
             clock_log=len(clock.log) if clock is not None else 0)
         offers = OfferFacts(app.offers.pending, app.offer_line(), app.offers.last)
     board_game = app.board_game
     return AppReadModel(
         version=version, now=app.now, state=app.state, menu_open=app.overlay is not None,
-        view=_kept(app_view(app)),
+        view=_kept(app_view(app, core)),
         frame=tuple(sorted(app_frame(app).items())), banner=app.banner, notice=app.notice,
         settings=app.board_settings,
         board=(board_game.variant, board_game.position) if board_game is not None else None,
@@ -144,7 +150,7 @@ class ReadModelKeeper:
 
     def __init__(self) -> None:
         self.version = 0
-        self._last: AppReadModel | None = None
+        self._last: tuple[Any, ...] | None = None
 
     def read(self, app: App) -> AppReadModel:
         model = build(app, self.version)
@@ -170,20 +176,22 @@ def _menu_copy(menu: Menu) -> Menu:
     return kept
 
 
-def _at_rest(clock: ClockView | None) -> ClockView | None:
+def _clock_at_rest(clock: ClockView | None) -> tuple[Any, ...] | None:
     """A clock without what runs by itself: the running side's times, and the instant."""
     if clock is None:
         return None
     running = clock.state == str(State.RUNNING)
-    return replace(clock, at_ms=0, sides=tuple(_side_at_rest(side) if running and side.active else side
-                                             for side in clock.sides))
+    return (clock.state, clock.active, clock.moves_per_turn, clock.turn_moves,
+            tuple(_side_at_rest(side) if running and side.active else side for side in clock.sides))
 
 
-def _side_at_rest(side: SideView) -> SideView:
-    return replace(side, remaining_ms=0, elapsed_ms=0, delay_ms=0, periods=0, period_ms=None)
+def _side_at_rest(side: SideView) -> tuple[Any, ...]:
+    return (side.side, side.active, side.flagged, side.out, side.turns, side.moves, side.stage, side.stages,
+            side.turns_to_control, side.untimed)
 
 
-def _view_at_rest(view: Any) -> Any:
+def _view_at_rest(view: View) -> Any:
     if isinstance(view, GameView):
-        return replace(view, clock=_at_rest(view.clock))
+        return (view.title, tuple(view.sides), _clock_at_rest(view.clock), view.status, view.last_move,
+                view.move_number, tuple(view.messages), view.alert, view.hint, view.hints_left, view.thinking)
     return view

@@ -211,7 +211,7 @@ def _screen(app, now_ms):
             point = tap_point(event, display.get_size())
             if point is not None:
                 tap(screen, app, point, now_ms())
-                view = app.view()
+                view = app.read_model().view
         screen.draw(display, view)
         pygame.display.flip()
 
