@@ -60,9 +60,9 @@ class ClockHold:
         self.game = game
         self.clock_held = False         # the peer is gone: the clock must not run
         self.restart_when_back = False  # the drop stopped it (not the arbiter): it runs again when the peer is back
-        app.bus.subscribe(self._on_arbiter, ev.ArbiterActed)
 
-    def _on_arbiter(self, event: ev.ArbiterActed) -> None:
+    def on_arbiter(self, event: ev.ArbiterActed) -> None:
+        """The arbiter acted (the feature hears it, `DxpFeature.on_event`)."""
         if not event.who.startswith("DXP:") and event.action in ARBITER_CLOCK_ACTIONS:
             self.clock_held = self.restart_when_back = False   # the arbiter has taken the clock in hand
 

@@ -1,5 +1,6 @@
 """DXP beside the App: its game told of every game start and input through
-the App's public hooks (`controller/app/hooks.py`), no App subclass.
+the App's listener interface (`controller/app/hooks.py`), no App subclass;
+it reads the App from `App.read_model()`.
 
 The peer's messages are handled after every input and tick, on the loop
 thread. While the connection is down the in-game menu also offers the
@@ -16,8 +17,9 @@ from dataclasses import replace
 from typing import Mapping
 
 from damka.controller.app import App
-from damka.controller.app import AppHooks
+from damka.controller.app import AppListener
 from damka.controller.clock import State
+from damka.controller.events import ArbiterActed, GameEvent
 from damka.controller.game_factory import BuiltGame
 from damka.controller.menus import Menu, MenuAction, Row, game_actions_menu
 from damka.controller.resume import stored_computer_sides
@@ -37,7 +39,7 @@ class DxpResumeError(ValueError):
     """The stored game cannot be resumed over DXP (the text says why)."""
 
 
-class DxpFeature(AppHooks):
+class DxpFeature(AppListener):
     """The App's game against a DXP peer: the protocol (`dxp`), its clock
     held while the peer is gone (`clock_hold`), the adjudication menu."""
 
@@ -46,9 +48,13 @@ class DxpFeature(AppHooks):
         self.dxp = game
         self.clock_hold = ClockHold(app, game)
         game.on_link = self.clock_hold.on_link
-        app.hooks.append(self)
+        app.listen(self)
 
-    # -- the App's hooks ---------------------------------------------------------------
+    # -- the App listener's hooks ----------------------------------------------------------
+
+    def on_event(self, event: GameEvent) -> None:
+        if isinstance(event, ArbiterActed):
+            self.clock_hold.on_arbiter(event)
 
     def game_started(self, built: BuiltGame) -> None:
         self.dxp.attach(built)
@@ -128,7 +134,7 @@ class DxpFeature(AppHooks):
 
 def feature_of(app: App) -> DxpFeature:
     """The DXP feature of an App that plays a peer (`start.make_app`, `start.resume_app`)."""
-    return next(hooks for hooks in app.hooks if isinstance(hooks, DxpFeature))
+    return next(listener for listener in app.listeners if isinstance(listener, DxpFeature))
 
 
 def dxp_of(app: App) -> DxpGame:

@@ -15,7 +15,7 @@ from collections import deque
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable
 
-from damka.controller.app import BadArgument, CommandRefused
+from damka.controller.app import AppListener, BadArgument, CommandRefused
 from damka.controller.game_factory import build_variant, time_controls
 from damka.controller.menus import mode_choices
 from damka.controller.offers import OfferError
@@ -115,8 +115,9 @@ def _remote_seat(value: Any, sides: int) -> int:
     return int(text)
 
 
-class Driver:
-    """Queues commands for the board's thread; holds the page's remote seat."""
+class Driver(AppListener):
+    """Queues commands for the board's thread; holds the page's remote seat.
+    An App listener, told first after every input and tick: it runs what the page queued."""
 
     def __init__(self, app: App, feed: WebFeed) -> None:
         self.app = app
@@ -124,15 +125,17 @@ class Driver:
         self._queue: deque[tuple[Callable[[], Any], Future]] = deque()
         self._lock = threading.Lock()
         self.announce: Callable[[str], None] = lambda note: setattr(app, "banner", note)
-        app.pumps.insert(0, self.run_queued)
-        app.remote_player = self.resumed_remote
+        app.listen(self, first=True)
         feed.remote = self.current_remote
 
     def close(self) -> None:
-        if self.run_queued in self.app.pumps:
-            self.app.pumps.remove(self.run_queued)
-        if self.app.remote_player == self.resumed_remote:
-            self.app.remote_player = None
+        self.app.unlisten(self)
+
+    def after_input(self) -> None:
+        self.run_queued()
+
+    def remote_player(self, variant: Variant, seats: frozenset[int]) -> RemoteOpponent:
+        return self.resumed_remote(variant, seats)
 
     def current_remote(self) -> RemoteOpponent | None:
         """The remote seat of the game on the board (None in a game at the table)."""

@@ -1,7 +1,7 @@
 """What the App shows: the LEDs' frame and the screen's view, read from its parts.
 
 Pure reads of the App's public state (the game, the screen, the offers, the
-features' hooks): nothing here changes it.
+listeners' additions): nothing here changes it.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def app_view(app: App, core: GameView | None = None) -> View:
     view = with_notice(view, writes.notice(app.now) if writes is not None else "",
                        alert=writes is not None and writes.failing)
     shown: View = view
-    for hooks in app.hooks:
-        shown = hooks.view(shown)
+    for listener in app.listeners:
+        shown = listener.view(shown)
     return shown
 
 
