@@ -127,3 +127,14 @@ def test_the_readers_take_the_app_from_its_read_model() -> None:
     assert [hit for path in files for hit in _reads_of_session_or_clock(path)] == []
     readers = [path for path in files if "read_model()" in path.read_text(encoding="utf-8")]
     assert {path.parent.name for path in readers} >= {"web", "dxp", "display"}
+
+
+def test_a_line_set_from_outside_moves_the_version_and_reading_twice_does_not() -> None:
+    app = App()
+    first = app.read_model().version
+    app.banner = "pairing code 1234"          # (the page's driver sets it)
+    seen = app.read_model()
+    assert seen.version == first + 1 and "1234" in seen.view.subtitle  # type: ignore[union-attr]
+    app.notice = "names did not fit"
+    assert app.read_model().version == first + 2
+    assert app.read_model().version == first + 2

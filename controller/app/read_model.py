@@ -14,7 +14,7 @@ that only wants to know "did anything change?" compares one integer.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from damka.controller.app.app_view import app_frame, app_view, core_view
@@ -100,16 +100,9 @@ class AppReadModel:
 
     def at_rest(self) -> tuple[Any, ...]:
         """This snapshot without the time that passes by itself (`now`, a running
-        clock's time): what `version` counts the changes of."""
-        game = self.game
-        facts = None
-        if game is not None:
-            facts = (game.id, game.variant, game.mode, game.time_control, game.phase, game.turn, game.ply,
-                     game.scores, game.active, game.names, game.labels, game.message, game.thinking,
-                     game.hints_left, game.moves, game.result, game.computer_sides, game.far_players,
-                     _view_at_rest(game.screen), _clock_at_rest(game.clock), game.clock_state, game.clock_log)
-        return (self.state, self.menu_open, _view_at_rest(self.view), self.frame, self.banner, self.notice,
-                self.settings, self.board, facts, self.offers)
+        clock's time): what `version` counts the changes of. Every field counts,
+        a new one too: none is listed by hand."""
+        return tuple(_rest(getattr(self, field.name)) for field in fields(self) if field.name not in ("version", "now"))
 
 
 def build(app: App, version: int) -> AppReadModel:
@@ -190,8 +183,18 @@ def _side_at_rest(side: SideView) -> tuple[Any, ...]:
             side.turns_to_control, side.untimed)
 
 
-def _view_at_rest(view: View) -> Any:
-    if isinstance(view, GameView):
-        return (view.title, tuple(view.sides), _clock_at_rest(view.clock), view.status, view.last_move,
-                view.move_number, tuple(view.messages), view.alert, view.hint, view.hints_left, view.thinking)
-    return view
+def _view_at_rest(view: GameView) -> tuple[Any, ...]:
+    return tuple(_rest(getattr(view, field.name)) for field in fields(view))
+
+
+def _rest(value: Any) -> Any:
+    """`value` with what runs by itself taken out (a clock's running time), in any field."""
+    if isinstance(value, ClockView):
+        return _clock_at_rest(value)
+    if isinstance(value, GameView):
+        return _view_at_rest(value)
+    if isinstance(value, GameFacts):
+        return tuple(_rest(getattr(value, field.name)) for field in fields(value))
+    if isinstance(value, list):
+        return tuple(value)
+    return value
