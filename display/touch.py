@@ -32,8 +32,8 @@ def tap_point(event: pygame.event.Event, size: tuple[int, int]) -> tuple[int, in
 
 
 def tap(screen: Screen, app: App, pos: tuple[int, int], now: int) -> bool:
-    """Act on a tap at `pos` on the screen showing `app.view()`; whether it did anything."""
-    view = app.view()
+    """Act on a tap at `pos` on the screen showing the App's view (its read model's); whether it did anything."""
+    view = app.read_model().view
     if isinstance(view, MenuView):
         index = screen.menu_row_at(view, pos)
         if index is None:

@@ -60,15 +60,19 @@ class ClockHold:
         self.game = game
         self.clock_held = False         # the peer is gone: the clock must not run
         self.restart_when_back = False  # the drop stopped it (not the arbiter): it runs again when the peer is back
-        app.bus.subscribe(self._on_arbiter, ev.ArbiterActed)
 
-    def _on_arbiter(self, event: ev.ArbiterActed) -> None:
+    def on_arbiter(self, event: ev.ArbiterActed) -> None:
+        """The arbiter acted (the feature hears it, `DxpFeature.on_event`)."""
         if not event.who.startswith("DXP:") and event.action in ARBITER_CLOCK_ACTIONS:
             self.clock_held = self.restart_when_back = False   # the arbiter has taken the clock in hand
 
+    def _clock_state(self) -> State | None:
+        """The clock of a game still in play (None: no game, over, or no clock)."""
+        game = self.app.read_model().game
+        return None if game is None or game.over else game.clock_state
+
     def _in_play(self) -> bool:
-        app = self.app
-        return app.session is not None and app.session.result is None and app.clock is not None
+        return self._clock_state() is not None
 
     def hold(self, restart: bool) -> None:
         """The peer is gone (a drop, or `--resume` before it is back): the clock
@@ -80,7 +84,7 @@ class ClockHold:
         if not self._in_play():
             self.clock_held = self.restart_when_back = False
         elif not up:
-            running = self.app.clock is not None and self.app.clock.state is State.RUNNING
+            running = self._clock_state() is State.RUNNING
             if running:
                 self._clock_command(self.app.pause_clock, DROP_BY)
             self.hold(restart=running)
@@ -93,19 +97,17 @@ class ClockHold:
         pieces stand (a resumed game's are put back as lit first)."""
         if not self.restart_when_back or self.game.link is None:
             return
-        clock, session = self.app.clock, self.app.session
-        if not self._in_play() or clock is None or session is None or clock.state is not State.PAUSED:
+        game = self.app.read_model().game
+        if game is None or game.over or game.clock_state is not State.PAUSED:
             self.restart_when_back = False              # over, or running already (a committed move)
-        elif session.phase is not Phase.SETUP:
+        elif game.phase is not Phase.SETUP:
             self.restart_when_back = False
             self._clock_command(self.app.resume_clock, BACK_BY)
 
     def keep(self) -> None:
         """After every input: a held clock that a committed move restarted is
         paused again; a clock waiting for the pieces runs once they stand."""
-        clock = self.app.clock
-        if (self.clock_held and self.game.link is None and self._in_play()
-                and clock is not None and clock.state is State.RUNNING):
+        if self.clock_held and self.game.link is None and self._clock_state() is State.RUNNING:
             self._clock_command(self.app.pause_clock, DROP_BY if self.restart_when_back else KEEP_BY)
         self._restart_when_set_up()
 

@@ -1,5 +1,6 @@
 """DXP beside the App: its game told of every game start and input through
-the App's public hooks (`controller/app/hooks.py`), no App subclass.
+the App's listener interface (`controller/app/hooks.py`), no App subclass;
+it reads the App from `App.read_model()`.
 
 The peer's messages are handled after every input and tick, on the loop
 thread. While the connection is down the in-game menu also offers the
@@ -16,8 +17,9 @@ from dataclasses import replace
 from typing import Mapping
 
 from damka.controller.app import App
-from damka.controller.app import AppHooks
 from damka.controller.clock.records import State
+from damka.controller.app import AppListener
+from damka.controller.events import ArbiterActed, GameEvent
 from damka.controller.game.factory import BuiltGame
 from damka.controller.app.menus import Menu, MenuAction, Row, game_actions_menu
 from damka.controller.app.resume import stored_computer_sides
@@ -37,7 +39,7 @@ class DxpResumeError(ValueError):
     """The stored game cannot be resumed over DXP (the text says why)."""
 
 
-class DxpFeature(AppHooks):
+class DxpFeature(AppListener):
     """The App's game against a DXP peer: the protocol (`dxp`), its clock
     held while the peer is gone (`clock_hold`), the adjudication menu."""
 
@@ -46,9 +48,13 @@ class DxpFeature(AppHooks):
         self.dxp = game
         self.clock_hold = ClockHold(app, game)
         game.on_link = self.clock_hold.on_link
-        app.hooks.append(self)
+        app.listen(self)
 
-    # -- the App's hooks ---------------------------------------------------------------
+    # -- the App listener's hooks ----------------------------------------------------------
+
+    def on_event(self, event: GameEvent) -> None:
+        if isinstance(event, ArbiterActed):
+            self.clock_hold.on_arbiter(event)
 
     def game_started(self, built: BuiltGame) -> None:
         self.dxp.attach(built)
@@ -77,10 +83,10 @@ class DxpFeature(AppHooks):
 
     def game_menu(self, menu: Menu) -> Menu:
         """The peer gone: the in-game menu adjudicates (and no take-back)."""
-        app = self.app
-        if not self.dxp.dropped or app.session is None or app.session.result is not None:
+        game = self.app.read_model().game
+        if not self.dxp.dropped or game is None or game.over:
             return menu
-        state = app.clock.state if app.clock is not None else None
+        state = game.clock_state
         menu = game_actions_menu(clock_running=state is State.RUNNING, clock_paused=state is State.PAUSED,
                                  can_take_back=False)
         extra = [Row("adjudicate-white", say("dxp.adjudicate_white")),
@@ -101,10 +107,10 @@ class DxpFeature(AppHooks):
     def adjudicate(self, winner: int | None, reason: str = "") -> None:
         """End the waiting game as the arbiter decides (`winner` None: a draw);
         stored with the reason (the result's and the arbiter log's)."""
-        session = self.app.session
-        if session is None or session.result is not None:
+        game = self.app.read_model().game
+        if game is None or game.over:
             return
-        what = say("command.draw") if winner is None else say("command.wins", side=session.variant.player_name(winner))
+        what = say("command.draw") if winner is None else say("command.wins", side=game.variant.player_name(winner))
         why = reason or say("dxp.adjudicated", what=what, peer=self.dxp.peer_name, why=self.dxp.dropped)
         self.dxp.ended = True
         if self.dxp.redial is not None:
@@ -128,7 +134,7 @@ class DxpFeature(AppHooks):
 
 def feature_of(app: App) -> DxpFeature:
     """The DXP feature of an App that plays a peer (`start.make_app`, `start.resume_app`)."""
-    return next(hooks for hooks in app.hooks if isinstance(hooks, DxpFeature))
+    return next(listener for listener in app.listeners if isinstance(listener, DxpFeature))
 
 
 def dxp_of(app: App) -> DxpGame:

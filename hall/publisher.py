@@ -1,7 +1,7 @@
 """The board's publisher: its games to the hall's broker, offline first.
 
 One `Store` hook (the outbox, written in the move's own transaction) and one
-listener on `App.bus` (clock events, scores). Neither does any network work:
+App listener (`AppListener.on_event`: clock events, scores). Neither does any network work:
 they write a row or append to a queue and wake the sender thread. The sender
 sends unsent outbox rows in order (QoS 1), marks them sent when the broker
 acknowledges, and starts again from the first unsent row after each
@@ -20,19 +20,23 @@ import logging
 import threading
 from collections import deque
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from damka.controller import events as ev
+from damka.controller.app.hooks import AppListener
 from damka.hall import topics
 from damka.hall.broker import BrokerSettings, mqtt_client
 from damka.hall.outbox import Outbox, OutboxReader
+
+if TYPE_CHECKING:
+    from damka.controller.app import App
 
 log = logging.getLogger("damka.hall")
 WINDOW = 200        # outbox rows handed to paho and not yet acknowledged, at most
 
 
-class BoardPublisher:
-    """Attach with `attach(store, bus)`; `start()` connects in the background; `close()` stops."""
+class BoardPublisher(AppListener):
+    """Attach with `attach(store)` and `App.listen`; `start()` connects in the background; `close()` stops."""
 
     def __init__(self, hall: str, board: str, settings: BrokerSettings, store_path: Path,
                  on_command: Callable[[dict[str, Any]], None] | None = None) -> None:
@@ -68,11 +72,9 @@ class BoardPublisher:
 
     # -- the board's side: never blocks ------------------------------------------------
 
-    def attach(self, store: Any, bus: Any = None) -> None:
+    def attach(self, store: Any) -> None:
         store.add_hook(self.outbox.hook, self._wake.set)
         self._resume_state(store)
-        if bus is not None:
-            bus.subscribe(self.listen)
 
     def _resume_state(self, store: Any) -> None:
         """After a restart the retained state is the store's last game, not an empty one."""
@@ -110,8 +112,8 @@ class BoardPublisher:
             state["seq"] = message["seq"]
             self._state_dirty = True  # (the sender is woken once the transaction commits)
 
-    def listen(self, event: ev.GameEvent) -> None:
-        """The `App.bus` listener: scores and clock events (queued for the sender)."""
+    def on_event(self, event: ev.GameEvent) -> None:
+        """The App listener's hook: scores and clock events (queued for the sender)."""
         clock: dict[str, Any] | None = None
         if isinstance(event, ev.MoveCommitted):
             with self._lock:
@@ -245,9 +247,10 @@ class BoardPublisher:
             log.warning("%s", exc)
 
 
-def start_publisher(settings: Any, store: Any, bus: Any) -> BoardPublisher:
-    """The publisher of a board's `[hall]` section (`damka run`): attached to its store and `App.bus`, started."""
+def start_publisher(settings: Any, store: Any, app: App) -> BoardPublisher:
+    """The publisher of a board's `[hall]` section (`damka run`): attached to its store, listening to the App, started."""
     publisher = BoardPublisher(settings.hall, settings.board, settings.broker, store.path)
-    publisher.attach(store, bus)
+    publisher.attach(store)
+    app.listen(publisher)
     log.info("publishing to hall %s as board %s at %s", settings.hall, settings.board, settings.broker)
     return publisher.start()

@@ -279,7 +279,7 @@ class SimWindow:
             self.board.leds, self.board.pieces, self._code_of, self._playable_squares(),
             self.app.board_settings.palette, held))
         screen_surface = surface.subsurface(self.screen_rect)
-        self.screen.draw(screen_surface, self.app.view())
+        self.screen.draw(screen_surface, self.app.read_model().view)
         pygame.draw.rect(surface, DIM, self.screen_rect.inflate(4, 4), width=2)
         draw_legend(surface, self.layout)
 

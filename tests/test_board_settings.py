@@ -11,6 +11,7 @@ import pytest
 from damka.controller.app import App
 from damka.controller.app.board_settings import BoardSettings
 from damka.controller.cues.sinks import RecordingSink
+from app_listeners import SettingsHeard
 from damka.controller.cues.listener import CueListener
 from damka.controller.game.setup import GameSetup
 from damka.firmware import protocol as P
@@ -32,7 +33,7 @@ def open_settings(app: App, board: VirtualBoard, kit) -> None:
 def test_the_minimal_board_reaches_every_light_setting_and_each_is_applied_at_once() -> None:
     app = App()
     seen: list[BoardSettings] = []
-    app.settings_listeners.append(seen.append)
+    app.listen(SettingsHeard(seen.append))
     board = VirtualBoard()
     board.connect(app)
     open_settings(app, board, MINIMAL)

@@ -154,7 +154,7 @@ def test_the_app_on_a_virtual_board_publishes_through_its_recorder(tmp_path: Pat
     watcher = mqtt_watch(broker, "damka/h/b1/clock", clocks)
     with Store(tmp_path / "b1.sqlite") as store:
         app = App(store=store, setup=GameSetup("russian", mode="tournament", time_control="5+0"), start_game=True)
-        publisher = start_publisher(BoardHall("h", "b1", broker.settings("b1")), store, app.bus)
+        publisher = start_publisher(BoardHall("h", "b1", broker.settings("b1")), store, app)
         try:
             board = on_board(app)
             board.press(1)

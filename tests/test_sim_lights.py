@@ -15,7 +15,7 @@ from typing import Any
 import pygame
 import pytest
 
-from damka.controller.app import App
+from damka.controller.app import App, AppListener
 from damka.controller.board.loop import BoardLoop
 from damka.controller.players.computer import ComputerOpponent
 from damka.controller.game.setup import GameSetup
@@ -24,6 +24,7 @@ from damka.hardware.leds import RecordingLeds
 from damka.sim.virtual_board import VirtualBoard
 from damka.sim.pieces import start_squares
 from damka.sim.window import SimWindow, build
+from app_listeners import AfterInput
 from waiting import DEADLINE_S
 
 FRAME_MS = 33  # the window's frame at 30 fps
@@ -47,8 +48,8 @@ class HeldOpponent(ComputerOpponent):
         super()._run(*args)
 
 
-class ReleaseOnce:
-    """An app ticker that lets the held search run to its end the next time the
+class ReleaseOnce(AppListener):
+    """An App listener that lets the held search run to its end the next time the
     app is ticked: the moment the board's own tick has already passed."""
 
     def __init__(self, opponent: HeldOpponent) -> None:
@@ -61,10 +62,6 @@ class ReleaseOnce:
             self.opponent.go.set()
             assert self.opponent.join(DEADLINE_S), "the search did not end"
 
-    def next_deadline(self) -> int | None:
-        return None
-
-
 def lit(window: SimWindow, role: Role) -> set[str]:
     return {square for square, shown in window.board.leds.items() if shown is role}
 
@@ -75,7 +72,7 @@ def test_the_computers_first_move_is_lit_at_the_next_frame_whenever_its_search_e
     opponent = HeldOpponent(app.session.variant, "beginner", seed=1)
     app.session.opponent = opponent
     release = ReleaseOnce(opponent)
-    app.tickers.append(release)
+    app.listen(release)
     window = build(app)
     window.update(1000)
     window.board.lift("c3")
@@ -115,7 +112,7 @@ def test_a_press_that_picks_up_the_computers_move_lights_it() -> None:
 
 
 def test_a_remote_seats_move_from_the_page_is_lit_in_the_same_frame() -> None:
-    """The web page's move is run by the board's loop (`App.pumps`) at any tick
+    """The web page's move is run by the board's loop (the driver, an App listener) at any tick
     of the window's frame: the LEDs show it when that frame ends."""
     from damka.web.driver import Driver
     from damka.web.feed import WebFeed
@@ -136,12 +133,13 @@ def test_a_remote_seats_move_from_the_page_is_lit_in_the_same_frame() -> None:
     def page_move() -> None:
         """The page's request, run by the loop at the frame's last tick (the board's own came before)."""
         if app.now >= frame_end:
-            app.pumps.remove(page_move)
+            app.unlisten(pump)
             driver.remote_move("f6-e5", answer["seat_token"])
 
-    app.pumps.append(page_move)
+    pump = AfterInput(page_move)
+    app.listen(pump)
     window.update(FRAME_MS)
-    assert page_move not in app.pumps
+    assert pump not in app.listeners
     assert lit(window, Role.COMPUTER_FROM) == {"f6"} and lit(window, Role.COMPUTER_TO) == {"e5"}
 
 

@@ -16,6 +16,7 @@ from damka.controller.app.board_settings import BoardSettings, settings_menu  # 
 from damka.controller.game.setup import GameSetup  # noqa: E402
 from test_board_play import FULL, go_to_row, set_row  # noqa: E402
 from web_support import PIN, request, served  # noqa: E402,F401  (fixture)
+from app_listeners import SettingsHeard  # noqa: E402
 from waiting import wait_until  # noqa: E402
 
 
@@ -56,7 +57,7 @@ class Watcher:
 
 def test_settings_from_the_page_are_applied_pushed_to_watching_pages_and_shown_on_the_board(served) -> None:
     heard: list[BoardSettings] = []
-    served.rig.do(lambda: served.app.settings_listeners.append(heard.append))   # the LEDs and the cues listen so
+    served.rig.do(lambda: served.app.listen(SettingsHeard(heard.append)))   # the LEDs and the cues listen so
     watcher = Watcher(served)
     watcher.wait_for(brightness="64", palette="standard")
     status, answer = request(served, "POST", "/api/board/settings",

@@ -38,6 +38,7 @@ from damka.engine.move import Move
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard
 from damka.web.remote import RemoteMoveError, RemoteOpponent
+from app_listeners import FarSeats
 
 ENGINE_WAIT_S = 60.0   # the computer's search, waited for in real time (a loaded machine is slow)
 
@@ -201,7 +202,7 @@ class World:
 
     def _new_app(self, offer_resume: bool) -> App:
         app = App(store=self.store, setup=self.config.setup(), offer_resume=offer_resume, seed=self.seed)
-        app.remote_player = self._resumed_remote   # as the web driver does: a resumed seat from afar
+        app.listen(FarSeats(self._resumed_remote))   # as the web driver does: a resumed seat from afar
         return app
 
     def _resumed_remote(self, variant: Any, seats: frozenset[int]) -> RemoteOpponent:

@@ -7,6 +7,7 @@ import http.client
 import json
 import time
 
+from app_listeners import AfterInput
 from web_support import Served, request
 
 TAG_ONLY = '[E "{}"]\n\n'    # 125,000 of them: 1.4 MB, under the upload's 2 MiB as JSON
@@ -49,7 +50,8 @@ class Pauses:
         self.gaps: list[tuple[float, float]] = []
         self.last: float | None = None
         self.app = served.app
-        served.rig.do(lambda: self.app.pumps.append(self.tick))
+        self._listener = AfterInput(self.tick)
+        served.rig.do(lambda: self.app.listen(self._listener))
 
     def tick(self) -> None:
         now = time.monotonic()
@@ -60,5 +62,5 @@ class Pauses:
         self.last = now
 
     def stop(self, served: Served) -> float:
-        served.rig.do(lambda: self.app.pumps.remove(self.tick))
+        served.rig.do(lambda: self.app.unlisten(self._listener))
         return self.longest

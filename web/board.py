@@ -65,16 +65,17 @@ async def clock_action(web: WebServer, data: dict, role: str, who: str) -> dict:
 
 def pause_or_start(web: WebServer, name: str, who: str) -> dict[str, Any]:
     """On the board's thread: the game menu's "Pause the clock" / "Start the clock"."""
-    app = web.app
     menu_action, wanted, done = CLOCK_ACTIONS[name]
-    if app.session is None:
+    game = web.app.read_model().game
+    if game is None:
         raise CommandError(say("command.no_game"))
-    clock = app.clock
-    if clock is None:
+    if game.clock_state is None:
         raise CommandError(say("command.no_clock"))
-    if clock.state is not wanted:
-        why = say("web.starts_first_move") if clock.state is State.READY else say("web.clock_is", state=clock.state)
+    if game.clock_state is not wanted:
+        why = (say("web.starts_first_move") if game.clock_state is State.READY
+               else say("web.clock_is", state=game.clock_state))
         raise CommandError(say("web.cannot_clock", action=name, why=why))
     web.driver.menu_action(menu_action, who)
     web.announce(say("web.clock_from", done=say(f"web.clock_{done}"), who=who))
-    return {"ok": True, "clock": str(clock.state)}
+    after = web.app.read_model().game
+    return {"ok": True, "clock": str(after.clock_state if after is not None else None)}

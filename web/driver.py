@@ -15,13 +15,11 @@ from collections import deque
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any, Callable
 
-from damka.controller.app import BadArgument, CommandRefused
+from damka.controller.app import AppListener, BadArgument, CommandRefused
 from damka.controller.game.factory import build_variant, time_controls
 from damka.controller.app.menus import mode_choices
 from damka.controller.app.offers import OfferError
-from damka.controller.players.seat_opponents import remote_players
 from damka.controller.game.setup import OWN_ENGINE, Engines, GameSetup, engine_names
-from damka.controller.app.view_builder import active_sides
 from damka.controller.words import say
 from damka.engine import levels
 from damka.engine.variant import Variant
@@ -117,8 +115,9 @@ def _remote_seat(value: Any, sides: int) -> int:
     return int(text)
 
 
-class Driver:
-    """Queues commands for the board's thread; holds the page's remote seat."""
+class Driver(AppListener):
+    """Queues commands for the board's thread; holds the page's remote seat.
+    An App listener, told first after every input and tick: it runs what the page queued."""
 
     def __init__(self, app: App, feed: WebFeed) -> None:
         self.app = app
@@ -126,20 +125,22 @@ class Driver:
         self._queue: deque[tuple[Callable[[], Any], Future]] = deque()
         self._lock = threading.Lock()
         self.announce: Callable[[str], None] = lambda note: setattr(app, "banner", note)
-        app.pumps.insert(0, self.run_queued)
-        app.remote_player = self.resumed_remote
+        app.listen(self, first=True)
         feed.remote = self.current_remote
 
     def close(self) -> None:
-        if self.run_queued in self.app.pumps:
-            self.app.pumps.remove(self.run_queued)
-        if self.app.remote_player == self.resumed_remote:
-            self.app.remote_player = None
+        self.app.unlisten(self)
+
+    def after_input(self) -> None:
+        self.run_queued()
+
+    def remote_player(self, variant: Variant, seats: frozenset[int]) -> RemoteOpponent:
+        return self.resumed_remote(variant, seats)
 
     def current_remote(self) -> RemoteOpponent | None:
         """The remote seat of the game on the board (None in a game at the table)."""
-        session = self.app.session
-        players = remote_players(session.opponent) if session is not None else []
+        game = self.app.read_model().game
+        players = game.far_players if game is not None else ()
         return next((p for p in players if isinstance(p, RemoteOpponent)), None)
 
     @staticmethod
@@ -205,8 +206,8 @@ class Driver:
         remote = self.current_remote()
         if remote is None:
             raise CommandError(say("web.no_seat"))
-        session = self.app.session
-        if session is None or session.result is not None:
+        game = self.app.read_model().game
+        if game is None or game.over:
             raise CommandError(say("command.over_already"))
         if remote.claimed and remote.key.matches(seat):
             return {"ok": True, "seat_token": remote.key.token, "seat_id": remote.key.public}
@@ -263,11 +264,11 @@ class Driver:
 
     def _remote_side(self) -> int:
         """The remote player's side in the game: the one to move when it is theirs, else their first still in it."""
-        session = self.app.session
-        seats = self.app.remote_sides() & active_sides(session) if session is not None else frozenset()
-        if session is None or not seats:
+        game = self.app.read_model().game
+        seats = self.app.remote_sides() & game.active if game is not None else frozenset()
+        if game is None or not seats:
             raise CommandError(say("web.remote_out"))
-        return session.game.turn if session.game.turn in seats else min(seats)
+        return game.turn if game.turn in seats else min(seats)
 
     def remote_move(self, text: str, seat: Any = None) -> dict[str, Any]:
         remote = self.current_remote()

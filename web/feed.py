@@ -1,10 +1,12 @@
 """The one listener between the App and the page: events and pictures, numbered, handed to the server.
 
-On the board's thread: `WebFeed` is subscribed once to `App.bus` (every event
-of every game) and registered once in `App.pumps` (run after every input and
-tick). Each event becomes an item at once; after the input that caused it
-the pump adds a fresh picture of the app (`state.snapshot`) whenever
-something the page shows changed. Handing an item over costs the board one
+On the board's thread: `WebFeed` is an App listener (`App.listen`): it hears
+every event of every game (`on_event`) and is told after every input and tick
+(`after_input`). Each event becomes an item at once; after the input that
+caused it the pump adds a fresh picture of the app (`state.snapshot` of
+`App.read_model()`) whenever the read model's `version` moved: something the
+page shows changed. Between inputs and events the version is looked at every
+`QUIET_CHECK_MS` of the board's time, not on each of the loop's idle ticks. Handing an item over costs the board one
 `call_soon_threadsafe`: the board never waits for the server or a page.
 
 On the server's loop: items get their sequence number, go into the history
@@ -25,7 +27,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from damka.controller.events import ArbiterActed
+from damka.controller.app.hooks import AppListener
+from damka.controller.events import ArbiterActed, GameEvent
 from damka.web import state
 from damka.web.arbiter_log import ArbiterLog
 
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 
 HISTORY = 4000        # items kept for reconnecting pages
 QUEUE_LIMIT = 1000    # a page this far behind is dropped (it reconnects and catches up)
+QUIET_CHECK_MS = 50   # with no input and no event, the read model is looked at this often (board time)
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,7 @@ class Item:
     frame: bytes = b""   # the whole server-sent event, encoded once: each page only writes it
 
 
-class WebFeed:
+class WebFeed(AppListener):
     """Listener and pump on the board's side; history and fan-out on the server's side."""
 
     def __init__(self, app: App, *, remote: Callable[[], RemoteOpponent | None] = lambda: None) -> None:
@@ -55,7 +59,7 @@ class WebFeed:
         self.remote = remote
         self._loop: asyncio.AbstractEventLoop | None = None
         self._loop_lock = threading.Lock()
-        self._key: Any = None
+        self._version = -1                     # the read model's version last pictured
         self._dirty = True
         self.seq = 0
         self.history: deque[Item] = deque(maxlen=HISTORY)
@@ -63,19 +67,18 @@ class WebFeed:
         self.pages: set[asyncio.Queue] = set()
         self.dropped_pages = 0
         self.arbiter_log = ArbiterLog()       # the console's list (kept across server restarts with the feed)
-        self._unsubscribe = app.bus.subscribe(self.on_event)
-        app.pumps.append(self.pump)
+        self._ticked = False                  # told of a tick (no input) since the last pump
+        self._check_at = 0                    # the board's time to look at the read model again
+        app.listen(self)
         self.pump()
 
     def close(self) -> None:
-        self._unsubscribe()
-        if self.pump in self.app.pumps:
-            self.app.pumps.remove(self.pump)
+        self.app.unlisten(self)
 
     # -- the board's thread ----------------------------------------------------------
 
-    def on_event(self, event: Any) -> None:
-        """The listener: the event goes to the pages as it is."""
+    def on_event(self, event: GameEvent) -> None:
+        """The event goes to the pages as it is."""
         self._dirty = True
         if isinstance(event, ArbiterActed):
             self.arbiter_log.add(event.who, event.action, event.detail, event.time_ms)
@@ -94,24 +97,27 @@ class WebFeed:
         """From any thread: an event that is not the board's (an upload's progress) for every page."""
         self._hand_over("event", data)
 
-    def pump(self) -> None:
-        """After an input or a tick: a new picture when what the page shows changed."""
-        key = self._cheap_key()
-        if not self._dirty and key == self._key:
-            return
-        self._key = key
-        self._dirty = False
-        self._hand_over("state", state.snapshot(self.app, self.remote(), self.arbiter_log.entries))
+    def tick(self, now: int) -> None:
+        self._ticked = True
 
-    def _cheap_key(self) -> tuple:
-        app = self.app
-        session = app.session
-        clock = app.clock
-        remote = self.remote()
-        seat = None if remote is None else (remote.waiting, remote.moves_chosen, remote.claimed, remote.key.public)
-        return (id(app.built), seat, app.state, app.overlay is None, app.banner, app.board_settings, tuple(sorted(app.frame.items())),
-                None if clock is None else clock.state,
-                None if session is None else (session.phase, session.message, session.thinking))
+    def after_input(self) -> None:
+        self.pump()
+
+    def pump(self) -> None:
+        """After an input or a tick: a new picture when what the page shows changed.
+        An idle tick (no input, no event, nothing run for the page) looks only every
+        QUIET_CHECK_MS: building the read model costs more than the loop's pass."""
+        ticked, self._ticked = self._ticked, False
+        now = self.app.now
+        if ticked and not self._dirty and now < self._check_at:
+            return
+        self._check_at = now + QUIET_CHECK_MS
+        model = self.app.read_model()
+        if not self._dirty and model.version == self._version:
+            return
+        self._version = model.version
+        self._dirty = False
+        self._hand_over("state", state.snapshot(model, self.remote(), self.arbiter_log.entries))
 
     def _hand_over(self, kind: str, data: dict[str, Any]) -> None:
         with self._loop_lock:

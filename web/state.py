@@ -1,6 +1,6 @@
-"""What the page shows, as plain JSON-able data, read from the App on the board's thread.
+"""What the page shows, as plain JSON-able data, read from the App's read model on the board's thread.
 
-One `snapshot(app)` gives the whole picture: the app's state, the game
+One `snapshot(app.read_model())` gives the whole picture: the app's state, the game
 (variant, squares, pieces, the LED roles of the moment, the move list in PDN
 notation, sides with scores, clocks, result) and, when a seat is played from
 the page, the moves it may make. The page draws only this; it never reasons
@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from damka.controller.app.board_settings import setting_rows
 from damka.controller.clock.records import State
-from damka.controller.app.view_builder import active_sides, game_view
 from damka.controller.app.views import GameView, MenuView, ResultView
 from damka.controller.words.wording import reason_text
 from damka.controller.words import say
@@ -24,7 +23,7 @@ from damka.hardware.interfaces import Role
 from damka.hardware.palette import role_colour
 
 if TYPE_CHECKING:
-    from damka.controller.app import App
+    from damka.controller.app import AppReadModel, GameFacts
     from damka.web.remote import RemoteOpponent
 
 FEATURES = ("app", "game", "view")
@@ -51,12 +50,11 @@ def result_data(result: Result | None, names: list[str]) -> dict[str, Any] | Non
     return {"title": title, "reason": reason_text(result.reason), "points": list(result.points), "places": list(result.places)}
 
 
-def clock_data(app: App) -> dict[str, Any] | None:
-    clock = app.clock
-    if clock is None:
+def clock_data(game: GameFacts) -> dict[str, Any] | None:
+    view = game.clock
+    if view is None or game.clock_state is None:
         return None
-    view = clock.view(app.now)
-    return {"state": str(clock.state), "running": clock.state is State.RUNNING,
+    return {"state": str(game.clock_state), "running": game.clock_state is State.RUNNING,
             "sides": [{"ms": side.remaining_ms, "active": side.active, "flagged": side.flagged, "out": side.out,
                        "untimed": side.untimed, "elapsed": side.elapsed_ms} for side in view.sides]}
 
@@ -79,56 +77,54 @@ def picture(variant: Any, position: Any, frame: dict[str, str]) -> dict[str, Any
             "pieces": pieces, "frame": dict(frame)}
 
 
-def board_data(app: App) -> dict[str, Any]:
+def board_data(model: AppReadModel) -> dict[str, Any]:
     """Squares (playable ones with file/rank), pieces and LED roles of the game on the board."""
-    game = app.board_game
-    if game is None:
+    if model.board is None:
         return {"files": 0, "ranks": 0, "squares": [], "pieces": {}, "frame": {}}
-    return picture(game.variant, game.position, {square: role.value for square, role in app.frame.items()})
+    variant, position = model.board
+    return picture(variant, position, {square: role.value for square, role in model.frame})
 
 
-def game_data(app: App) -> dict[str, Any] | None:
-    session = app.session
-    if session is None:
+def game_data(model: AppReadModel) -> dict[str, Any] | None:
+    game = model.game
+    if game is None:
         return None
-    variant = session.variant
-    game = session.game
-    names = list(app.game_players) or list(variant.sides)
-    active = active_sides(session)
-    view = game_view(session, app.clock, names, "", app.now)
+    variant = game.variant
+    names = list(game.names)
+    view = game.screen
     return {
-        "id": app.game_id, "variant": variant.name, "title": variant.title, "mode": app.setup.mode,
-        "time_control": app.setup.time_control, "phase": session.phase.value, "turn": game.turn,
+        "id": game.id, "variant": variant.name, "title": variant.title, "mode": game.mode,
+        "time_control": game.time_control, "phase": game.phase.value, "turn": game.turn,
         "ply": game.ply, "shows_scores": bool(variant.shows_scores), "status": view.status,
-        "message": session.message, "thinking": session.thinking,
-        "sides": [{"name": names[i] if i < len(names) else side, "side": side, "label": app.side_label(i),
+        "message": game.message, "thinking": game.thinking,
+        "sides": [{"name": names[i] if i < len(names) else side, "side": side, "label": game.labels[i],
                    "score": game.scores[i],
-                   "colour": hex_colour(line.colour), "out": i not in active, "to_move": line.to_move}
+                   "colour": hex_colour(line.colour), "out": i not in game.active, "to_move": line.to_move}
                   for i, (side, line) in enumerate(zip(variant.sides, view.sides))],
-        "moves": [{"ply": m.ply, "turn": m.turn, "side": m.side, "text": m.text} for m in session.committed],
-        "result": result_data(session.result, names),
-        "clock": clock_data(app), "hints_left": session.hints_left,
-        "computer": sorted(app.built.computer_sides) if app.built is not None else [],
+        "moves": [{"ply": m.ply, "turn": m.turn, "side": m.side, "text": m.text} for m in game.moves],
+        "result": result_data(game.result, names),
+        "clock": clock_data(game), "hints_left": game.hints_left,
+        "computer": sorted(game.computer_sides),
     }
 
 
-def offer_data(app: App) -> dict[str, Any] | None:
+def offer_data(model: AppReadModel) -> dict[str, Any] | None:
     """The pending offer (a draw, a take-back) and how the last one ended; None without a game."""
-    if app.built is None:
+    offers = model.offers
+    if offers is None:
         return None
-    offers = app.offers
     pending = offers.pending
     last = offers.last
     return {"pending": None if pending is None else {"kind": pending.kind, "side": pending.side,
                                                       "where": pending.where, "moves": pending.moves,
-                                                      "ply": pending.ply, "text": app.offer_line()},
+                                                      "ply": pending.ply, "text": offers.line},
             "last": None if last is None else {"kind": last[0].kind, "answer": last[1], "where": last[2],
                                                "offered_from": last[0].where}}
 
 
-def view_data(app: App) -> dict[str, Any]:
+def view_data(model: AppReadModel) -> dict[str, Any]:
     """What the board's own screen shows, in words (the menu's rows, the result)."""
-    view = app.view()
+    view = model.view
     if isinstance(view, MenuView):
         return {"kind": "menu", "title": view.menu.title, "subtitle": view.subtitle,
                 "rows": [row.label for row in view.menu.visible_rows()]}
@@ -140,14 +136,16 @@ def view_data(app: App) -> dict[str, Any]:
     return {"kind": "game", "title": view.title, "status": view.status, "messages": list(view.messages)}
 
 
-def snapshot(app: App, remote: RemoteOpponent | None = None, arbiter_log: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
-    """The whole picture; `remote`: the page's `RemoteOpponent` of the game (or None);
-    `arbiter_log`: the console's list, newest last."""
-    data = {"app": app.state.value, "now": app.now, "board": board_data(app), "game": game_data(app),
-            "view": view_data(app), "remote": None, "offer": offer_data(app),
-            "arbiter_log": list(arbiter_log[-50:]), "settings": setting_rows(app.board_settings)}
-    if remote is not None and app.session is not None and app.built is not None:
-        data["remote"] = {"seats": sorted(remote.seats or app.built.computer_sides), "waiting": remote.waiting,
+def snapshot(model: AppReadModel, remote: RemoteOpponent | None = None,
+             arbiter_log: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """The whole picture, from the App's read model; `remote`: the page's
+    `RemoteOpponent` of the game (or None); `arbiter_log`: the console's list, newest last."""
+    data = {"app": model.state.value, "now": model.now, "board": board_data(model), "game": game_data(model),
+            "view": view_data(model), "remote": None, "offer": offer_data(model),
+            "arbiter_log": list(arbiter_log[-50:]), "settings": setting_rows(model.settings)}
+    game = model.game
+    if remote is not None and game is not None:
+        data["remote"] = {"seats": sorted(remote.seats or game.computer_sides), "waiting": remote.waiting,
                           "legal": remote.legal(), "seat_id": remote.key.public,
                           "claimed": remote.claimed}
     return data

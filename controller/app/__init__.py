@@ -6,10 +6,11 @@ and the board settings.
 the tests reach it; the names others use are re-exported here.
 """
 
-from damka.controller.app.app import NAVIGATION, App, Ticker
+from damka.controller.app.app import NAVIGATION, App
 from damka.controller.app.errors import BadArgument, CommandRefused
-from damka.controller.app.hooks import AppHooks
+from damka.controller.app.hooks import AppListener
+from damka.controller.app.read_model import AppReadModel, GameFacts, OfferFacts
 from damka.controller.app.screens import AppState
 from damka.controller.app.recorder import CHECKPOINT_MS
 
-__all__ = ["App", "AppHooks", "AppState", "BadArgument", "CHECKPOINT_MS", "CommandRefused", "NAVIGATION", "Ticker"]
+__all__ = ["App", "AppListener", "AppReadModel", "GameFacts", "OfferFacts", "AppState", "BadArgument", "CHECKPOINT_MS", "CommandRefused", "NAVIGATION"]

@@ -16,25 +16,28 @@ board, the board loop, the pygame window) drives the app.
 - `menu_actions.MenuActions`: what a menu row does;
 - `offer_desk.OfferDesk`: draw offers and take-back requests;
 - `commands.ArbiterCommands`: the arbiter's commands (clock, result, resign);
-- `hooks.AppHooks`: a feature beside the App (DXP) told of each game and input.
+- `hooks.AppListener`: the one way a part outside the App hears it (the page,
+  the hall, the cues, the LEDs' light, DXP): `App.listen(listener)`.
 
-Everything a game publishes is also published on `App.bus`, where outside
-listeners (the web page, MQTT) subscribe once for all games.
+Everything a game publishes is also published on `App.bus`; a listener that
+overrides `AppListener.on_event` is subscribed to it once for all games.
+What the App shows, outside parts read from `read_model()`.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Sequence
 
 from damka.controller import events as ev
 from damka.controller.app import resume as resume_mod
 from damka.controller.app.commands import ArbiterCommands
 from damka.controller.app.games import Games
-from damka.controller.app.hooks import AppHooks
+from damka.controller.app.hooks import AppListener
 from damka.controller.app.menu_actions import MenuActions
 from damka.controller.app.offer_desk import OfferDesk
 from damka.controller.app.app_view import app_frame, app_view
+from damka.controller.app.read_model import AppReadModel, ReadModelKeeper
 from damka.controller.app.screens import AppState, Screens
 from damka.controller import words
 from damka.controller.app.board_settings import SETTINGS_MENU, BoardSettings, settings_menu
@@ -53,19 +56,12 @@ from damka.controller.app.view_builder import player_colours
 from damka.controller.app.views import Colour, View
 from damka.controller.words import say
 from damka.engine.game import Game
+from damka.engine.variant import Variant
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
 # Clock buttons in a menu, by side: the first side's moves up, the second's
 # down, and so on round the board.
 NAVIGATION = (Button.UP, Button.DOWN)
-
-
-class Ticker(Protocol):
-    """Something that watches the app in time: ticked with it, woken at its deadline."""
-
-    def tick(self, now: int) -> None: ...
-
-    def next_deadline(self) -> int | None: ...
 
 
 # Any: a property whose value is the part's own field or bound method (typed there).
@@ -142,19 +138,12 @@ class App:
         self.chooser = chooser
         self.inline_thinking = inline_thinking
         self.side_buttons = side_buttons
-        self.tickers: list[Ticker] = []  # watchers of time passing (the cues' clock warnings)
         self.board_settings = BoardSettings()
-        self.settings_listeners: list[Callable[[BoardSettings], None]] = []  # the LEDs, the cues
-        self.bus = ev.EventBus()
-        # Called on the board's thread after every input and tick: an outside
-        # driver (the web page) runs the commands it queued here, never from its own thread.
-        self.pumps: list[Callable[[], None]] = []
-        # Features beside the App (DXP): told of each game and input, they add to the view and menu.
-        self.hooks: list[AppHooks] = []
-        # Who plays a resumed game's seats from afar (the web page's driver sets it;
-        # None: no page, those seats come back at the table).
-        self.remote_player: resume_mod.RemoteMaker | None = None
-        self._pumping = False
+        self.bus = ev.EventBus()   # every event of every game: the listeners' `on_event`, the tests
+        # The parts outside the App that hear it (hooks.py), in the order they are told.
+        self._listeners: list[AppListener] = []
+        self._unsubscribe: dict[int, Callable[[], None]] = {}
+        self._telling = False
         self.now = 0
         self.random = random.Random(seed)
         self.checkpoint_ms = checkpoint_ms
@@ -167,6 +156,7 @@ class App:
         self.menu_actions = MenuActions(self)
         self.offer_desk = OfferDesk(self)
         self.commands = ArbiterCommands(self)
+        self._read_model = ReadModelKeeper()
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_clock, ButtonPress: self._on_button,
         }
@@ -226,17 +216,15 @@ class App:
         self._handlers[type(event)](event)
         self._settle()
         self.flush()
-        self._tell_hooks()
 
     def tick(self, now_ms: int) -> None:
         self.now = max(self.now, now_ms)
         if self.session is not None:
             self.session.tick(self.now)
-        for ticker in self.tickers:
-            ticker.tick(self.now)
+        for listener in list(self._listeners):
+            listener.tick(self.now)
         self._settle()
         self.flush()
-        self._tell_hooks()
 
     def next_deadline(self) -> int | None:
         due = []
@@ -252,8 +240,8 @@ class App:
                 due.append(self.recorder.next_checkpoint)
         if self.writes is not None and self.writes.retry_at is not None:
             due.append(self.writes.retry_at)  # the store failed: try again then, input or not
-        due.extend(time for time in (ticker.next_deadline() for ticker in self.tickers) if time is not None)
-        due.extend(time for time in (hooks.next_deadline(self.now) for hooks in self.hooks) if time is not None)
+        due.extend(time for time in (listener.next_deadline(self.now) for listener in self._listeners)
+                   if time is not None)
         future = [time for time in due if time > self.now]
         return min(future) if future else None
 
@@ -276,8 +264,8 @@ class App:
         if self.screens.in_game:
             if button is Button.MENU:
                 menu = self.offer_desk.game_actions()  # (Accept/Decline while an offer waits)
-                for hooks in self.hooks:
-                    menu = hooks.game_menu(menu)
+                for listener in self._listeners:
+                    menu = listener.game_menu(menu)
                 self.screens.open_overlay(menu)
             elif button is Button.OK and self.clock is not None and self.clock.state is State.PAUSED:
                 # logged like every restart
@@ -298,24 +286,63 @@ class App:
             self.session.settle()
 
     def flush(self) -> None:
-        """After every input: store what is buffered, checkpoint a running clock, run the pumps."""
+        """After every input: store what is buffered, checkpoint a running clock, tell the listeners."""
         if self.recorder is not None:
             self.recorder.flush()
             if self.state is AppState.GAME:
                 self.recorder.checkpoint_due(self.now)
         elif self.writes is not None:
             self.writes.drain()
-        if self.pumps and not self._pumping:
-            self._pumping = True  # a pump that drives the app (handle) does not pump again
+        if self._listeners and not self._telling:
+            self._telling = True  # a listener that drives the app (handle) is not told again meanwhile
             try:
-                for pump in list(self.pumps):
-                    pump()
+                for listener in list(self._listeners):
+                    listener.after_input()
             finally:
-                self._pumping = False
+                self._telling = False
 
-    def _tell_hooks(self) -> None:
-        for hooks in list(self.hooks):
-            hooks.after_input()
+    # -- the listeners ------------------------------------------------------------------
+
+    def listen(self, listener: AppListener, *, first: bool = False) -> Callable[[], None]:
+        """`listener` hears the App from now on (`first`: before those added already,
+        as the page's driver runs its queued commands before anyone looks); the
+        returned function takes it away again (as `unlisten`)."""
+        if first:
+            self._listeners.insert(0, listener)
+        else:
+            self._listeners.append(listener)
+        if type(listener).on_event is not AppListener.on_event:   # (only those that hear events)
+            self._unsubscribe[id(listener)] = self.bus.subscribe(listener.on_event)
+        return lambda: self.unlisten(listener)
+
+    def unlisten(self, listener: AppListener) -> None:
+        """`listener` hears the App no more (nothing happens if it did not)."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+        unsubscribe = self._unsubscribe.pop(id(listener), None)
+        if unsubscribe is not None:
+            unsubscribe()
+
+    @property
+    def listeners(self) -> tuple[AppListener, ...]:
+        """The listeners, in the order they are told."""
+        return tuple(self._listeners)
+
+    def remote_maker(self) -> resume_mod.RemoteMaker | None:
+        """Who plays a resumed game's seats from afar: the first listener that
+        says (`AppListener.remote_player`; the page's driver); None: at the table."""
+        makers = [listener for listener in self._listeners
+                  if type(listener).remote_player is not AppListener.remote_player]
+        if not makers:
+            return None
+
+        def make(variant: Variant, seats: frozenset[int]) -> Opponent:
+            for listener in makers:
+                player = listener.remote_player(variant, seats)
+                if player is not None:
+                    return player
+            raise LookupError("no listener plays the far seats")   # (each maker answers for its own)
+        return make
 
     # -- games ------------------------------------------------------------------------
 
@@ -368,8 +395,8 @@ class App:
                 shown = settings_menu(settings)                          # it shows them (and keeps them)
                 shown.cursor = overlay.cursor
                 self.screens.open_overlay(shown)
-            for listener in self.settings_listeners:
-                listener(settings)
+            for listener in list(self._listeners):
+                listener.settings_changed(settings)
 
     # -- the screen ---------------------------------------------------------------------
 
@@ -378,3 +405,11 @@ class App:
 
     def view(self) -> View:
         return app_view(self)
+
+    # -- the read model: what everyone outside reads --------------------------------------
+
+    def read_model(self) -> AppReadModel:
+        """The App as the screen, the page, the hall and DXP read it: a frozen
+        snapshot whose `version` moves exactly when something it shows changed
+        since the last one (controller/app/read_model.py)."""
+        return self._read_model.read(self)

@@ -1,7 +1,7 @@
 """What the App shows: the LEDs' frame and the screen's view, read from its parts.
 
 Pure reads of the App's public state (the game, the screen, the offers, the
-features' hooks): nothing here changes it.
+listeners' additions): nothing here changes it.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from damka.controller.app import resume as resume_mod
 from damka.controller.words import wording
 from damka.controller.app.screens import AppState
 from damka.controller.app.view_builder import game_view, with_notice
-from damka.controller.app.views import MenuView, View
+from damka.controller.app.views import GameView, MenuView, View
 from damka.hardware.interfaces import LedFrame, Role
 
 if TYPE_CHECKING:
     from damka.controller.app.app import App
+    from damka.controller.session import Session
 
 
 def app_frame(app: App) -> LedFrame:
@@ -32,8 +33,9 @@ def app_frame(app: App) -> LedFrame:
     return {}
 
 
-def app_view(app: App) -> View:
-    """The screen: the menu over everything, else the result, a menu, or the game with its lines."""
+def app_view(app: App, core: GameView | None = None) -> View:
+    """The screen: the menu over everything, else the result, a menu, or the game with its lines.
+    `core`: the game's own view, when the caller has built it already (`core_view`)."""
     overlay = app.overlay
     if overlay is not None:
         return MenuView(overlay, subtitle=_lines(title(app), app.offer_line(), app.banner))
@@ -42,7 +44,7 @@ def app_view(app: App) -> View:
     session = app.session
     if app.state in (AppState.MENU, AppState.RESUME) or session is None:
         return MenuView(app.menu, subtitle=_lines(app.menu.description, app.banner), warning=app.notice)
-    view = game_view(session, app.clock, app.game_players, title(app), app.now)
+    view = core if core is not None else core_view(app, session)
     view = with_notice(with_notice(view, app.offer_line() or app.remote_line(), alert=True), app.banner,
                        alert=False)
     view = with_notice(view, app.notice, alert=False)  # wrapped in the screen's message box
@@ -50,9 +52,14 @@ def app_view(app: App) -> View:
     view = with_notice(view, writes.notice(app.now) if writes is not None else "",
                        alert=writes is not None and writes.failing)
     shown: View = view
-    for hooks in app.hooks:
-        shown = hooks.view(shown)
+    for listener in app.listeners:
+        shown = listener.view(shown)
     return shown
+
+
+def core_view(app: App, session: Session) -> GameView:
+    """The game as the screen words it, before the App's notices and the features' lines."""
+    return game_view(session, app.clock, app.game_players, title(app), app.now)
 
 
 def title(app: App) -> str:

@@ -101,7 +101,7 @@ class Games:
         self.resume_offer = None
         seed = app.random.randrange(1 << 30) if app.chooser is None else None
         built = resume_mod.resume_game(offer, chooser=app.chooser, seed=seed, engines=self.engines,
-                                       remote=app.remote_player)
+                                       remote=app.remote_maker())
         self.setup = built.setup
         self.match = Match(list(offer.players))
         self.game_players = list(offer.players)
@@ -166,8 +166,8 @@ class Games:
         if app.store is None:
             return None
         tags = resume_mod.record_tags(built)
-        for hooks in app.hooks:
-            tags.update(hooks.record_tags(built))
+        for listener in app.listeners:
+            tags.update(listener.record_tags(built))
         return Recorder(app.store, built.session, built.clock, players=self.game_players, mode=built.setup.mode,
                         time_control=built.time_control, tags=tags,
                         now=lambda: app.now, game_id=game_id, checkpoint_ms=app.checkpoint_ms, queue=app.writes)
@@ -175,8 +175,8 @@ class Games:
     def _start(self, built: BuiltGame, recorder: Recorder | None) -> None:
         """Make `built` the game on the board: wire its events, show what the board shows now."""
         app = self.app
-        for hooks in app.hooks:
-            hooks.game_started(built)
+        for listener in app.listeners:
+            listener.game_started(built)
         self.built = built
         self.recorder = recorder
         app.screens.show_game()

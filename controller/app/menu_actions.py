@@ -47,7 +47,7 @@ class MenuActions:
 
     def act(self, action: MenuAction) -> None:
         """Do what the row `action` says."""
-        if any(hooks.act(action) for hooks in self.app.hooks):
+        if any(listener.act(action) for listener in self.app.listeners):
             return  # a feature's own row (DXP: adjudicate)
         handler = {
             "start": self._start_from_menu, "back": self._back, "continue": self._close_overlay,

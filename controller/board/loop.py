@@ -49,7 +49,7 @@ class BoardLoop:
             self._last_frame = frame
             self.leds.show(frame)
         if self.draw is not None and now >= self._next_redraw:
-            self.draw(with_warning(self.app.view(), board_missing_text(missing) if missing else ""))
+            self.draw(with_warning(self.app.read_model().view, board_missing_text(missing) if missing else ""))
             self._next_redraw = now + self.redraw_ms
 
     def _read(self, now: int) -> None:

@@ -1,4 +1,4 @@
-"""Sound and voice cues: ONE listener on `App.bus` that turns what happens in
+"""Sound and voice cues: ONE App listener (`AppListener`) that turns what happens in
 a game into cue names (for a buzzer or a speaker) and spoken text (for a
 voice), in the order the events happened.
 
@@ -22,12 +22,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from damka.controller import events as ev
+from damka.controller.app.hooks import AppListener
 from damka.controller.clock.view import ClockView, SideView
 from damka.controller.words.wording_voice import Phrases, phrases_for
 
+from damka.controller.app.board_settings import BoardSettings
+
 if TYPE_CHECKING:
     from damka.controller.app import App
-    from damka.controller.app.board_settings import BoardSettings
     from damka.controller.config.board_config import SoundConfig, VoiceConfig
 
 
@@ -105,8 +107,8 @@ class _ClockMark:
     last: set[tuple[int, int, int, bool]] = field(default_factory=set)  # (side, stage, periods, in period)
 
 
-class CueListener:
-    """Subscribed once to `App.bus`; also ticked by the app for the clock warnings."""
+class CueListener(AppListener):
+    """An App listener: its events, its ticks for the clock warnings, the board settings."""
 
     def __init__(self, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None) -> None:
         self.app = app
@@ -119,10 +121,14 @@ class CueListener:
     @classmethod
     def attach(cls, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None) -> "CueListener":
         listener = cls(app, sinks, settings)
-        app.bus.subscribe(listener)
-        app.tickers.append(listener)
-        app.settings_listeners.append(listener.follow)
+        app.listen(listener)
         return listener
+
+    def on_event(self, event: ev.GameEvent) -> None:
+        self(event)
+
+    def settings_changed(self, settings: BoardSettings) -> None:
+        self.follow(settings)
 
     def follow(self, board: BoardSettings) -> None:
         """The board settings changed (controller.app.board_settings.BoardSettings): sound and voice on or off."""
@@ -183,7 +189,7 @@ class CueListener:
             return
         self._watch(clock.view(now))
 
-    def next_deadline(self) -> int | None:
+    def next_deadline(self, now: int | None = None) -> int | None:
         """The next moment a warning may be due, to be woken at: the side to
         move reaching its last seconds, or its time (main or a period) running out."""
         clock = self.app.clock

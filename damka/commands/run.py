@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 from damka.hall.publisher import start_publisher
 
-                stack.callback(start_publisher(config.hall, store, app.bus).close)
+                stack.callback(start_publisher(config.hall, store, app).close)
             except ImportError as error:
                 print(f"hall off: {error.name} is missing; pip install 'damka[hall]'", file=sys.stderr)
         if config.backend == "sim":
@@ -160,6 +160,7 @@ def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[Thr
     from damka.controller.cues.sinks import ThreadedSink, tune_player, voice_player
     from damka.controller.cues.listener import CueListener, CueSettings
 
+    from damka.controller.app import AppListener
     from damka.controller.app.board_settings import BoardSettings
     from damka.hardware.voice import Espeak, espeak_path
 
@@ -175,12 +176,18 @@ def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[Thr
         last_move=light.last_move, palette=light.palette, sound=config.sound.enabled, voice=config.voice.enabled,
         language=config.language))
     if board.led_style is not None:
-        def relight(settings: BoardSettings) -> None:
-            board.led_style.set_light(settings.led_brightness, settings.palette)
-            board.leds.show(app.frame)  # the new light at once, not with the next move
+        style = board.led_style
 
-        app.settings_listeners.append(relight)
-        relight(app.board_settings)
+        class Relight(AppListener):
+            """The LEDs' light follows the board settings."""
+
+            def settings_changed(self, settings: BoardSettings) -> None:
+                style.set_light(settings.led_brightness, settings.palette)
+                board.leds.show(app.frame)  # the new light at once, not with the next move
+
+        relight = Relight()
+        app.listen(relight)
+        relight.settings_changed(app.board_settings)
     return sinks
 
 
@@ -211,7 +218,7 @@ def _screen(app, now_ms):
             point = tap_point(event, display.get_size())
             if point is not None:
                 tap(screen, app, point, now_ms())
-                view = app.view()
+                view = app.read_model().view
         screen.draw(display, view)
         pygame.display.flip()
 
