@@ -320,6 +320,7 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
             Row("level", say("new.level"), level_choices()),
             Row("computers", say("new.computers"), computer_choices()),
             Row("hints", say("new.hints"), hint_choices()),
+            Row("lessons", say("new.lessons")),
             Row("settings", say("new.settings")),
             Row("start", say("new.start")),
         ],

@@ -32,6 +32,7 @@ from damka.controller import resume as resume_mod
 from damka.controller.app.commands import ArbiterCommands
 from damka.controller.app.games import Games
 from damka.controller.app.hooks import AppHooks
+from damka.controller.app.lesson_desk import LessonDesk
 from damka.controller.app.menu_actions import MenuActions
 from damka.controller.app.offer_desk import OfferDesk
 from damka.controller.app.app_view import app_frame, app_view
@@ -51,6 +52,7 @@ from damka.controller.view_builder import player_colours
 from damka.controller.views import Colour, View
 from damka.controller.words import say
 from damka.engine.game import Game
+from damka.teaching.lesson_file import Lesson
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
 # Clock buttons in a menu, by side: the first side's moves up, the second's
@@ -165,6 +167,7 @@ class App:
         self.menu_actions = MenuActions(self)
         self.offer_desk = OfferDesk(self)
         self.commands = ArbiterCommands(self)
+        self.lessons = LessonDesk(self)
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_clock, ButtonPress: self._on_button,
         }
@@ -232,6 +235,7 @@ class App:
             self.session.tick(self.now)
         for ticker in self.tickers:
             ticker.tick(self.now)
+        self.lessons.tick(self.now)
         self._settle()
         self.flush()
         self._tell_hooks()
@@ -251,6 +255,9 @@ class App:
         if self.writes is not None and self.writes.retry_at is not None:
             due.append(self.writes.retry_at)  # the store failed: try again then, input or not
         due.extend(time for time in (ticker.next_deadline() for ticker in self.tickers) if time is not None)
+        lesson = self.lessons.next_deadline()
+        if lesson is not None:
+            due.append(lesson)
         due.extend(time for time in (hooks.next_deadline(self.now) for hooks in self.hooks) if time is not None)
         future = [time for time in due if time > self.now]
         return min(future) if future else None
@@ -260,6 +267,7 @@ class App:
         self.sensed = True
         if self.session is not None:
             self.session.handle(snapshot)  # the session keeps watching the board, menus open or not
+        self.lessons.see(snapshot.occupied, self.now)
 
     def _on_clock(self, press: ClockPress) -> None:
         if self.screens.in_game and self.session is not None:
@@ -284,6 +292,9 @@ class App:
                 self.session.handle(ClockPress(self.session.game.turn, press.time_ms))  # no button of its own
             elif self.session is not None:
                 self.session.handle(press)
+            return
+        if self.state is AppState.LESSON and self.overlay is None:
+            self.lessons.press(button)
             return
         menu = self.overlay if self.overlay is not None else self.menu
         action = menu.press(button)
@@ -328,6 +339,10 @@ class App:
         remote's own seats, `setup.computers` other seats are the computer's
         (3-4 players; `SeatOpponents` routes each turn), the rest at the table."""
         self.games.new_game(setup, remote=remote, remote_label=remote_label)
+
+    def start_lesson(self, lesson: Lesson) -> None:
+        """Take `lesson` at the board now (the lessons menu, `damka sim --lesson`): the LEDs set up its first step."""
+        self.lessons.start(lesson)
 
     def take_up(self, stored: StoredGame) -> None:
         """Play on `stored` (an unfinished game) now, as the resume offer would:
