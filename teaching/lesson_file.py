@@ -55,6 +55,13 @@ def shipped(name: str) -> Lesson:
     return parse_lesson(source.read_text("utf-8"), found[0], f"damka/teaching/lessons/{found[0]}.toml")
 
 
+def find_lesson(text: str) -> Lesson:
+    """A lesson file (a path ending in .toml) or a lesson that ships, by name."""
+    if text.endswith(".toml"):
+        return read_lesson(Path(text))
+    return shipped(text)
+
+
 def read_lesson(path: Path) -> Lesson:
     """The lesson in the file at `path` (LessonError naming every fault)."""
     try:
@@ -190,7 +197,8 @@ class _Checker:
             try:
                 move = parse_move(variant, position, part)
             except (DamkaError, ValueError) as error:
-                self.fault(place, f"{text!r}: {error}")
+                said = str(error)
+                self.fault(place, said if repr(part) in said and part == text else f"{text!r}: {said}")
                 return None
             keys.append(move)
             position = variant.play(position, move)

@@ -13,6 +13,7 @@ from damka.commands.games import add_db_argument
 from damka.commands.net import port_number
 
 if TYPE_CHECKING:
+    from damka.controller.app import App
     from damka.controller.setup import GameSetup
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -56,6 +57,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help=f"save the window here (headless): {', '.join(IMAGE_TYPES)}; "
                              "into a folder that exists")
     parser.add_argument("--no-store", action="store_true", help="do not store the games")
+    parser.add_argument("--lesson", metavar="NAME", default=None,
+                        help="start a lesson at once: its name (damka lessons list) or a lesson file (.toml)")
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
@@ -134,8 +137,9 @@ def run(args: argparse.Namespace) -> int:
 
     store = None if args.no_store else Store(args.db)
     try:
-        app = App(store=store, setup=setup, start_game=bool(args.variant), offer_resume=not args.variant,
-                  players=players_from(args))
+        app = App(store=store, setup=setup, start_game=bool(args.variant) and not args.lesson,
+                  offer_resume=not args.variant and not args.lesson, players=players_from(args))
+        start_lesson(app, args.lesson)
         from damka.web.launch import start_web
 
         web = start_web(app, args.web, bind=args.bind)
@@ -147,6 +151,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if store is not None:
             store.close()
+
+
+def start_lesson(app: App, lesson: str | None) -> None:
+    """`--lesson`: the lesson on the board at once (a name, or a lesson file)."""
+    if lesson:
+        from damka.teaching.lesson_file import find_lesson
+
+        app.start_lesson(find_lesson(lesson))
 
 
 def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
@@ -165,7 +177,8 @@ def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
     pygame.display.init()
     store = Store(args.db) if args.db and not args.no_store else None
     try:
-        app = App(store=store, setup=setup, start_game=True, offer_resume=False, players=players_from(args))
+        app = App(store=store, setup=setup, start_game=not args.lesson, offer_resume=False, players=players_from(args))
+        start_lesson(app, args.lesson)
         window = build(app)
         window.board.advance(1500)  # the pieces stand at the start: the game begins
         play_script(window, events)
