@@ -7,7 +7,10 @@ right move). The lessons are reached from the board's menu."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -15,12 +18,14 @@ from damka.controller import words
 from damka.controller.app import App, AppState
 from damka.controller.board_settings import BoardSettings
 from damka.controller.cues import Announcement, CueListener, CueSettings
+from damka.controller.views import GameView
 from damka.controller.tracker import BoardMap
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard
 from damka.teaching.exercise import Exercise, Words
 from damka.teaching.lesson_file import Lesson, shipped, shipped_names
 
+ROOT = Path(__file__).resolve().parent.parent
 STILL_MS = 2000  # longer than any settle time: the board is judged
 
 
@@ -129,8 +134,13 @@ def reason(step: Exercise, mistake: Try) -> str:
 
 
 def shown(app: App) -> tuple[str, str, bool]:
+    """(the instruction, the line under it, shown as a warning); the short status line checked too."""
     view = app.view()
-    return view.status, " ".join(view.messages), view.alert  # type: ignore[union-attr]
+    assert isinstance(view, GameView)
+    runner = app.lessons.runner
+    assert runner is not None
+    assert view.status == words.say(f"lesson.status.{runner.phase.value}")
+    return view.messages[0], " ".join(view.messages[1:]), view.alert
 
 
 def names(variant, squares) -> set[str]:  # type: ignore[no-untyped-def]
@@ -141,6 +151,7 @@ def names(variant, squares) -> set[str]:  # type: ignore[no-untyped-def]
 def take_step(app: App, board: VirtualBoard, lesson: Lesson, number: int, lift: Try | None, wrong: Try) -> None:
     step = lesson.steps[number]
     follow_setup(board)
+    assert app.board_game is not None and app.board_game.position == step.position  # the window's piece colours
     status, message, alert = shown(app)
     assert status == step.say.text() and message == "" and not alert
     assert words.say("lesson.title", title=lesson.title.text(), step=number + 1, steps=len(lesson.steps)) \
@@ -201,7 +212,7 @@ def test_a_child_takes_the_lesson_with_a_wrong_move_and_a_wrong_lift_in_each_ste
     choose(app, board, f"lesson:{name}")
     assert app.state is AppState.LESSON
     lesson = shipped(name)
-    assert shown(app)[1].startswith(words.say("lesson.set_up", guide="")[:10])
+    assert shown(app)[1].startswith(words.say("lesson.set_up", guide="").rstrip(" :"))
     for number, (lift, wrong) in enumerate(MISTAKES[name]):
         take_step(app, board, lesson, number, lift, wrong)
         if number % 2:
@@ -209,7 +220,9 @@ def test_a_child_takes_the_lesson_with_a_wrong_move_and_a_wrong_lift_in_each_ste
         else:
             board.button(Button.OK)  # ... or at once with ok
     finished = words.say("lesson.finished", title=lesson.title.text())
-    assert shown(app)[0] == finished and board.leds == {}
+    view = app.view()
+    assert isinstance(view, GameView) and view.status == words.say("lesson.status.finished")
+    assert view.messages[0] == finished and board.leds == {}
     spoken = [item.text for item in said.items]
     assert lesson.steps[0].say.text() in spoken and finished == spoken[-1]
     assert all(step.well_done.text() in spoken for step in lesson.steps)
@@ -232,3 +245,25 @@ def test_menu_during_a_lesson_goes_back_to_the_menu() -> None:
     assert board.lit(Role.PUT_HERE) == {"d4", "e5", "h8"}
     board.button(Button.MENU)
     assert app.state is AppState.MENU and board.leds == {}
+
+
+def test_damka_sim_takes_a_lesson_from_the_command_line(tmp_path: Path) -> None:
+    """`damka sim --lesson`: the simulator's board holds the step's pieces (set up by the window), the
+    child's right move is judged; the screenshot shows it."""
+    log = tmp_path / "lesson.log"
+    log.write_text("400 up c3\n450 down d4\n")
+    shot = tmp_path / "lesson.png"
+    result = subprocess.run([sys.executable, "-m", "damka", "sim", "--headless", "--no-store", "--lesson", "man-moves",
+                             "--script", str(log), "--screenshot", str(shot)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "2 events played" in result.stderr and shot.stat().st_size > 0
+
+
+def test_an_unknown_lesson_on_the_command_line_is_one_line() -> None:
+    result = subprocess.run([sys.executable, "-m", "damka", "sim", "--headless", "--no-store", "--lesson", "chess",
+                             "--script", "x.log", "--screenshot", "x.png"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "damka sim: error: no lesson 'chess'; the lessons are: " + ", ".join(shipped_names())]

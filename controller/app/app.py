@@ -204,7 +204,9 @@ class App:
 
     @property
     def board_game(self) -> Game | None:
-        """The game whose pieces belong on the board: the session's, or the one offered for resuming."""
+        """The game whose pieces belong on the board: a lesson step's, the session's, or the one offered for resuming."""
+        if self.state is AppState.LESSON and self.lessons.runner is not None:
+            return self.lessons.runner.game
         if self.session is not None:
             return self.session.game
         offer = self.games.resume_offer

@@ -124,12 +124,14 @@ class LessonDesk:
             return MenuView(lessons_menu())
         title = say("lesson.title", title=lesson.title.text(), step=self.index + 1, steps=len(lesson.steps))
         if self.finished:
-            return GameView(title, (), status=say("lesson.finished", title=lesson.title.text()),
-                            messages=(say("lesson.finished_next"),))
+            return GameView(title, (), status=say("lesson.status.finished"),
+                            messages=(say("lesson.finished", title=lesson.title.text()), say("lesson.finished_next")))
         message = runner.message
         if runner.phase is Phase.RIGHT:
             message = f"{message}  {say('lesson.next')}"
-        return GameView(title, (), status=runner.instruction, messages=(message,) if message else (),
+        # The instruction is a few sentences: in the message box, which wraps them; the status line is short.
+        return GameView(title, (), status=say(f"lesson.status.{runner.phase.value}"),
+                        messages=(runner.instruction, message) if message else (runner.instruction,),
                         alert=runner.phase is Phase.PUT_BACK or (runner.mistakes > 0 and runner.phase is Phase.PLAY))
 
     # -- the steps ---------------------------------------------------------------------------

@@ -16,6 +16,11 @@ add({
                         "Brawo! Lekcja \"{title}\" skończona."),
     "lesson.finished_next": ("ok or menu: back to the menu", "ok albo menu: powrót do menu"),
     "lesson.next": ("ok: next step", "ok: dalej"),
+    "lesson.status.setup": ("Set up the pieces", "Ustaw pionki"),
+    "lesson.status.play": ("Your move!", "Twój ruch!"),
+    "lesson.status.put_back": ("Not quite: put the pieces back", "Jeszcze nie: postaw pionki z powrotem"),
+    "lesson.status.right": ("Right!", "Dobrze!"),
+    "lesson.status.finished": ("Well done!", "Brawo!"),
     # teaching/exercise.py: the runner's lines
     "lesson.set_up": ("Set up the pieces as the lights show: {guide}",
                       "Ustaw pionki tak, jak świecą lampki: {guide}"),

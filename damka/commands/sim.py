@@ -127,6 +127,9 @@ def players_from(args: argparse.Namespace) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> int:
     setup = setup_from(args)
+    from damka.teaching.lesson_file import find_lesson
+
+    args.lesson_read = find_lesson(args.lesson) if args.lesson else None  # a wrong name: said before anything starts
     if not args.headless and (args.script or args.screenshot):
         raise ValueError("--script and --screenshot are for --headless (the window plays what you do)")
     if args.headless:
@@ -139,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = App(store=store, setup=setup, start_game=bool(args.variant) and not args.lesson,
                   offer_resume=not args.variant and not args.lesson, players=players_from(args))
-        start_lesson(app, args.lesson)
+        start_lesson(app, args)
         from damka.web.launch import start_web
 
         web = start_web(app, args.web, bind=args.bind)
@@ -153,12 +156,10 @@ def run(args: argparse.Namespace) -> int:
             store.close()
 
 
-def start_lesson(app: App, lesson: str | None) -> None:
-    """`--lesson`: the lesson on the board at once (a name, or a lesson file)."""
-    if lesson:
-        from damka.teaching.lesson_file import find_lesson
-
-        app.start_lesson(find_lesson(lesson))
+def start_lesson(app: App, args: argparse.Namespace) -> None:
+    """`--lesson`: the lesson on the board at once (read already by `run`)."""
+    if args.lesson_read is not None:
+        app.start_lesson(args.lesson_read)
 
 
 def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
@@ -178,7 +179,7 @@ def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
     store = Store(args.db) if args.db and not args.no_store else None
     try:
         app = App(store=store, setup=setup, start_game=not args.lesson, offer_resume=False, players=players_from(args))
-        start_lesson(app, args.lesson)
+        start_lesson(app, args)
         window = build(app)
         window.board.advance(1500)  # the pieces stand at the start: the game begins
         play_script(window, events)
