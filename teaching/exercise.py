@@ -6,9 +6,10 @@ the LEDs show and what the screen says, as pure reads:
 
 - SETUP: the LEDs guide the pieces to the exercise's position as resume
   does (blue: put a piece here, red: take it away);
-- PLAY: the instruction shows; the child moves. The board is judged once it
-  has been still for the tracker's settle time, so a hand on its way is
-  never a mistake;
+- PLAY: the instruction shows; the child moves, lit as in learning mode
+  (where the piece in the hand may land, what it captures). The board is
+  judged once it has been still for the tracker's settle time, so a hand on
+  its way is never a mistake (nor a chain of captures paused half-way);
 - PUT_BACK: a mistake (a wrong move, an illegal one, a lift of a piece that
   should not move) says why in a child's words (`mistakes.py`) and the LEDs
   guide the pieces back; from the second mistake on, the answer is lit;
@@ -163,8 +164,12 @@ class ExerciseRunner:
             return {square: Role.LEGAL_TARGET for square, _ in hints.last_move(board, self.solved_with)}
         if self.phase in (Phase.SETUP, Phase.PUT_BACK):
             return hints.compose(hints.guidance(board, occupancy, self.target))
-        layers = [hints.guidance(board, occupancy, self.target)] if self._reading is not None and \
-            self._reading.kind is Kind.UNKNOWN else []
+        layers = []
+        reading = self._reading
+        if reading is not None and reading.kind is not Kind.UNCHANGED:
+            # A move under way: the learning lights (where the piece in the hand may land, what it captures),
+            # never the compulsory-capture glow before a hand moves: finding the capture is the exercise.
+            layers.append(hints.learning(board, self.tracker.index(self.game.position), reading))
         if self.answer_shown:
             layers.append(hints.planned(board, self.exercise.right[0], occupancy, computer=False))
         return hints.compose(*layers)

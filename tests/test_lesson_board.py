@@ -267,3 +267,37 @@ def test_an_unknown_lesson_on_the_command_line_is_one_line() -> None:
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "damka sim: error: no lesson 'chess'; the lessons are: " + ", ".join(shipped_names())]
+
+
+def test_a_chain_paused_half_way_is_lit_on_and_not_a_mistake() -> None:
+    """The child jumps once of the three and stops to think: the lights show where the chain goes on."""
+    app, board, _ = at_board("en")
+    app.start_lesson(shipped("majority"))
+    board.step()
+    follow_setup(board)
+    make(board, "g1", ("e3",), ("f2",))
+    board.advance(10_000)
+    assert board.lit(Role.LEGAL_TARGET) == {"c5"} and board.lit(Role.TO_CAPTURE) == {"d4", "b6"}
+    assert shown(app)[1] == "" and not shown(app)[2] and app.lessons.runner.mistakes == 0  # type: ignore[union-attr]
+    make(board, "e3", ("c5", "a7"), ("d4", "b6"))
+    board.advance(STILL_MS)
+    assert board.lit(Role.LEGAL_TARGET) == {"g1", "e3", "c5", "a7"}
+
+
+def test_a_lesson_does_not_disturb_a_game_left_under_the_menu() -> None:
+    """A game in play, the menu opened, a lesson taken: the game's session never sees the lesson's board."""
+    from tests.app_rig import on_board
+    from damka.controller.setup import GameSetup
+
+    app = App(setup=GameSetup(variant="classic"), start_game=True, inline_thinking=True, offer_resume=False)
+    board = on_board(app)
+    said = Said()
+    CueListener.attach(app, [said], CueSettings(voice=True))
+    board.button(Button.MENU)
+    choose(app, board, "new")
+    choose(app, board, "lessons")
+    choose(app, board, "lesson:01-man-moves")
+    follow_setup(board)
+    board.advance(10_000)
+    assert app.session is not None and app.session.game.ply == 0
+    assert [item.text for item in said.items] == [shipped("man-moves").steps[0].say.text()]

@@ -267,9 +267,10 @@ class App:
     def _on_snapshot(self, snapshot: Snapshot) -> None:
         self.occupied = snapshot.occupied
         self.sensed = True
-        if self.session is not None:
+        if self.state is AppState.LESSON:
+            self.lessons.see(snapshot.occupied, self.now)  # a game left under the menu does not see the lesson's board
+        elif self.session is not None:
             self.session.handle(snapshot)  # the session keeps watching the board, menus open or not
-        self.lessons.see(snapshot.occupied, self.now)
 
     def _on_clock(self, press: ClockPress) -> None:
         if self.screens.in_game and self.session is not None:
