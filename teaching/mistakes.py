@@ -49,7 +49,10 @@ def lift_reason(variant: Variant, position: Position, square: int) -> str:
 
 
 def move_reason(exercise: Exercise, turns: tuple[Turn, ...]) -> str:
-    """A move (turn) the rules allow, but not the one the exercise asks for."""
+    """A move (turn) the rules allow, but not the one the exercise asks for: another piece, or another way."""
+    starts = {answer[0].start for answer in exercise.right}
+    if all(turn[0].start not in starts for turn in turns if turn):
+        return say("lesson.why.other_piece")
     return say("lesson.why.other_move")
 
 

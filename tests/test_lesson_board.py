@@ -37,6 +37,7 @@ class Try:
     path: tuple[str, ...] = ()
     captures: tuple[str, ...] = ()
     why: str = ""          # a catalogue key ("lesson.why.forward"), or "own" for the step's own words
+    then: Try | None = None  # multiwarcaby: the turn's second move
 
 
 # Per lesson, per step: the mistaken lift (None: every piece may start a right move) and the wrong move.
@@ -53,11 +54,13 @@ MISTAKES: dict[str, list[tuple[Try | None, Try]]] = {
                     (Try("g3", why="lesson.why.must_capture"), Try("g3", ("h4",), why="lesson.why.must_capture"))],
     "06-flying-king": [(Try("h2", why="lesson.why.not_yours"), Try("b2", ("c3",), why="own")),
                        (Try("h2", why="lesson.why.not_yours"), Try("a1", ("c3",), why="lesson.why.must_capture"))],
-    "07-multiwarcaby": [(Try("g8", why="lesson.why.other_piece"), Try("c3", ("b4",), why="lesson.why.other_move")),
+    # Multiwarcaby: a wrong first move is told at once; a right first move waits for the second.
+    "07-multiwarcaby": [(Try("g8", why="lesson.why.other_piece"),
+                         Try("c3", ("d4",), then=Try("d4", ("d5",)), why="lesson.why.other_move")),
                         (None, Try("c3", ("d4",), why="lesson.why.other_move")),
                         (Try("c4", why="lesson.why.other_piece"), Try("c4", ("e4",), ("d4",),
-                                                                      why="lesson.why.other_move")),
-                        (Try("g8", why="lesson.why.other_piece"), Try("d4", ("d5",), why="lesson.why.other_move"))],
+                                                                      why="lesson.why.other_piece")),
+                        (Try("g8", why="lesson.why.other_piece"), Try("d4", ("d5",), why="lesson.why.other_piece"))],
 }
 
 
@@ -170,8 +173,8 @@ def take_step(app: App, board: VirtualBoard, lesson: Lesson, number: int, lift: 
         mistakes.append(why)
     # The wrong move: why, the pieces guided back.
     make(board, wrong.start, wrong.path, wrong.captures)
-    if step.variant.moves_per_turn == 2 and len(wrong.path) and wrong.why == "lesson.why.other_move":
-        pass  # multiwarcaby: the first move of the two is judged at once
+    if wrong.then is not None:  # multiwarcaby: the second move of the turn
+        make(board, wrong.then.start, wrong.then.path, wrong.then.captures)
     board.advance(STILL_MS)
     why = reason(step, wrong)
     message = shown(app)[1]
@@ -301,3 +304,14 @@ def test_a_lesson_does_not_disturb_a_game_left_under_the_menu() -> None:
     board.advance(10_000)
     assert app.session is not None and app.session.game.ply == 0
     assert [item.text for item in said.items] == [shipped("man-moves").steps[0].say.text()]
+
+
+def test_the_lessons_menu_lists_them_in_order_and_goes_back() -> None:
+    app, board, _ = at_board("pl")
+    choose(app, board, "lessons")
+    menu = app.screens.shown_menu
+    assert menu is not None and menu.title == "Lekcje"
+    assert [row.label for row in menu.visible_rows()][:2] == ["Jak chodzi pionek", "Bicie"]
+    assert menu.visible_rows()[-1].label == "Wróć"
+    board.button(Button.MENU)
+    assert app.screens.shown_menu is not None and app.screens.shown_menu.title == "Nowa gra"
