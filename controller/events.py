@@ -209,6 +209,13 @@ class MessageShown(GameEvent):
 
 
 @dataclass(frozen=True)
+class ExerciseSaid(GameEvent):
+    """A lesson (an exercise at the board) says something: an instruction, why a try was wrong, well done."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class OfferMade(GameEvent):
     """A draw offered or a take-back asked, waiting for the other player's
     answer (`controller/app/offers.py`): by `side` (None: the board as a whole),

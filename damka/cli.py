@@ -44,6 +44,7 @@ COMMANDS: dict[str, str] = {
     "hall": "run a tournament hall: collect every board's games from an MQTT broker, serve the hall page",
     "firmware": "install the Pico's firmware, or check what the board runs",
     "puzzles": "find puzzles (a single winning move) and check puzzle sets",
+    "lessons": "list the lessons and check a lesson file",
 }
 ALL = "*"  # build_parser(ALL): every command's full parser
 

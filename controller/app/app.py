@@ -34,6 +34,7 @@ from damka.controller.app import resume as resume_mod
 from damka.controller.app.commands import ArbiterCommands
 from damka.controller.app.games import Games
 from damka.controller.app.hooks import AppListener
+from damka.controller.app.lesson_desk import LessonDesk
 from damka.controller.app.menu_actions import MenuActions
 from damka.controller.app.offer_desk import OfferDesk
 from damka.controller.app.app_view import app_frame, app_view
@@ -57,6 +58,7 @@ from damka.controller.app.views import Colour, View
 from damka.controller.words import say
 from damka.engine.game import Game
 from damka.engine.variant import Variant
+from damka.teaching.lesson_file import Lesson
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
 # Clock buttons in a menu, by side: the first side's moves up, the second's
@@ -157,6 +159,7 @@ class App:
         self.offer_desk = OfferDesk(self)
         self.commands = ArbiterCommands(self)
         self._read_model = ReadModelKeeper()
+        self.lessons = LessonDesk(self)
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_clock, ButtonPress: self._on_button,
         }
@@ -193,7 +196,9 @@ class App:
 
     @property
     def board_game(self) -> Game | None:
-        """The game whose pieces belong on the board: the session's, or the one offered for resuming."""
+        """The game whose pieces belong on the board: a lesson step's, the session's, or the one offered for resuming."""
+        if self.state is AppState.LESSON and self.lessons.runner is not None:
+            return self.lessons.runner.game
         if self.session is not None:
             return self.session.game
         offer = self.games.resume_offer
@@ -223,6 +228,7 @@ class App:
             self.session.tick(self.now)
         for listener in list(self._listeners):
             listener.tick(self.now)
+        self.lessons.tick(self.now)
         self._settle()
         self.flush()
 
@@ -242,13 +248,18 @@ class App:
             due.append(self.writes.retry_at)  # the store failed: try again then, input or not
         due.extend(time for time in (listener.next_deadline(self.now) for listener in self._listeners)
                    if time is not None)
+        lesson = self.lessons.next_deadline()
+        if lesson is not None:
+            due.append(lesson)
         future = [time for time in due if time > self.now]
         return min(future) if future else None
 
     def _on_snapshot(self, snapshot: Snapshot) -> None:
         self.occupied = snapshot.occupied
         self.sensed = True
-        if self.session is not None:
+        if self.state is AppState.LESSON:
+            self.lessons.see(snapshot.occupied, self.now)  # a game left under the menu does not see the lesson's board
+        elif self.session is not None:
             self.session.handle(snapshot)  # the session keeps watching the board, menus open or not
 
     def _on_clock(self, press: ClockPress) -> None:
@@ -274,6 +285,9 @@ class App:
                 self.session.handle(ClockPress(self.session.game.turn, press.time_ms))  # no button of its own
             elif self.session is not None:
                 self.session.handle(press)
+            return
+        if self.state is AppState.LESSON and self.overlay is None:
+            self.lessons.press(button)
             return
         menu = self.overlay if self.overlay is not None else self.menu
         action = menu.press(button)
@@ -357,6 +371,10 @@ class App:
         remote's own seats, `setup.computers` other seats are the computer's
         (3-4 players; `SeatOpponents` routes each turn), the rest at the table."""
         self.games.new_game(setup, remote=remote, remote_label=remote_label)
+
+    def start_lesson(self, lesson: Lesson) -> None:
+        """Take `lesson` at the board now (the lessons menu, `damka sim --lesson`): the LEDs set up its first step."""
+        self.lessons.start(lesson)
 
     def take_up(self, stored: StoredGame) -> None:
         """Play on `stored` (an unfinished game) now, as the resume offer would:

@@ -19,6 +19,7 @@ class AppState(enum.Enum):
     RESUME = "resume"
     GAME = "game"
     RESULT = "result"
+    LESSON = "lesson"
 
 
 class Screens:
@@ -56,6 +57,11 @@ class Screens:
         self.state = AppState.GAME
         self.overlay = None
         self.result_view = None
+
+    def show_lesson(self) -> None:
+        """A lesson on the board (controller/app/lesson_desk.py): no menu over it."""
+        self.state = AppState.LESSON
+        self.overlay = None
 
     def back_to_game(self) -> None:
         """From the new-game menu back to the game still on the board."""

@@ -176,6 +176,9 @@ class CueListener(AppListener):
     def _out(self, event: ev.SideOut) -> None:
         self._emit(event.time_ms, None, self.phrases.out(self._player(event.side), event.reason))
 
+    def _exercise(self, event: ev.ExerciseSaid) -> None:
+        self._emit(event.time_ms, None, event.text)
+
     def _over(self, event: ev.GameOver) -> None:
         result = event.result
         winner = self._player(result.winner) if result.winner is not None else None
@@ -247,4 +250,5 @@ _HANDLERS: dict[type[ev.GameEvent], Callable[[CueListener, Any], None]] = {
     ev.MoveRefused: CueListener._refused, ev.PositionUnknown: CueListener._unknown,
     ev.ComputerPlanned: CueListener._computer, ev.FlagFell: CueListener._flag,
     ev.SideOut: CueListener._out, ev.GameOver: CueListener._over, ev.TakebackGuided: CueListener._takeback,
+    ev.ExerciseSaid: CueListener._exercise,
 }

@@ -13,6 +13,7 @@ from damka.commands.games import add_db_argument
 from damka.commands.net import port_number
 
 if TYPE_CHECKING:
+    from damka.controller.app import App
     from damka.controller.game.setup import GameSetup
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -56,6 +57,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help=f"save the window here (headless): {', '.join(IMAGE_TYPES)}; "
                              "into a folder that exists")
     parser.add_argument("--no-store", action="store_true", help="do not store the games")
+    parser.add_argument("--lesson", metavar="NAME", default=None,
+                        help="start a lesson at once: its name (damka lessons list) or a lesson file (.toml)")
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
@@ -124,6 +127,9 @@ def players_from(args: argparse.Namespace) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> int:
     setup = setup_from(args)
+    from damka.teaching.lesson_file import find_lesson
+
+    args.lesson_read = find_lesson(args.lesson) if args.lesson else None  # a wrong name: said before anything starts
     if not args.headless and (args.script or args.screenshot):
         raise ValueError("--script and --screenshot are for --headless (the window plays what you do)")
     if args.headless:
@@ -134,8 +140,9 @@ def run(args: argparse.Namespace) -> int:
 
     store = None if args.no_store else Store(args.db)
     try:
-        app = App(store=store, setup=setup, start_game=bool(args.variant), offer_resume=not args.variant,
-                  players=players_from(args))
+        app = App(store=store, setup=setup, start_game=bool(args.variant) and not args.lesson,
+                  offer_resume=not args.variant and not args.lesson, players=players_from(args))
+        start_lesson(app, args)
         from damka.web.launch import start_web
 
         web = start_web(app, args.web, bind=args.bind)
@@ -147,6 +154,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if store is not None:
             store.close()
+
+
+def start_lesson(app: App, args: argparse.Namespace) -> None:
+    """`--lesson`: the lesson on the board at once (read already by `run`)."""
+    if args.lesson_read is not None:
+        app.start_lesson(args.lesson_read)
 
 
 def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
@@ -165,7 +178,8 @@ def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:
     pygame.display.init()
     store = Store(args.db) if args.db and not args.no_store else None
     try:
-        app = App(store=store, setup=setup, start_game=True, offer_resume=False, players=players_from(args))
+        app = App(store=store, setup=setup, start_game=not args.lesson, offer_resume=False, players=players_from(args))
+        start_lesson(app, args)
         window = build(app)
         window.board.advance(1500)  # the pieces stand at the start: the game begins
         play_script(window, events)

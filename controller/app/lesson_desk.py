@@ -1,0 +1,165 @@
+"""A lesson at the board: the lessons menu, the step under way, the end.
+
+`LessonDesk` owns which lesson is on the board, which step, and that step's
+`ExerciseRunner` (teaching/exercise.py: it sets the position up with the
+LEDs, watches the child and judges the tries). After a right move the LEDs
+stay green for `NEXT_STEP_MS` (or until ok) and the next step comes; after the
+last, the screen says well done and ok or menu goes back to the menu. Menu
+during a lesson also goes back. What it says aloud goes on the App's bus as
+`ExerciseSaid` (the cues speak it when the voice is on).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from damka.controller import events as ev
+from damka.controller.app.screens import AppState
+from damka.controller.app.menus import Menu, Row
+from damka.controller.board.tracker import Tracker
+from damka.controller.app.views import GameView, MenuView, View
+from damka.controller.words import say
+from damka.hardware.interfaces import Button, LedFrame
+from damka.teaching.exercise import ExerciseRunner, Phase
+from damka.teaching.lesson_file import Lesson, shipped, shipped_names
+
+if TYPE_CHECKING:
+    from damka.controller.app.app import App
+
+NEXT_STEP_MS = 3000  # the green light of a right move shows this long before the next step
+LESSONS_MENU = "lessons"
+LESSON_ROW = "lesson:"  # a row of the lessons menu: "lesson:01-man-moves"
+
+
+def lessons_menu() -> Menu:
+    """Every lesson that ships, in order, and a way back."""
+    rows = [Row(f"{LESSON_ROW}{name}", shipped(name).title.text()) for name in shipped_names()]
+    return Menu(say("lessons.title"), [*rows, Row("back", say("lessons.back"))], footer=say("lessons.footer"),
+                name=LESSONS_MENU)
+
+
+class LessonDesk:
+    """The one owner of the lesson on the board."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.lesson: Lesson | None = None
+        self.index = 0
+        self.runner: ExerciseRunner | None = None
+        self.finished = False
+        self.right_at: int | None = None
+        self._trackers: dict[str, Tracker] = {}
+
+    @property
+    def active(self) -> bool:
+        return self.app.state is AppState.LESSON and self.lesson is not None
+
+    # -- commands ---------------------------------------------------------------------
+
+    def open_menu(self) -> None:
+        self.app.screens.show_menu(lessons_menu())
+
+    def start(self, lesson: Lesson) -> None:
+        """Take `lesson` from its first step: the board guides the pieces to its position."""
+        self.lesson = lesson
+        self.finished = False
+        self.app.screens.show_lesson()
+        self._begin(0)
+
+    def act(self, name: str) -> bool:
+        """A menu row of the lessons (True when it was one)."""
+        if name == "lessons":
+            self.open_menu()
+        elif name.startswith(LESSON_ROW):
+            self.start(shipped(name[len(LESSON_ROW):]))
+        elif name == "back" and self.app.screens.menu.name == LESSONS_MENU and self.app.overlay is None:
+            self.app.games.open_new_menu()
+        else:
+            return False
+        return True
+
+    def quit(self) -> None:
+        """Back to the menu (the lesson ends where it is)."""
+        self.lesson = self.runner = None
+        self.app.games.open_new_menu()
+
+    # -- input ---------------------------------------------------------------------------
+
+    def see(self, occupied: frozenset[str], now: int) -> None:
+        if self.active and self.runner is not None and not self.finished:
+            self.runner.see(occupied, now)
+            self._after(now)
+
+    def tick(self, now: int) -> None:
+        if not self.active or self.runner is None or self.finished:
+            return
+        if self.right_at is not None and now - self.right_at >= NEXT_STEP_MS:
+            self._next()
+            return
+        self.runner.tick(now)
+        self._after(now)
+
+    def press(self, button: Button) -> None:
+        if button is Button.MENU or (self.finished and button is Button.OK):
+            self.quit()
+        elif button is Button.OK and self.right_at is not None:
+            self._next()
+
+    def next_deadline(self) -> int | None:
+        if not self.active or self.runner is None or self.finished:
+            return None
+        if self.right_at is not None:
+            return self.right_at + NEXT_STEP_MS
+        return self.runner.next_deadline()
+
+    # -- what shows -------------------------------------------------------------------------
+
+    @property
+    def frame(self) -> LedFrame:
+        return {} if self.runner is None or self.finished else self.runner.frame
+
+    def view(self) -> View:
+        lesson, runner = self.lesson, self.runner
+        if lesson is None or runner is None:
+            return MenuView(lessons_menu())
+        title = say("lesson.title", title=lesson.title.text(), step=self.index + 1, steps=len(lesson.steps))
+        if self.finished:
+            return GameView(title, (), status=say("lesson.status.finished"),
+                            messages=(say("lesson.finished", title=lesson.title.text()), say("lesson.finished_next")))
+        message = runner.message
+        if runner.phase is Phase.RIGHT:
+            message = f"{message}  {say('lesson.next')}"
+        # The instruction is a few sentences: in the message box, which wraps them; the status line is short.
+        return GameView(title, (), status=say(f"lesson.status.{runner.phase.value}"),
+                        messages=(runner.instruction, message) if message else (runner.instruction,),
+                        alert=runner.phase is Phase.PUT_BACK or (runner.mistakes > 0 and runner.phase is Phase.PLAY))
+
+    # -- the steps ---------------------------------------------------------------------------
+
+    def _begin(self, index: int) -> None:
+        lesson = self.lesson
+        assert lesson is not None
+        self.index = index
+        self.right_at = None
+        exercise = lesson.steps[index]
+        name = exercise.variant.name
+        tracker = self._trackers.setdefault(name, Tracker(exercise.variant))
+        self.runner = ExerciseRunner(exercise, tracker, speak=self._speak)
+        self.runner.see(self.app.occupied, self.app.now)
+
+    def _next(self) -> None:
+        lesson = self.lesson
+        assert lesson is not None
+        if self.index + 1 < len(lesson.steps):
+            self._begin(self.index + 1)
+        else:
+            self.finished = True
+            self.right_at = None
+            self._speak(say("lesson.finished", title=lesson.title.text()))
+
+    def _after(self, now: int) -> None:
+        if self.runner is not None and self.runner.phase is Phase.RIGHT and self.right_at is None:
+            self.right_at = now
+
+    def _speak(self, text: str) -> None:
+        self.app.bus.publish(ev.ExerciseSaid(self.app.now, 0, text))

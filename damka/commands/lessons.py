@@ -1,0 +1,56 @@
+"""`damka lessons`: the lessons that ship (`list`) and a teacher's lesson file checked (`check`).
+
+    damka lessons list
+    damka lessons check my-lesson.toml
+
+`check` reads the file as the board would and prints every fault on a line
+of its own (file, step, field), so a teacher fixes them all in one go; it
+exits 1 when a file has faults. `damka sim --lesson FILE` then takes the
+lesson on the simulator's board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "lessons", description="The lessons a child takes at the board, and a check of a lesson file.")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    listing = actions.add_parser("list", help="the lessons that ship, in order",
+                                 description="The lessons that ship, in the order a child takes them.")
+    listing.set_defaults(func=run_list)
+    check = actions.add_parser("check", help="check lesson files",
+                               description="Read each lesson file as the board would; print every fault.")
+    check.add_argument("files", metavar="FILE", type=Path, nargs="+", help="a lesson file (.toml)")
+    check.set_defaults(func=run_check)
+    parser.set_defaults(func=lambda args: parser.error("an action is needed: list or check"))
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from damka.teaching.lesson_file import shipped, shipped_names
+
+    for name in shipped_names():
+        lesson = shipped(name)
+        steps = len(lesson.steps)
+        print(f"{name}  {lesson.variant.name}  {steps} step{'s' if steps != 1 else ''}  {lesson.title.en}")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from damka.teaching.lesson_file import LessonError, read_lesson
+
+    faulty = 0
+    for path in args.files:
+        try:
+            lesson = read_lesson(path)
+        except LessonError as error:
+            faulty += 1
+            print(error, file=sys.stderr)
+            continue
+        steps = len(lesson.steps)
+        print(f"{path}: ok, {steps} step{'s' if steps != 1 else ''} of {lesson.variant.name}")
+    return 1 if faulty else 0

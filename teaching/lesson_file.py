@@ -1,0 +1,230 @@
+"""Lessons as data: one TOML file per lesson, read and checked here.
+
+A teacher writes a lesson without code (docs/lessons.md says how): the
+variant, a title and, for each step, the position, what to say, the moves
+that count as right, words for particular wrong moves and what to say when
+right, each text in English and Polish. `read_lesson` checks the whole file
+and raises one `LessonError` listing every fault, one line each (file, step,
+field), so a teacher fixes them all in one go. The lessons that ship are in
+`teaching/lessons/` and are played in the order of their file names.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from damka.controller.words import LANGUAGES
+from damka.engine.errors import DamkaError
+from damka.engine.notation import format_move, parse_move
+from damka.engine.variant import Position, Variant
+from damka.engine.variants import find_variant
+from damka.teaching.exercise import Exercise, Turn, Words
+
+
+class LessonError(DamkaError):
+    """A lesson file that cannot be used: every fault on a line of its own."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A lesson read from its file: `name` is the file's name without `.toml`."""
+
+    name: str
+    variant: Variant
+    title: Words
+    steps: tuple[Exercise, ...]
+
+
+def shipped_names() -> list[str]:
+    """The lessons that ship with Damka, in the order a child takes them (by file name)."""
+    folder = resources.files("damka.teaching.lessons")
+    return sorted(item.name[:-len(".toml")] for item in folder.iterdir() if item.name.endswith(".toml"))
+
+
+def shipped(name: str) -> Lesson:
+    """A lesson that ships, by its name (or the name without its number: `01-man-moves` or `man-moves`)."""
+    names = shipped_names()
+    found = [known for known in names if known == name or known.split("-", 1)[-1] == name]
+    if not found:
+        raise LessonError(f"no lesson {name!r}; the lessons are: {', '.join(names)}")
+    source = resources.files("damka.teaching.lessons").joinpath(f"{found[0]}.toml")
+    return parse_lesson(source.read_text("utf-8"), found[0], f"damka/teaching/lessons/{found[0]}.toml")
+
+
+def find_lesson(text: str) -> Lesson:
+    """A lesson file (a path ending in .toml) or a lesson that ships, by name."""
+    if text.endswith(".toml"):
+        return read_lesson(Path(text))
+    return shipped(text)
+
+
+def read_lesson(path: Path) -> Lesson:
+    """The lesson in the file at `path` (LessonError naming every fault)."""
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise LessonError(f"{path}: cannot be read ({error})") from error
+    return parse_lesson(text, path.stem, str(path))
+
+
+def parse_lesson(text: str, name: str, where: str) -> Lesson:
+    """The lesson in `text` (a TOML file shown as `where` in errors)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise LessonError(f"{where}: not a TOML file: {error}") from error
+    checker = _Checker(where)
+    lesson = checker.lesson(name, data)
+    if checker.faults or lesson is None:
+        raise LessonError("\n".join(checker.faults))
+    return lesson
+
+
+class _Checker:
+    """Reads a lesson's table, writing down every fault instead of stopping at the first."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.faults: list[str] = []
+
+    def fault(self, place: str, text: str) -> None:
+        self.faults.append(f"{self.where}: {place}: {text}")
+
+    def lesson(self, name: str, data: dict[str, Any]) -> Lesson | None:
+        for key in sorted(set(data) - {"variant", "title", "step"}):
+            self.fault(key, "unknown field (the fields are variant, title and [[step]])")
+        variant = None
+        try:
+            variant = find_variant(str(data.get("variant", "")))
+        except (DamkaError, ValueError) as error:
+            self.fault("variant", f"{error}" if "variant" in data else "missing (e.g. variant = \"classic\")")
+        title = self.words(data.get("title"), "title")
+        steps = data.get("step")
+        if not isinstance(steps, list) or not steps:
+            self.fault("step", "no steps: add at least one [[step]]")
+            return None
+        if variant is None:
+            return None
+        read = [self.step(variant, raw, f"step {number}") for number, raw in enumerate(steps, 1)]
+        exercises = tuple(step for step in read if step is not None)
+        if title is None or len(exercises) != len(read):
+            return None
+        return Lesson(name, variant, title, exercises)
+
+    def words(self, raw: Any, place: str, required: bool = True) -> Words | None:
+        """A text in every language: a table {en = "...", pl = "..."}."""
+        if raw is None:
+            if required:
+                self.fault(place, "missing: give the words as {en = \"...\", pl = \"...\"}")
+            return None
+        if not isinstance(raw, dict):
+            self.fault(place, "give the words as {en = \"...\", pl = \"...\"}")
+            return None
+        texts = []
+        for code in LANGUAGES:
+            text = raw.get(code)
+            if not isinstance(text, str) or not text.strip():
+                self.fault(f"{place}.{code}", "missing or empty")
+            texts.append(text.strip() if isinstance(text, str) else "")
+        for extra in sorted(set(raw) - set(LANGUAGES)):
+            self.fault(f"{place}.{extra}", f"unknown language (the languages are {', '.join(LANGUAGES)})")
+        return Words(texts[0], texts[1])
+
+    def step(self, variant: Variant, raw: Any, place: str) -> Exercise | None:
+        if not isinstance(raw, dict):
+            self.fault(place, "a step is a [[step]] table")
+            return None
+        known = {"position", "to_move", "say", "right", "well_done", "wrong"}
+        for key in sorted(set(raw) - known):
+            self.fault(f"{place}.{key}", f"unknown field (the fields are {', '.join(sorted(known))})")
+        position = self.position(variant, raw, place)
+        say = self.words(raw.get("say"), f"{place}.say")
+        well_done = self.words(raw.get("well_done"), f"{place}.well_done")
+        if position is None:
+            return None
+        right = self.turns(variant, position, raw.get("right"), f"{place}.right")
+        wrong = self.wrong(variant, position, raw.get("wrong", []), f"{place}.wrong")
+        if right and wrong is not None and say is not None and well_done is not None:
+            for move_text, _ in wrong:
+                if move_text in right:
+                    self.fault(f"{place}.wrong", f"{_text(variant, position, move_text)} is also a right move")
+            return Exercise(variant, position, right, say, well_done, tuple(wrong))
+        return None
+
+    def position(self, variant: Variant, raw: dict[str, Any], place: str) -> Position | None:
+        text = raw.get("position")
+        if not isinstance(text, str):
+            self.fault(f"{place}.position", "missing: a FEN such as \"W:Wc3:Bf6\"")
+            return None
+        try:
+            position = variant.parse_position(text)
+        except (DamkaError, ValueError) as error:
+            self.fault(f"{place}.position", f"{error}")
+            return None
+        if not variant.legal_moves(position):
+            self.fault(f"{place}.position", "the side to move has no move here")
+            return None
+        to_move = raw.get("to_move")
+        side = variant.sides[variant.side_to_move(position)]
+        if to_move is not None and str(to_move) != side:
+            self.fault(f"{place}.to_move", f"{to_move!r}, but in the position it is {side!r} to move")
+        return position
+
+    def turns(self, variant: Variant, position: Position, raw: Any, place: str) -> tuple[Turn, ...]:
+        """The right answers: each a move (a two-move turn in multiwarcaby: "c3-d4 d4-e5"), as move keys."""
+        if not isinstance(raw, list) or not raw or not all(isinstance(item, str) for item in raw):
+            self.fault(place, "missing: a list of moves, e.g. right = [\"c3-d4\"]")
+            return ()
+        answers = []
+        for text in raw:
+            answer = self.turn(variant, position, text, place)
+            if answer is not None:
+                answers.append(answer)
+        return tuple(answers) if len(answers) == len(raw) else ()
+
+    def turn(self, variant: Variant, position: Position, text: str, place: str) -> Turn | None:
+        parts = text.split()
+        count = max(1, variant.moves_per_turn)
+        if not 1 <= len(parts) <= count:
+            self.fault(place, f"{text!r}: a turn here is {'one move' if count == 1 else f'1 to {count} moves'}")
+            return None
+        keys = []
+        for part in parts:
+            try:
+                move = parse_move(variant, position, part)
+            except (DamkaError, ValueError) as error:
+                said = str(error)
+                self.fault(place, said if repr(part) in said and part == text else f"{text!r}: {said}")
+                return None
+            keys.append(move)
+            position = variant.play(position, move)
+        return tuple(keys)
+
+    def wrong(self, variant: Variant, position: Position, raw: Any,
+              place: str) -> list[tuple[Turn, Words]] | None:
+        if not isinstance(raw, list):
+            self.fault(place, "a list of [[step.wrong]] tables, each with move, en and pl")
+            return None
+        wrong = []
+        for number, item in enumerate(raw, 1):
+            where = f"{place} {number}"
+            if not isinstance(item, dict) or not isinstance(item.get("move"), str):
+                self.fault(where, "needs move = \"...\" and the words (en, pl)")
+                continue
+            answer = self.turn(variant, position, item["move"], f"{where}.move")
+            words = self.words({key: value for key, value in item.items() if key != "move"}, where)
+            if answer is not None and words is not None:
+                wrong.append((answer, words))
+        return wrong if len(wrong) == len(raw) else None
+
+
+def _text(variant: Variant, position: Position, turn: Turn) -> str:
+    moves = []
+    for move in turn:
+        moves.append(format_move(variant, position, move))
+        position = variant.play(position, move)
+    return " ".join(moves)

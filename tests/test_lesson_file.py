@@ -1,0 +1,121 @@
+"""Lesson files: the ones that ship read cleanly, a teacher's faulty file is
+told every fault on a line of its own (file, step, field), and the command
+line lists the lessons and checks a file (`damka lessons`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from damka.cli import main
+from damka.teaching.lesson_file import LessonError, find_lesson, read_lesson, shipped, shipped_names
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FAULTY = """\
+variant = "classic"
+title = { en = "Bad", pl = "Zła" }
+colour = "red"
+
+[[step]]
+position = "W:Wc3:Bh8"
+to_move = "black"
+say = { en = "Move it." }
+right = ["c3-c4"]
+well_done = { en = "Yes", pl = "Tak" }
+
+[[step]]
+position = "W:Wz9:Bh8"
+say = { en = "x", pl = "y" }
+right = ["c3-d4"]
+well_done = { en = "Yes", pl = "Tak" }
+
+[[step]]
+position = "W:Wc3:Bh8"
+say = { en = "x", pl = "y" }
+right = ["c3-d4"]
+[[step.wrong]]
+move = "c3-d4"
+en = "no"
+pl = "nie"
+"""
+
+
+def test_the_lessons_that_ship_read_in_order() -> None:
+    names = shipped_names()
+    assert names[0] == "01-man-moves" and names[-1] == "07-multiwarcaby" and len(names) == 7
+    assert [shipped(name).variant.name for name in names] == ["classic"] * 6 + ["multiwarcaby7"]
+    assert shipped("flying-king").name == "06-flying-king"  # the number may be left out
+    with pytest.raises(LessonError, match="no lesson 'chess'; the lessons are: 01-man-moves"):
+        shipped("chess")
+
+
+def test_a_faulty_file_names_every_fault_by_step_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(FAULTY, encoding="utf-8")
+    with pytest.raises(LessonError) as caught:
+        read_lesson(path)
+    lines = str(caught.value).splitlines()
+    assert lines == [
+        f"{path}: colour: unknown field (the fields are variant, title and [[step]])",
+        f"{path}: step 1.to_move: 'black', but in the position it is 'white' to move",
+        f"{path}: step 1.say.pl: missing or empty",
+        f"{path}: step 1.right: 'c3-c4': square 'c4' is not a playable square of this board",
+        f"{path}: step 2.position: FEN field 2, token 'z9': square 'z9' is off the board (a1-h8)",
+        f"{path}: step 3.well_done: missing: give the words as {{en = \"...\", pl = \"...\"}}",
+    ]
+
+
+def test_a_wrong_move_that_is_also_right_is_a_fault(tmp_path: Path) -> None:
+    path = tmp_path / "both.toml"
+    path.write_text(FAULTY.replace('right = ["c3-d4"]\n[[step.wrong]]',
+                                   'right = ["c3-d4"]\nwell_done = { en = "Yes", pl = "Tak" }\n[[step.wrong]]'),
+                    encoding="utf-8")
+    with pytest.raises(LessonError, match=r"step 3\.wrong: c3-d4 is also a right move"):
+        read_lesson(path)
+
+
+def test_a_multiwarcaby_turn_is_at_most_two_moves(tmp_path: Path) -> None:
+    path = tmp_path / "three.toml"
+    path.write_text('variant = "multiwarcaby7"\ntitle = { en = "a", pl = "b" }\n[[step]]\n'
+                    'position = "MW7:S2:T1.1:P0,0:O5o1/7/7/7/7/1o5/7"\nsay = { en = "a", pl = "b" }\n'
+                    'right = ["c3-d4 d4-e5 e5-f6"]\nwell_done = { en = "a", pl = "b" }\n', encoding="utf-8")
+    with pytest.raises(LessonError, match=r"step 1\.right: 'c3-d4 d4-e5 e5-f6': a turn here is 1 to 2 moves"):
+        read_lesson(path)
+
+
+def test_not_toml_and_no_file_are_one_line_each(tmp_path: Path) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_text("variant = \n", encoding="utf-8")
+    with pytest.raises(LessonError, match=r"broken.toml: not a TOML file: Invalid value \(at line 1"):
+        read_lesson(path)
+    with pytest.raises(LessonError, match=r"missing.toml: cannot be read"):
+        find_lesson(str(tmp_path / "missing.toml"))
+
+
+def test_lessons_check_prints_each_fault_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(FAULTY, encoding="utf-8")
+    good = ROOT / "teaching" / "lessons" / "01-man-moves.toml"
+    assert main(["lessons", "check", str(good), str(bad)]) == 1
+    out, err = capsys.readouterr()
+    assert out == f"{good}: ok, 2 steps of classic\n"
+    assert len(err.splitlines()) == 6 and all(line.startswith(f"{bad}: ") for line in err.splitlines())
+    assert main(["lessons", "check", str(good)]) == 0
+
+
+def test_lessons_list_names_every_lesson(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lessons", "list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "01-man-moves  classic  2 steps  How a man moves"
+    assert [line.split()[0] for line in out] == shipped_names()
+
+
+def test_the_docs_example_is_a_lesson_that_reads(tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "lessons.md").read_text(encoding="utf-8")
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "my-lesson.toml"
+    path.write_text(example, encoding="utf-8")
+    lesson = read_lesson(path)
+    assert lesson.name == "my-lesson" and len(lesson.steps) >= 2
