@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from damka.controller.config.config_file import Section, config_error
-from damka.hardware.backends import Backend, Check, HardwareBoard, NullLeds, Out
+from damka.hardware.backends import PRESS_S, Backend, Check, HardwareBoard, NullLeds, Out
 from damka.hardware.config import BoardShape, HardwareConfig
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.hardware.leds import LedStyle, RecordingLeds
@@ -126,11 +126,11 @@ class MockPins:
         elif self.gpio.key_row is not None:
             key = (self.matrix.rows - 1, self.buttons[button])  # the key row is the mock's last row
             self.matrix.keys.add(key)
-            threading.Timer(0.05, self.matrix.keys.discard, (key,)).start()
+            threading.Timer(PRESS_S, self.matrix.keys.discard, (key,)).start()
         else:
             pin = self.factory.pin(self.buttons[button])
             pin.drive_low()
-            threading.Timer(0.05, pin.drive_high).start()
+            threading.Timer(PRESS_S, pin.drive_high).start()
 
     def turn(self, direction: Button) -> None:
         pins = self.gpio.encoder

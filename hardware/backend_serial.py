@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from damka.controller.config.config_file import Section
-from damka.hardware.backends import Backend, Check, HardwareBoard, Out
+from damka.hardware.backends import PRESS_S, Backend, Check, HardwareBoard, Out
 from damka.hardware.config import BoardShape
 from damka.hardware.errors import LinkError
 from damka.hardware.leds import LedStyle
@@ -73,7 +73,7 @@ class PtyHands:
             return  # no such button on the device
         pin = pins[self.buttons[button]]
         pin.down = True
-        threading.Timer(0.05, lambda: setattr(pin, "down", False)).start()
+        threading.Timer(PRESS_S, lambda: setattr(pin, "down", False)).start()
 
 
 def open_link(config: BoardConfig, mock: bool) -> HardwareBoard:

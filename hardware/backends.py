@@ -58,6 +58,11 @@ class MockHands(Protocol):
         """Press and release a button named as in ``[buttons]`` (``clock0``, ``hint``)."""
 
 
+# How long simulated hands hold a button: a finger's press (80-150 ms). Shorter,
+# a busy machine's scanner could miss the debounce scans it needs (a flaky `damka doctor --mock`).
+PRESS_S = 0.15
+
+
 def _no_ghosts() -> frozenset[str]:
     return frozenset()
 

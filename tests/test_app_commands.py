@@ -42,10 +42,10 @@ def test_pause_and_resume_the_clock_and_refused_when_it_cannot(tmp_path) -> None
     assert app.clock.state is State.PAUSED
     with pytest.raises(CommandRefused, match="only a running clock can be paused"):
         app.pause_clock(WHO)
-    board.advance(5000)
     frozen = app.clock_ms()
+    board.advance(5000)
     app.resume_clock(WHO)
-    assert app.clock.state is State.RUNNING and app.clock_ms() == frozen   # paused time counted for no one
+    assert app.clock.state is State.RUNNING and app.clock_ms() == frozen   # the 5 s paused counted for no one
     with pytest.raises(CommandRefused, match="only a paused clock"):
         app.resume_clock(WHO)
     assert [(e.who, e.action) for e in acted] == [(WHO, "pause"), (WHO, "resume")]

@@ -95,3 +95,13 @@ def test_multiwarcaby_warns_when_the_move_throws_points_away() -> None:
     assert coach.check_blunder(game, chain) is None
     warning = coach.check_blunder(game, parse_move(variant, position, "d9-e9"))
     assert warning is not None and warning.better == chain and warning.loss >= 300
+
+
+def test_a_hint_is_always_the_search_s_best_move() -> None:
+    """The hint is searched at the club level's depth without its noise or deliberate
+    mistakes: asked again and again in the opening, where several moves score nearly
+    the same, it is the same best move every time (with the noise it changed)."""
+    game = Game(find_variant("classic"))
+    coach = Coach(game.variant, hint_limit=None, clock=lambda: 0.0)  # a clock that stands still: depth bounds it
+    hints = {coach.hint(game) for _ in range(12)}
+    assert len(hints) == 1

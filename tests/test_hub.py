@@ -67,6 +67,18 @@ def hub():
         process.proc.wait()
 
 
+def quit_engine(engine) -> None:
+    """pydraughts' HubEngine told to quit, and its `damka hub` gone whatever happens: a
+    child that outlives its test (a quit lost, a wait that times out) would load the run."""
+    try:
+        engine.quit()
+        engine.p.wait(timeout=DEADLINE_S)
+    finally:
+        if engine.p.poll() is None:
+            engine.p.kill()
+            engine.p.wait()
+
+
 START_10 = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
 
@@ -100,8 +112,7 @@ def _self_play(variant: str, seed: int, max_plies: int | None, limit_kwargs: dic
             plies += 1
         return plies
     finally:
-        engine.quit()
-        engine.p.wait(timeout=DEADLINE_S)
+        quit_engine(engine)
 
 
 @pytest.mark.parametrize("variant", ["standard", "brazilian", "russian", "english"])
@@ -130,8 +141,7 @@ def test_pydraughts_clock_and_depth_limits_answer() -> None:
             assert result.move.hub_move in legal
             assert result.info["nodes"] > 0
     finally:
-        engine.quit()
-        engine.p.wait(timeout=DEADLINE_S)
+        quit_engine(engine)
 
 
 # -- raw lines --------------------------------------------------------------------
@@ -243,4 +253,9 @@ def test_end_of_input_ends_the_engine() -> None:
     process.send("init", f"pos pos={START_10}", "level infinite", "go think")
     assert process.proc.stdin is not None
     process.proc.stdin.close()
-    assert process.proc.wait(timeout=DEADLINE_S) == 0
+    try:
+        assert process.proc.wait(timeout=DEADLINE_S) == 0
+    finally:
+        if process.proc.poll() is None:
+            process.proc.kill()
+            process.proc.wait()

@@ -1,9 +1,10 @@
 """The coach: hints on request (a limited number per game) and a warning
 when the move just made loses material by force.
 
-`hint(game)` is the best move at a modest strength (the "club" level by
-default: a learner should get a good, explainable move, not a deep engine
-line), and counts against the game's hint limit, a game setting.
+`hint(game)` is the best move at a modest depth (the "club" level's by
+default, without its noise or deliberate mistakes: a learner should get a
+good, explainable move, never a wrong one, and not a deep engine line), and counts against the game's hint limit, a game
+setting.
 
 `check_blunder(game, move)` runs when the player has made a move on the
 board but not yet pressed the clock (or the done button): `game` is the game
@@ -22,7 +23,7 @@ the Pi and the same way every time (tests rely on that).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from damka.controller.words import say
@@ -89,7 +90,10 @@ class Coach:
     ) -> None:
         self.variant = variant
         self.hint_limit = hint_limit
-        self.hint_level = find_level(hint_level) if isinstance(hint_level, str) else hint_level
+        level = find_level(hint_level) if isinstance(hint_level, str) else hint_level
+        # A hint is the level's best move: its depth, never its noise or deliberate mistakes
+        # (the club level's 2% would make about one hint in 50 a wrong one).
+        self.hint_level = replace(level, noise=0, blunder_rate=0.0)
         self.hint_time = hint_time
         self.clock = clock
         self.blunder_depth = blunder_depth
