@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from damka.controller.app import App, AppReadModel, AppState
-from damka.controller.clock import State
+from damka.controller.clock.records import State
 from damka.controller.game.setup import GameSetup
 from damka.hardware.interfaces import Button, ButtonPress
 from damka.sim.virtual_board import VirtualBoard, carry_out

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from damka.controller.app.app_view import app_frame, app_view, core_view
 from damka.controller.app.screens import AppState
 from damka.controller.app.board_settings import BoardSettings
-from damka.controller.clock import State
+from damka.controller.clock.records import State
 from damka.controller.clock.view import ClockView, SideView
 from damka.controller.game.record import CommittedMove
 from damka.controller.app.offers import Offer
