@@ -25,7 +25,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Callable
 from damka.controller.board import hints
-from damka.controller.board.tracker import BoardMap, Kind, Reading, Tracker, TrackerState
+from damka.controller.board.board_map import BoardMap
+from damka.controller.board.tracker import Kind, Reading, Tracker, TrackerState
 from damka.controller.words import language, say
 from damka.engine.game import Game
 from damka.engine.move import Move
