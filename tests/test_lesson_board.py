@@ -19,7 +19,7 @@ from damka.controller.app import App, AppState
 from damka.controller.app.board_settings import BoardSettings
 from damka.controller.cues.listener import Announcement, CueListener, CueSettings
 from damka.controller.app.views import GameView
-from damka.controller.board.tracker import BoardMap
+from damka.controller.board.board_map import BoardMap
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard
 from damka.teaching.exercise import Exercise, Words
