@@ -17,7 +17,7 @@ from test_layers import ROOT, imported_modules, python_files
 
 ALLOWED = {
     "clock": ("damka.controller.clock",),
-    "store": ("damka.controller.store.store", "damka.controller.clock"),
+    "store": ("damka.controller.store", "damka.controller.clock"),
 }
 
 
