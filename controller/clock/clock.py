@@ -238,9 +238,8 @@ class Clock:
         """Set `side`'s turn counter (the stage's quota count moves by the same amount); optionally its moves."""
         now = self._now(now)
         by = self._desk.authorize(arbiter, "set moves")
-        target = self._timing.account(side)
-        target.set_counters(turns, moves, self.moves_per_turn)
-        self._desk.record(now, "set-moves", side, f"turns {turns} moves {target.moves}", by)
+        moves = self._timing.set_moves(side, turns, moves)
+        self._desk.record(now, "set-moves", side, f"turns {turns} moves {moves}", by)
 
     def undo(self, now: int | None = None, *, arbiter: ArbiterToken | None = None) -> None:
         """Take back the last accepted press: every side's time, counters and stage as at that press.

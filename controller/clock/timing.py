@@ -292,6 +292,12 @@ class Timing:
         target.remaining_ms = main_ms - offset
         self._floor = now
 
+    def set_moves(self, side: int, turns: int, moves: int | None) -> int:
+        """Set `side`'s turn counter (and its moves, by default a whole number of turns); its moves now."""
+        account = self.account(side)
+        account.set_counters(turns, moves, self.moves_per_turn)
+        return account.moves
+
     def undo(self, now: int) -> None:
         """Back to just before the last accepted press, paused; the time since counts for no one."""
         self.advance(now)
