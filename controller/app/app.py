@@ -35,6 +35,7 @@ from damka.controller.app.commands import ArbiterCommands
 from damka.controller.app.games import Games
 from damka.controller.app.hooks import AppListener
 from damka.controller.app.lesson_desk import LessonDesk
+from damka.controller.app.listeners import Listeners
 from damka.controller.app.menu_actions import MenuActions
 from damka.controller.app.offer_desk import OfferDesk
 from damka.controller.app.app_view import app_frame, app_view
@@ -57,7 +58,6 @@ from damka.controller.app.view_builder import player_colours
 from damka.controller.app.views import Colour, View
 from damka.controller.words import say
 from damka.engine.game import Game
-from damka.engine.variant import Variant
 from damka.teaching.lesson_file import Lesson
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
@@ -142,10 +142,7 @@ class App:
         self.side_buttons = side_buttons
         self.board_settings = BoardSettings()
         self.bus = ev.EventBus()   # every event of every game: the listeners' `on_event`, the tests
-        # The parts outside the App that hear it (hooks.py), in the order they are told.
-        self._listeners: list[AppListener] = []
-        self._unsubscribe: dict[int, Callable[[], None]] = {}
-        self._telling = False
+        self._listeners = Listeners(self.bus)   # the parts outside that hear it (hooks.py)
         self.now = 0
         self.random = random.Random(seed)
         self.checkpoint_ms = checkpoint_ms
@@ -226,7 +223,7 @@ class App:
         self.now = max(self.now, now_ms)
         if self.session is not None:
             self.session.tick(self.now)
-        for listener in list(self._listeners):
+        for listener in self._listeners:
             listener.tick(self.now)
         self.lessons.tick(self.now)
         self._settle()
@@ -307,13 +304,7 @@ class App:
                 self.recorder.checkpoint_due(self.now)
         elif self.writes is not None:
             self.writes.drain()
-        if self._listeners and not self._telling:
-            self._telling = True  # a listener that drives the app (handle) is not told again meanwhile
-            try:
-                for listener in list(self._listeners):
-                    listener.after_input()
-            finally:
-                self._telling = False
+        self._listeners.after_input()
 
     # -- the listeners ------------------------------------------------------------------
 
@@ -321,21 +312,11 @@ class App:
         """`listener` hears the App from now on (`first`: before those added already,
         as the page's driver runs its queued commands before anyone looks); the
         returned function takes it away again (as `unlisten`)."""
-        if first:
-            self._listeners.insert(0, listener)
-        else:
-            self._listeners.append(listener)
-        if type(listener).on_event is not AppListener.on_event:   # (only those that hear events)
-            self._unsubscribe[id(listener)] = self.bus.subscribe(listener.on_event)
-        return lambda: self.unlisten(listener)
+        return self._listeners.add(listener, first=first)
 
     def unlisten(self, listener: AppListener) -> None:
         """`listener` hears the App no more (nothing happens if it did not)."""
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-        unsubscribe = self._unsubscribe.pop(id(listener), None)
-        if unsubscribe is not None:
-            unsubscribe()
+        self._listeners.remove(listener)
 
     @property
     def listeners(self) -> tuple[AppListener, ...]:
@@ -343,20 +324,8 @@ class App:
         return tuple(self._listeners)
 
     def remote_maker(self) -> resume_mod.RemoteMaker | None:
-        """Who plays a resumed game's seats from afar: the first listener that
-        says (`AppListener.remote_player`; the page's driver); None: at the table."""
-        makers = [listener for listener in self._listeners
-                  if type(listener).remote_player is not AppListener.remote_player]
-        if not makers:
-            return None
-
-        def make(variant: Variant, seats: frozenset[int]) -> Opponent:
-            for listener in makers:
-                player = listener.remote_player(variant, seats)
-                if player is not None:
-                    return player
-            raise LookupError("no listener plays the far seats")   # (each maker answers for its own)
-        return make
+        """Who plays a resumed game's seats from afar (None: they come back to the table)."""
+        return self._listeners.remote_maker()
 
     # -- games ------------------------------------------------------------------------
 
@@ -413,7 +382,7 @@ class App:
                 shown = settings_menu(settings)                          # it shows them (and keeps them)
                 shown.cursor = overlay.cursor
                 self.screens.open_overlay(shown)
-            for listener in list(self._listeners):
+            for listener in self._listeners:
                 listener.settings_changed(settings)
 
     # -- the screen ---------------------------------------------------------------------
