@@ -13,7 +13,7 @@ add({
     "lessons.footer": ("up/down: lesson   ok: start   menu: back", "góra/dół: lekcja   ok: zacznij   menu: wróć"),
     "lesson.title": ("Lesson: {title} ({step} of {steps})", "Lekcja: {title} ({step} z {steps})"),
     "lesson.finished": ("Well done! You finished the lesson \"{title}\".",
-                        "Brawo! Lekcja \"{title}\" skończona."),
+                        "Brawo! Lekcja „{title}” skończona."),
     "lesson.finished_next": ("ok or menu: back to the menu", "ok albo menu: powrót do menu"),
     "lesson.next": ("ok: next step", "ok: dalej"),
     "lesson.status.setup": ("Set up the pieces", "Ustaw pionki"),
