@@ -97,7 +97,7 @@ def test_a_listener_that_fails_on_an_event_leaves_the_others_hearing_it() -> Non
 def test_the_app_offers_one_channel_and_the_parts_beside_it_use_it() -> None:
     app = App()
     assert [name for name in OLD_CHANNELS if hasattr(app, name)] == []
-    files = [ROOT / "controller" / "cues.py", ROOT / "damka" / "commands" / "run.py"]
+    files = [ROOT / "controller" / "cues" / "listener.py", ROOT / "damka" / "commands" / "run.py"]
     files += [path for folder in ("web", "hall", "dxp", "display") for path in sorted((ROOT / folder).rglob("*.py"))]
     assert len(files) >= 40, f"found {len(files)} modules: moved?"
     old = []
@@ -108,4 +108,4 @@ def test_the_app_offers_one_channel_and_the_parts_beside_it_use_it() -> None:
                 old.append(f"{path.relative_to(ROOT)}:{node.lineno} {text}")
     assert old == []
     listeners = {path.name for path in files if "AppListener)" in path.read_text(encoding="utf-8")}
-    assert listeners >= {"cues.py", "run.py", "feed.py", "driver.py", "publisher.py", "feature.py"}
+    assert listeners >= {"listener.py", "run.py", "feed.py", "driver.py", "publisher.py", "feature.py"}

@@ -157,6 +157,7 @@ class App:
         self.commands = ArbiterCommands(self)
         self._read_model = ReadModelKeeper()
         self.lessons = LessonDesk(self)
+        self.listen(self.lessons.ticks)
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_clock, ButtonPress: self._on_button,
         }
@@ -225,7 +226,6 @@ class App:
             self.session.tick(self.now)
         for listener in self._listeners:
             listener.tick(self.now)
-        self.lessons.tick(self.now)
         self._settle()
         self.flush()
 
@@ -245,9 +245,6 @@ class App:
             due.append(self.writes.retry_at)  # the store failed: try again then, input or not
         due.extend(time for time in (listener.next_deadline(self.now) for listener in self._listeners)
                    if time is not None)
-        lesson = self.lessons.next_deadline()
-        if lesson is not None:
-            due.append(lesson)
         future = [time for time in due if time > self.now]
         return min(future) if future else None
 

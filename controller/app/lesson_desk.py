@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
+from damka.controller.app.hooks import AppListener
 from damka.controller.app.screens import AppState
 from damka.controller.app.menus import Menu, Row
 from damka.controller.board.tracker import Tracker
@@ -38,6 +39,19 @@ def lessons_menu() -> Menu:
                 name=LESSONS_MENU)
 
 
+class LessonTicks(AppListener):
+    """The desk's ear on the App: a lesson's steps move on with the App's ticks and deadlines."""
+
+    def __init__(self, desk: LessonDesk) -> None:
+        self.desk = desk
+
+    def tick(self, now: int) -> None:
+        self.desk.tick(now)
+
+    def next_deadline(self, now: int) -> int | None:
+        return self.desk.next_deadline(now)
+
+
 class LessonDesk:
     """The one owner of the lesson on the board."""
 
@@ -49,6 +63,7 @@ class LessonDesk:
         self.finished = False
         self.right_at: int | None = None
         self._trackers: dict[str, Tracker] = {}
+        self.ticks = LessonTicks(self)  # App.listen it
 
     @property
     def active(self) -> bool:
@@ -105,7 +120,7 @@ class LessonDesk:
         elif button is Button.OK and self.right_at is not None:
             self._next()
 
-    def next_deadline(self) -> int | None:
+    def next_deadline(self, now: int) -> int | None:
         if not self.active or self.runner is None or self.finished:
             return None
         if self.right_at is not None:
