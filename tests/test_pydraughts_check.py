@@ -1,6 +1,6 @@
 """tests/pydraughts_check.py, the outside check of the corpus' exports, sees a wrong move: in a
 record pydraughts' reader reads itself, and in one it misreads (after a FEN with Black to move),
-where only the replay on its Board can see it."""
+where the replay on its Board sees it."""
 
 from __future__ import annotations
 
@@ -59,7 +59,10 @@ def test_another_legal_last_move_is_seen(record: str) -> None:
         before.push(move)
     other = next(move for move in before.legal_moves() if move != game.moves[-1])
     broken = write_game(game.variant, game.start, [*game.moves[:-1], other], {"Result": "*"})
-    assert any("ends on" in problem for problem in check_export(broken, game).problems)
+    problems = check_export(broken, game).problems
+    assert "the export's moves" in problems[0]
+    if "[FEN " in broken:  # and pydraughts' own board ends elsewhere
+        assert any("pydraughts ends on" in problem for problem in problems), problems
 
 
 def test_a_misread_record_is_known_as_one() -> None:
