@@ -44,6 +44,7 @@ class DraughtsVariant(Variant):
     height: ClassVar[int] = 8
     men_ranks: ClassVar[int] = 3  # ranks of men each side starts on
     first_side: ClassVar[int] = 0  # index of the side that moves first
+    pairs_from_start: ClassVar[bool] = False  # records number rounds from first_side (see starts_move_number)
     men_capture_backward: ClassVar[bool] = True
     flying_kings: ClassVar[bool] = True
     majority: ClassVar[bool] = True  # must take the sequence capturing the most pieces
@@ -97,8 +98,11 @@ class DraughtsVariant(Variant):
     def clock_labels(self) -> list[str]:
         return [name[0].lower() for name in self.sides]
 
-    def starts_move_number(self, position: DraughtsPosition) -> bool:
-        return position.turn == self.first_side  # a round begins with the side that moves first
+    def starts_move_number(self, position: DraughtsPosition, start: DraughtsPosition) -> bool:
+        # A round begins with the side that moves first (PDN 3.0: `1...` before the other side's
+        # move), or, where records number pairs of moves (`pairs_from_start`), with the side to move
+        # at the record's start.
+        return position.turn == (start.turn if self.pairs_from_start else self.first_side)
 
     def casual_time_preset(self) -> str:
         return "rapid-100" if self.geometry.width * self.geometry.height >= 100 else "rapid-64"
@@ -290,6 +294,10 @@ class AmericanCheckers(DraughtsVariant):
     pdn_points_scale = 1  # English/American records score a win 1-0
     numeric_notation = True
     first_side = 1
+    # PDN 2.0, the American standard, numbers each pair of moves from the first one and has no
+    # `1...`: CheckerBoard writes `1. 27-23 20x27` from a FEN with White to move, and so do we
+    # (PDN 3.0 reads it too, and pydraughts reads only that).
+    pairs_from_start = True
     men_capture_backward = False
     flying_kings = False
     majority = False

@@ -114,7 +114,7 @@ def write_game(
             raise RecordError(f"move {index + 1} ({move!r}) is not legal in {variant.format_position(position)!r}")
         if move.captures and route_captures(variant, position, (move.start, *move.path)) != move.captures:
             move = legal[legal.index(move)]  # the caller's route is not one: write the engine's
-        first_of_group = variant.starts_move_number(position)
+        first_of_group = variant.starts_move_number(position, start)
         text = format_move(variant, position, move, legal)
         if first_of_group:
             if index:

@@ -119,9 +119,9 @@ class Variant(ABC):
         (multiwarcaby: Sides and MovesPerTurn, for readers that do not know it)."""
         return {}
 
-    def starts_move_number(self, position: Position) -> bool:
-        """Whether a record writes a move number before the move played from
-        `position` (multiwarcaby: each turn; draughts: each round)."""
+    def starts_move_number(self, position: Position, start: Position) -> bool:
+        """Whether a record that starts at `start` writes a move number before the move
+        played from `position` (multiwarcaby: each turn; draughts: each round)."""
         return self.move_in_turn(position) == 0
 
     def casual_time_preset(self) -> str:

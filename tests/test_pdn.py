@@ -223,6 +223,16 @@ def test_american_numbers_rounds_from_black() -> None:
     assert movetext.startswith("1. ") and " 2. " in movetext and "..." not in movetext
 
 
+def test_american_from_white_to_move_numbers_pairs_from_white() -> None:
+    # PDN 2.0's pairs, as CheckerBoard writes them (and pydraughts reads only them); not `1... 32-27`.
+    variant = find_variant("american")
+    start = variant.parse_position("W:W25,29,32:B6,9,20")
+    record = read_game('[GameType "21"]\n[FEN "W:W25,29,32:B6,9,20"]\n\n1. 32-27 9-14 2. 25-22 6-10 *', strict=True)
+    text = write_game(variant, start, record.moves)
+    assert text.split("\n\n")[1] == "1. 32-27 9-14 2. 25-22 6-10 *\n"
+    assert read_game(text, strict=True).moves == record.moves
+
+
 def test_results_in_each_style() -> None:
     win, loss, draw = (Result((1.0, 0.0), (1, 2), "x", 0), Result((0.0, 1.0), (2, 1), "x", 1),
                        Result((0.5, 0.5), (1, 1), "x"))
