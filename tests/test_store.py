@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from damka.controller.store.store import schema as store_schema
+from damka.controller.store import schema as store_schema
 from damka.controller.store.schema import StoreError
 from damka.controller.store.store import Store, default_path
 from damka.engine import DamkaError, Game, find_variant
