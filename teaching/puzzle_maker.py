@@ -28,7 +28,7 @@ from damka.engine.puzzle_prefilter import may_combine
 from damka.engine.puzzle_proof import MAX_DEPTH, MaterialProver, ProofTooCostly
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant
-from damka.teaching.puzzles import Puzzle, from_proof
+from damka.teaching.puzzles import Puzzle, from_proof, make_prover
 
 FIRST_PLY = 6          # opening positions are not puzzles
 MAX_BALANCE = 2        # pieces ahead or behind: beyond this the game is decided anyway
@@ -125,7 +125,7 @@ def make_puzzles(variant: Variant, candidates: Iterable[Candidate], *, wanted: i
     each time it grows (a long run saves as it goes). `cpu_budget` (seconds of this process's CPU, making the candidates
     included) stops the search early: the benchmark compares methods on it."""
     stats = stats if stats is not None else MakerStats()
-    prover = MaterialProver(variant, max_nodes=max_nodes)
+    prover = make_prover(variant, max_nodes=max_nodes)
     seen: set[object] = set()
     puzzles: list[Puzzle] = []
     started = time.process_time()
@@ -137,7 +137,7 @@ def make_puzzles(variant: Variant, candidates: Iterable[Candidate], *, wanted: i
         stats.candidates += 1
         proof = None
         prover.nodes = 0
-        if prefilter and not may_combine(prover, position):
+        if prefilter and isinstance(prover, MaterialProver) and not may_combine(prover, position):
             stats.rejected["no combination at a glance"] += 1
         else:
             try:
