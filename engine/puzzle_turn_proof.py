@@ -156,7 +156,8 @@ class TurnProver:
         """The answer's best turn from `position` as two moves (one when its first move ends the game)."""
         variant = self.variant
         total = position.occupied.bit_count()
-        best, line = -1, ()
+        best = -1
+        line: tuple[Move, ...] = ()
         for first in variant.legal_moves(position):
             middle = variant.play(position, first)
             if middle.move_in_turn == 0:
