@@ -83,6 +83,10 @@ def run_make(args: argparse.Namespace) -> int:
         temporary.write_text(dumps(variant, puzzles), encoding="utf-8")
         os.replace(temporary, out)
 
+    def save_now_and_then(so_far: list) -> None:
+        if args.save_every and len(so_far) % args.save_every == 0:
+            write(so_far)
+
     def progress(done: MakerStats) -> None:
         if show and done.candidates % 25 == 0:
             print(f"\r{done.candidates} positions tried, {done.found} puzzles, {done.cpu_s:.0f} s CPU",
@@ -90,8 +94,7 @@ def run_make(args: argparse.Namespace) -> int:
 
     try:
         puzzles = make_puzzles(variant, candidates, wanted=args.count, max_depth=args.depth,
-                               stats=stats, progress=progress,
-                               on_found=lambda so_far: write(so_far) if args.save_every and len(so_far) % args.save_every == 0 else None)
+                               stats=stats, progress=progress, on_found=save_now_and_then)
     finally:
         if show:
             print(file=sys.stderr)
