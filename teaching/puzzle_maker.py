@@ -3,9 +3,11 @@
 Candidates come from games: Damka playing itself at a learner's level (its
 mistakes are what make combinations appear) and the games of PDN files (for
 example the real archives in ../shared/pdn-corpus/). Each position from the
-sixth ply on, with the material still about level, is put to
-`MaterialProver`; a position counts only when the proof finds exactly one
-winning move and the deeper search agrees. Positions already seen (the same
+sixth ply on, with the material still about level, is first given a cheap
+look (`puzzle_prefilter.may_combine`: could a combination be there at all?)
+and then put to the variant's prover (`MaterialProver`, or `TurnProver` for
+multiwarcaby); a position counts only when the proof finds exactly one
+winning move (or turn) and the deeper search agrees. Positions already seen (the same
 placement and side to move) are tried once.
 
 The maker keeps counts of what it rejected and why, for `damka puzzles make`'s
