@@ -77,6 +77,7 @@ class MaterialProver:
         self.max_nodes = max_nodes
         self.nodes = 0
         self._table: dict[tuple[Hashable, int], tuple[int, int]] = {}
+        self._best: dict[Hashable, Move] = {}   # the move that last cut or won at a position: tried first
 
     # -- the proof ------------------------------------------------------------------
 
@@ -86,6 +87,7 @@ class MaterialProver:
         ProofTooCostly when the node budget runs out first."""
         self.nodes = 0
         self._table.clear()
+        self._best.clear()
         moves = self.variant.legal_moves(position)
         if len(moves) < 2:
             return None
@@ -113,9 +115,16 @@ class MaterialProver:
         return None
 
     def _winners(self, position: Any, moves: list[Move], depth: int, target: int) -> list[Move]:
-        """The moves that reach `target` (side to move's balance) against every defence within `depth` plies."""
-        return [move for move in moves
-                if -self.value(self.variant.play(position, move), depth - 1, -target, -target + 1) >= target]
+        """The moves that reach `target` (side to move's balance) against every defence within `depth` plies.
+
+        Stops at the second: two winners are no puzzle, whatever the rest do."""
+        winners: list[Move] = []
+        for move in moves:
+            if -self.value(self.variant.play(position, move), depth - 1, -target, -target + 1) >= target:
+                winners.append(move)
+                if len(winners) > 1:
+                    break
+        return winners
 
     def _glance(self, position: Any, move: Move) -> int:
         """The balance after `move` once the captures it starts are over."""
@@ -151,18 +160,24 @@ class MaterialProver:
             return -WON  # no legal move: the side to move has lost
         if depth <= 0 and not moves[0].is_capture:
             return self.balance(position)
-        key = (self.variant.repetition_key(position), max(depth, 0))
+        placement = self.variant.repetition_key(position)
+        key = (placement, max(depth, 0))
         entry = self._table.get(key)
         if entry is not None:
             score, flag = entry
             if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
                 return score
+        first = self._best.get(placement)
+        if first is not None and first in moves and moves[0] != first:
+            moves.remove(first)
+            moves.insert(0, first)
         original_alpha = alpha
         best = -10 * WON
         for move in moves:
             score = -self.value(self.variant.play(position, move), depth - 1, -beta, -alpha)
             if score > best:
                 best = score
+                self._best[placement] = move
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:

@@ -3,9 +3,11 @@
 Candidates come from games: Damka playing itself at a learner's level (its
 mistakes are what make combinations appear) and the games of PDN files (for
 example the real archives in ../shared/pdn-corpus/). Each position from the
-sixth ply on, with the material still about level, is put to
-`MaterialProver`; a position counts only when the proof finds exactly one
-winning move and the deeper search agrees. Positions already seen (the same
+sixth ply on, with the material still about level, is first given a cheap
+look (`puzzle_prefilter.may_combine`: could a combination be there at all?)
+and then put to the variant's prover (`MaterialProver`, or `TurnProver` for
+multiwarcaby); a position counts only when the proof finds exactly one
+winning move (or turn) and the deeper search agrees. Positions already seen (the same
 placement and side to move) are tried once.
 
 The maker keeps counts of what it rejected and why, for `damka puzzles make`'s
@@ -23,16 +25,19 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 
 from damka.engine.game import Game
 from damka.engine.levels import choose_move, find_level, make_searcher
-from damka.engine.pdn import iter_games
+from damka.engine.pdn import PdnGame, iter_games
+from damka.engine.puzzle_prefilter import may_combine
 from damka.engine.puzzle_proof import MAX_DEPTH, MaterialProver, ProofTooCostly
 from damka.engine.variant import Position, Variant
-from damka.teaching.puzzles import Puzzle, from_proof
+from damka.engine.variants import find_variant
+from damka.teaching.puzzles import Puzzle, from_proof, make_prover
 
 FIRST_PLY = 6          # opening positions are not puzzles
 MAX_BALANCE = 2        # pieces ahead or behind: beyond this the game is decided anyway
 SELF_PLAY_LEVEL = "novice"
 SELF_PLAY_PLIES = 160
-SELF_PLAY_MOVE_TIME = 0.05   # seconds a move (the learner level's depth limit applies first)
+KIN_READERS = ("american", "russian", "classic")   # how a file without GameType may be read, after the target
+SELF_PLAY_NODES = 4000       # a move's search budget: nodes, not seconds, so a run is the same on any machine
 
 
 class Candidate(NamedTuple):
@@ -64,31 +69,65 @@ def self_play_positions(variant: Variant, games: int, seed: int) -> Iterator[Can
         game, searcher = Game(variant), make_searcher(variant)
         while not game.is_over and game.ply < SELF_PLAY_PLIES:
             yield Candidate(game.position, game.ply, f"self-play {seed}.{number}, ply {game.ply}")
-            choice = choose_move(variant, game.position, level, rng=rng, time_limit=SELF_PLAY_MOVE_TIME,
-                                 now=time.monotonic, searcher=searcher, history=game.positions[:-1])
+            choice = choose_move(variant, game.position, level, rng=rng, max_nodes=SELF_PLAY_NODES,
+                                 searcher=searcher, history=game.positions[:-1])
             game.push(choice.move)
 
 
+def same_board(variant: Variant, other: Variant) -> bool:
+    """Whether a position of `other` is a position of `variant` as it stands (same board, same kind of pieces)."""
+    return (other.name == variant.name or (other.board_size == variant.board_size
+            and type(other.start_position()) is type(variant.start_position())))
+
+
 def pdn_positions(variant: Variant, paths: Iterable[Path]) -> Iterator[Candidate]:
-    """Every position of the games of `variant` in the PDN files (other variants' games are passed over)."""
+    """Every position of the games in the PDN files played on `variant`'s board.
+
+    A game of another variant on the same board counts: an American checkers
+    game gives classic and Russian positions (the proof then uses the
+    target's rules). A file without GameType tags is read as `variant`, or as
+    a variant of the same board when that reads it without errors."""
+    readers = [variant.name, *(name for name in KIN_READERS
+                               if name != variant.name and same_board(variant, find_variant(name)))]
     for path in paths:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for number, record in enumerate(iter_games(iter(lambda: handle.read(1 << 16), ""), variant.name), 1):
-                if record.variant is None or record.variant.name != variant.name:
-                    continue
-                event = record.tags.get("Event", "")
-                offset = 0 if record.start == variant.start_position() else FIRST_PLY  # a set-up position is mid-game
-                for ply, position in enumerate(record.positions, offset):
-                    yield Candidate(position, ply, f"{path.name} game {number}{' (' + event + ')' if event else ''}, ply {ply}")
+        best: list[PdnGame] = []
+        for reader in readers:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                records = [record for record in iter_games(iter(lambda: handle.read(1 << 16), ""), reader)
+                           if record.variant is not None and same_board(variant, record.variant)]
+            if sum(len(record.positions) for record in records) > sum(len(record.positions) for record in best):
+                best = records
+            if not any(record.errors for record in records):
+                break
+        for number, record in enumerate(best, 1):
+            event = record.tags.get("Event", "")
+            offset = 0 if record.start == variant.start_position() else FIRST_PLY  # a set-up position is mid-game
+            for ply, position in enumerate(record.positions, offset):
+                yield Candidate(position, ply, f"{path.name} game {number}{' (' + event + ')' if event else ''}, ply {ply}")
+
+
+def corpus_files(variant: Variant, corpus: Path) -> list[Path]:
+    """The PDN files of a corpus folder (as ../shared/pdn-corpus/ is laid out) worth reading for `variant`.
+
+    Left out: files a PDN reader is meant to refuse (`fail/`) and files of
+    opening ballots (`*_man_*`), which are openings, not games."""
+    return sorted(path for path in corpus.rglob("*.pdn")
+                  if "fail" not in path.parts and "_man_" not in path.name)
 
 
 def make_puzzles(variant: Variant, candidates: Iterable[Candidate], *, wanted: int,
                  max_depth: int = MAX_DEPTH, max_nodes: int = 400_000, prefix: str | None = None,
-                 stats: MakerStats | None = None,
-                 progress: Callable[[MakerStats], None] | None = None) -> list[Puzzle]:
-    """Up to `wanted` proved puzzles from `candidates`, in the order found."""
+                 stats: MakerStats | None = None, prefilter: bool = True, cpu_budget: float | None = None,
+                 progress: Callable[[MakerStats], None] | None = None,
+                 on_found: Callable[[list[Puzzle]], None] | None = None) -> list[Puzzle]:
+    """Up to `wanted` proved puzzles from `candidates`, in the order found.
+
+    `prefilter` puts each position to a cheap look first (`may_combine`) and
+    proves only those where a combination may be. `on_found` hears the list
+    each time it grows (a long run saves as it goes). `cpu_budget` (seconds of this process's CPU, making the candidates
+    included) stops the search early: the benchmark compares methods on it."""
     stats = stats if stats is not None else MakerStats()
-    prover = MaterialProver(variant, max_nodes=max_nodes)
+    prover = make_prover(variant, max_nodes=max_nodes)
     seen: set[object] = set()
     puzzles: list[Puzzle] = []
     started = time.process_time()
@@ -98,22 +137,28 @@ def make_puzzles(variant: Variant, candidates: Iterable[Candidate], *, wanted: i
             continue
         seen.add(key)
         stats.candidates += 1
-        try:
-            proof = prover.prove(position, max_depth=max_depth)
-        except ProofTooCostly:
-            stats.rejected["over the node budget"] += 1
-            proof = None
+        proof = None
+        prover.nodes = 0
+        if prefilter and isinstance(prover, MaterialProver) and not may_combine(prover, position):
+            stats.rejected["no combination at a glance"] += 1
         else:
-            if proof is None:
-                stats.rejected["no single winning move"] += 1
+            try:
+                proof = prover.prove(position, max_depth=max_depth)
+            except ProofTooCostly:
+                stats.rejected["over the node budget"] += 1
+            else:
+                if proof is None:
+                    stats.rejected["no single winning move"] += 1
         stats.nodes += prover.nodes
         if proof is not None:
             stats.found += 1
             puzzles.append(from_proof(variant, position, proof, source=source,
                                       id=f"{prefix or variant.name}-{len(puzzles) + 1:04d}"))
+            if on_found is not None:
+                on_found(puzzles)
         stats.cpu_s = time.process_time() - started
         if progress is not None:
             progress(stats)
-        if len(puzzles) >= wanted:
+        if len(puzzles) >= wanted or (cpu_budget is not None and stats.cpu_s >= cpu_budget):
             break
     return puzzles

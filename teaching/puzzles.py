@@ -25,6 +25,7 @@ from typing import Any
 from damka.engine.errors import DamkaError
 from damka.engine.notation import format_move, parse_move
 from damka.engine.puzzle_proof import MaterialProver, Proof
+from damka.engine.puzzle_turn_proof import TurnProver
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant
 
@@ -72,10 +73,17 @@ def from_proof(variant: Variant, position: Position, proof: Proof, *, id: str, s
                   source=source)
 
 
+def make_prover(variant: Variant, *, max_nodes: int = 400_000) -> MaterialProver | TurnProver:
+    """The prover of `variant`'s puzzles: one move that wins men, or (multiwarcaby) one turn that wins points."""
+    if variant.search_kind == "multi":
+        return TurnProver(variant, max_nodes=max_nodes)
+    return MaterialProver(variant, max_nodes=max_nodes)
+
+
 def reprove(variant: Variant, puzzle: Puzzle, *, max_nodes: int = 2_000_000) -> str | None:
     """None when the engine proves `puzzle` again (same only winning move, same depth); else what differs."""
     position = puzzle.position(variant)
-    proof = MaterialProver(variant, max_nodes=max_nodes).prove(position, max_depth=puzzle.depth)
+    proof = make_prover(variant, max_nodes=max_nodes).prove(position, max_depth=puzzle.depth)
     if proof is None:
         return f"{puzzle.id}: no unique winning move within {puzzle.depth} plies"
     solution = format_move(variant, position, proof.solution)

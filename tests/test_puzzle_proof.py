@@ -9,13 +9,16 @@ from damka.engine.notation import format_move
 from damka.engine.puzzle_proof import GAIN, WON, MaterialProver, ProofTooCostly
 
 # Positions from random classic games (few pieces, so the plain minimax below stays cheap).
-PUZZLES = [  # (FEN, the only winning move)
-    ("W:Wc1,g1,d2,h2,d4,h4,a5,g5,a7:Bb6,f6,e7", "a5xc7"),
-    ("B:Wf2,h2,g3,h4:BKc1,a7,b8,f8,h8", "c1-h6"),
-    ("B:Wa3,e3,d4:Bh2,a5,f6,a7,e7,f8", "h2-g1"),
-    ("W:Wa1,e1,f2,a3,g3,f6,h6,e7:Bc3,c7,g7,b8", "f6xh8"),
-    ("B:Wa1,e1,b2,f2,h2,b4,d4:Bg5,b6,d6,a7,g7,h8", "b6-c5"),   # a sacrifice: white must take
-    ("W:Wg1,c3,f4,Ke7:Bg5,b6,h8", "f4xh6"),
+PUZZLES = [  # (variant, FEN, the only winning move)
+    ("classic", "W:Wc1,g1,d2,h2,d4,h4,a5,g5,a7:Bb6,f6,e7", "a5xc7"),
+    ("classic", "B:Wf2,h2,g3,h4:BKc1,a7,b8,f8,h8", "c1-h6"),
+    ("classic", "B:Wa3,e3,d4:Bh2,a5,f6,a7,e7,f8", "h2-g1"),
+    ("classic", "W:Wa1,e1,f2,a3,g3,f6,h6,e7:Bc3,c7,g7,b8", "f6xh8"),
+    ("classic", "B:Wa1,e1,b2,f2,h2,b4,d4:Bg5,b6,d6,a7,g7,h8", "b6-c5"),   # a sacrifice: white must take
+    ("classic", "W:Wg1,c3,f4,Ke7:Bg5,b6,h8", "f4xh6"),
+    # Russian: a man that reaches the last rank in a capture goes on as a king.
+    ("russian", "B:Wa1,f2,g5,Kb6,d6:BKd4,h4,a7", "a7xe7"),
+    ("russian", "W:Wc3,Kd6,Kf6:Bf4,h4,a5", "d6xh2"),
 ]
 
 
@@ -30,9 +33,9 @@ def plain_value(variant, position, depth: int) -> int:
     return max(-plain_value(variant, variant.play(position, move), depth - 1) for move in moves)
 
 
-@pytest.mark.parametrize("fen, solution", PUZZLES)
-def test_the_proof_agrees_with_a_plain_minimax(fen: str, solution: str) -> None:
-    variant = find_variant("classic")
+@pytest.mark.parametrize("name, fen, solution", PUZZLES)
+def test_the_proof_agrees_with_a_plain_minimax(name: str, fen: str, solution: str) -> None:
+    variant = find_variant(name)
     position = variant.parse_position(fen)
     proof = MaterialProver(variant).prove(position, max_depth=5)
     assert proof is not None and format_move(variant, position, proof.solution) == solution
@@ -50,6 +53,15 @@ def test_the_proof_agrees_with_a_plain_minimax(fen: str, solution: str) -> None:
     for move in proof.line:
         assert move in variant.legal_moves(here)
         here = variant.play(here, move)
+
+
+def test_an_international_shot_needs_its_depth() -> None:
+    """From a real game's ending (wiegerw corpus): 12-40 wins at 3 plies, and no search shallower sees it."""
+    variant = find_variant("international")
+    position = variant.parse_position("W:WK10,K12,16,K47,50:BK39,45:H7")
+    proof = MaterialProver(variant).prove(position, max_depth=5)
+    assert proof is not None and format_move(variant, position, proof.solution) == "12-40" and proof.depth == 3
+    assert MaterialProver(variant).prove(position, max_depth=2) is None
 
 
 def test_two_winning_moves_make_no_puzzle() -> None:

@@ -75,3 +75,17 @@ def test_a_variant_without_a_set_and_a_missing_file_are_said_plainly(tmp_path: P
     assert find_variant("classic")  # the names are the variants' own
     ran = damka("make", "classic", "--from", str(tmp_path / "none.pdn"), "--self-play", "0")
     assert ran.returncode == 2 and "none.pdn: no such file" in ran.stderr
+
+
+def test_multiwarcaby_puzzles_are_made_from_self_play_and_proved_again(tmp_path: Path) -> None:
+    """One two-move turn that wins two points: found in Damka's own games, written, and proved again."""
+    out = tmp_path / "multiwarcaby.json"
+    made = damka("make", "multiwarcaby", "--self-play", "2", "--count", "1", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    variant, puzzles = read_file(out)
+    assert variant.name == "multiwarcaby" and len(puzzles) == 1
+    puzzle = puzzles[0]
+    assert puzzle.depth == 4 and puzzle.gain >= 2 and len(puzzle.line) == 4 and puzzle.line[0] == puzzle.solution
+    assert puzzle.fen.startswith("MW9:S2:T") and puzzle.source.startswith("self-play 1.")
+    checked = damka("check", str(out))
+    assert checked.returncode == 0 and checked.stdout.strip() == "1 of 1 puzzles proved again", checked.stdout

@@ -39,6 +39,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                       help="games of self-play to take positions from (default 200; 0: none)")
     make.add_argument("--from", dest="pdn", type=Path, nargs="*", default=[], metavar="PDN",
                       help="PDN files whose games give positions too (read before self-play)")
+    make.add_argument("--corpus", type=Path, default=None, metavar="FOLDER",
+                      help="every PDN file below FOLDER that fits the variant's board (as ../shared/pdn-corpus)")
+    make.add_argument("--save-every", type=int, default=0, metavar="N",
+                      help="write the set each time N more puzzles are found (default: only at the end)")
     make.add_argument("--seed", type=int, default=1, help="seed of the self-play games (default 1)")
     make.add_argument("--depth", type=int, default=7, help="deepest proof, in plies (default 7)")
     make.add_argument("--out", type=Path, default=None, help="the set to write (default VARIANT-puzzles.json)")
@@ -57,7 +61,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_make(args: argparse.Namespace) -> int:
-    from damka.teaching.puzzle_maker import MakerStats, make_puzzles, pdn_positions, self_play_positions
+    from damka.teaching.puzzle_maker import MakerStats, corpus_files, make_puzzles, pdn_positions, self_play_positions
     from damka.teaching.puzzles import dumps
 
     if args.count < 1 or args.self_play < 0 or not 1 <= args.depth <= 11:
@@ -66,10 +70,22 @@ def run_make(args: argparse.Namespace) -> int:
     for path in args.pdn:
         if not path.is_file():
             raise DamkaError(f"{path}: no such file")
+    if args.corpus is not None and not args.corpus.is_dir():
+        raise DamkaError(f"{args.corpus}: no such folder")
     out = args.out or Path(f"{variant.name}-puzzles.json")
-    candidates = itertools.chain(pdn_positions(variant, args.pdn), self_play_positions(variant, args.self_play, args.seed))
+    files = [*args.pdn, *(corpus_files(variant, args.corpus) if args.corpus is not None else [])]
+    candidates = itertools.chain(pdn_positions(variant, files), self_play_positions(variant, args.self_play, args.seed))
     stats = MakerStats()
     show = sys.stderr.isatty()
+
+    def write(puzzles: list) -> None:
+        temporary = out.with_name(out.name + ".new")
+        temporary.write_text(dumps(variant, puzzles), encoding="utf-8")
+        os.replace(temporary, out)
+
+    def save_now_and_then(so_far: list) -> None:
+        if args.save_every and len(so_far) % args.save_every == 0:
+            write(so_far)
 
     def progress(done: MakerStats) -> None:
         if show and done.candidates % 25 == 0:
@@ -78,16 +94,14 @@ def run_make(args: argparse.Namespace) -> int:
 
     try:
         puzzles = make_puzzles(variant, candidates, wanted=args.count, max_depth=args.depth,
-                               stats=stats, progress=progress)
+                               stats=stats, progress=progress, on_found=save_now_and_then)
     finally:
         if show:
             print(file=sys.stderr)
     if not puzzles:
         print(f"damka puzzles make: no puzzle found in {stats.candidates} positions", file=sys.stderr)
         return 1
-    temporary = out.with_name(out.name + ".new")
-    temporary.write_text(dumps(variant, puzzles), encoding="utf-8")
-    os.replace(temporary, out)
+    write(puzzles)
     reasons = ", ".join(f"{count} {why}" for why, count in stats.rejected.most_common())
     print(f"{len(puzzles)} puzzles written to {out}: {stats.candidates} positions tried "
           f"({reasons or 'none rejected'}), {stats.cpu_s:.0f} s CPU")
