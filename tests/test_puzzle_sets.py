@@ -2,7 +2,7 @@
 
 A random sample of 30 of each set is proved again (`damka puzzles check
 VARIANT --sample 30` logic: the same single winning move at the same depth).
-That costs a few seconds of CPU a set (the whole classic set of 220 is
+That costs a few seconds of CPU a set (the whole classic set of 220 was
 proved again in about 10 s), so CI runs it in full.
 """
 
