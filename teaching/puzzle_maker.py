@@ -101,7 +101,8 @@ def pdn_positions(variant: Variant, paths: Iterable[Path]) -> Iterator[Candidate
                 break
         for number, record in enumerate(best, 1):
             event = record.tags.get("Event", "")
-            offset = 0 if record.start == variant.start_position() else FIRST_PLY  # a set-up position is mid-game
+            start = record.variant.start_position() if record.variant is not None else None
+            offset = 0 if record.start == start else FIRST_PLY  # a set-up position is mid-game
             for ply, position in enumerate(record.positions, offset):
                 yield Candidate(position, ply, f"{path.name} game {number}{' (' + event + ')' if event else ''}, ply {ply}")
 

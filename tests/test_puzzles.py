@@ -89,3 +89,15 @@ def test_multiwarcaby_puzzles_are_made_from_self_play_and_proved_again(tmp_path:
     assert puzzle.fen.startswith("MW9:S2:T") and puzzle.source.startswith("self-play 1.")
     checked = damka("check", str(out))
     assert checked.returncode == 0 and checked.stdout.strip() == "1 of 1 puzzles proved again", checked.stdout
+
+
+def test_an_american_game_gives_classic_positions_counted_from_its_start(tmp_path: Path) -> None:
+    """Same board, same pieces: the game's positions are candidates, the opening plies numbered from 0."""
+    from damka.teaching.puzzle_maker import pdn_positions
+
+    path = tmp_path / "american.pdn"
+    path.write_text('[GameType "21"]\n[Event "club"]\n\n1. 9-13 22-18 2. 10-14 18x9 3. 5x14 *\n', encoding="utf-8")
+    found = list(pdn_positions(find_variant("classic"), [path]))
+    assert [candidate.ply for candidate in found] == [0, 1, 2, 3, 4, 5]
+    assert found[0].position == find_variant("american").start_position()
+    assert found[3].source == "american.pdn game 1 (club), ply 3"
