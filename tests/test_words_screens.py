@@ -18,6 +18,7 @@ from damka.controller import words
 from damka.controller.words import wording
 from damka.controller.app import App
 from damka.controller.app.board_settings import BoardSettings, settings_menu
+from damka.controller.app.lesson_desk import lessons_menu
 from damka.controller.app.menus import board_note, game_actions_menu, game_menu, resume_menu
 from damka.controller.game.setup import GameSetup
 from damka.controller.board.takeback_guide import PieceStep, TakebackGuide
@@ -136,7 +137,8 @@ def whole_texts(view: View) -> list[str]:
     return [view.title, view.reason, view.next_first, view.footer, view.warning]
 
 
-def check(name: str, view: View, size: tuple[int, int]) -> None:
+def check(name: str, view: View, size: tuple[int, int], save: bool = True) -> None:
+    """`view` drawn at `size` reads whole (see the module docstring); `save`: its picture for docs/screens.md."""
     with widgets.recording() as texts:
         surface = Screen(size).render(view)
     where = f"{name} at {size[0]}x{size[1]}"
@@ -157,7 +159,7 @@ def check(name: str, view: View, size: tuple[int, int]) -> None:
     overlaps = [(a.words, b.words) for i, a in enumerate(texts) for b in texts[i + 1:] if a.rect.colliderect(b.rect)]
     assert not overlaps, f"{where}: texts over each other: {overlaps}"
     path = IMAGES / f"{name}-{size[0]}x{size[1]}.png"
-    if size == (480, 320) and (os.environ.get("DAMKA_UPDATE_IMAGES") == "1" or not path.exists()):
+    if save and size == (480, 320) and (os.environ.get("DAMKA_UPDATE_IMAGES") == "1" or not path.exists()):
         IMAGES.mkdir(parents=True, exist_ok=True)   # docs/screens.md shows them
         pygame.image.save(surface, str(path))
 
@@ -173,7 +175,8 @@ def test_every_screen_reads_whole_in_polish(size: tuple[int, int]) -> None:
 def test_the_menus_show_every_row_in_polish_at_480x320() -> None:
     """A menu scrolls: each row, scrolled to, shows its label and value whole."""
     for menu in (game_menu(GameSetup("multiwarcaby", sides=4, mode="computer", computers=3)),
-                 settings_menu(BoardSettings(language="pl")), game_actions_menu(clock_running=True, offer="x")):
+                 settings_menu(BoardSettings(language="pl")), game_actions_menu(clock_running=True, offer="x"),
+                 lessons_menu()):
         for cursor in range(len(menu.visible_rows())):
             menu.cursor = cursor
             row = menu.current

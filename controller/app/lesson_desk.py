@@ -144,9 +144,12 @@ class LessonDesk:
         message = runner.message
         if runner.phase is Phase.RIGHT:
             message = f"{message}  {say('lesson.next')}"
-        # The instruction is a few sentences: in the message box, which wraps them; the status line is short.
-        return GameView(title, (), status=say(f"lesson.status.{runner.phase.value}"),
-                        messages=(runner.instruction, message) if message else (runner.instruction,),
+        # The instruction is a few sentences, in the message box, which wraps them; the status line is short.
+        # While the pieces are set up or put back, while the answer is lit, and after a right move, the
+        # box says only that: with the instruction beside it, it did not fit the 480x320 panel.
+        alone = (runner.phase in (Phase.SETUP, Phase.PUT_BACK, Phase.RIGHT) or runner.answer_shown) and message
+        messages = (message,) if alone else (runner.instruction, message) if message else (runner.instruction,)
+        return GameView(title, (), status=say(f"lesson.status.{runner.phase.value}"), messages=messages,
                         alert=runner.phase is Phase.PUT_BACK or (runner.mistakes > 0 and runner.phase is Phase.PLAY))
 
     # -- the steps ---------------------------------------------------------------------------
