@@ -12,7 +12,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pygame
 import pytest
 
 from damka.controller import words
@@ -143,8 +142,7 @@ def shown(app: App) -> tuple[str, str, bool]:
     the short status line checked too, and that the screen reads whole on the 480x320 panel."""
     view = app.view()
     assert isinstance(view, GameView)
-    pygame.font.init()
-    check(f"lesson ({words.language()})", view, (480, 320), save=False)
+    check(f"lesson ({words.language()})", view, (480, 320), save=False)  # (the screen starts its own fonts)
     runner = app.lessons.runner
     assert runner is not None
     assert view.status == words.say(f"lesson.status.{runner.phase.value}")
