@@ -218,7 +218,10 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
         log.info("serial link open on %s", port)
 
     def _disconnect(self) -> None:
-        with self._lock:
+        # Under the write lock: a write of the board's thread (an LED frame, a tone) ends
+        # before the port closes, never meets a closed port (pyserial then raised TypeError,
+        # which reached the board loop: a loaded run saw it when the cable was pulled).
+        with self._write_lock, self._lock:
             ser, self._ser = self._ser, None
             self._synced.clear()
         if ser is not None:
@@ -265,10 +268,10 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
         return seq
 
     def _write(self, data: bytes) -> None:
-        ser = self._ser
-        if ser is None:
-            return
         with self._write_lock:
+            ser = self._ser   # read under the lock: `_disconnect` cannot close it meanwhile
+            if ser is None:
+                return
             ser.write(data)
 
     # -- frames from the device -------------------------------------------------
