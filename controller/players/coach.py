@@ -3,8 +3,8 @@ when the move just made loses material by force.
 
 `hint(game)` is the best move at a modest depth (the "club" level's by
 default, without its noise or deliberate mistakes: a learner should get a
-good, explainable move, never a wrong one, and not a deep engine line), and counts against the game's hint limit, a game
-setting.
+good, explainable move, never a wrong one, and not a deep engine line),
+and counts against the game's hint limit, a game setting.
 
 `check_blunder(game, move)` runs when the player has made a move on the
 board but not yet pressed the clock (or the done button): `game` is the game

@@ -131,14 +131,13 @@ def _watch(board: HardwareBoard, layout: Layout, seconds: float, out: Out, input
     next_move = time.monotonic()
     pieces: set[tuple[int, int]] = set()
     to_press = list(inputs)
-    pressed = 0
     seen: dict[str, int] = {}
     # The simulated hands finish their round of presses even past `seconds`
     # (a busy machine runs the loop late), within a bound.
     give_up = end + MOCK_GRACE_S
     while True:
         now = time.monotonic()
-        demo_left = hands is not None and (to_press or sum(seen.values()) < pressed)
+        demo_left = hands is not None and not seen.keys() >= set(inputs)  # an input not seen yet
         if now >= end and not (demo_left and now < give_up):
             break
         if hands is not None and now >= next_move:
@@ -148,7 +147,6 @@ def _watch(board: HardwareBoard, layout: Layout, seconds: float, out: Out, input
             hands.set_closed(pieces)
             if to_press:
                 hands.press(to_press.pop(0))
-                pressed += 1
             next_move = now + 0.2
         snap = board.sensor.snapshot()
         ghosts = board.ghosts()
