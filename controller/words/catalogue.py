@@ -177,4 +177,5 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         from damka.controller.words import game, lessons, menus, page, screen, voice, web  # noqa: F401
+        from damka.controller.words import learn_page  # noqa: F401  (the page's Learn tab)
         _loaded = True

@@ -402,6 +402,7 @@ function showTab(name) {
   // The notice stands in the tab's flow, never over it: under the game's buttons, at the top of the other tabs.
   if (name === "watch") document.querySelector("#watch .controls").after($("notice")); else $(name).prepend($("notice"));
   if (name === "archive" && window.damkaArchive) window.damkaArchive.load();
+  if (name === "learn" && window.damkaLearn) window.damkaLearn.load();
 }
 
 function init() {
