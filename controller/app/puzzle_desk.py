@@ -22,6 +22,7 @@ from damka.controller.app.teaching_facts import TeachingFacts, fen_now, lights_o
 from damka.controller.app.views import GameView, View
 from damka.controller.board.tracker import Tracker
 from damka.controller.words import say, text_in
+from damka.engine.move import Move
 from damka.engine.notation import parse_move
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant
@@ -45,11 +46,11 @@ def line_turns(variant: Variant, puzzle: Puzzle) -> list[tuple[Position, Turn]]:
     makes in a row (one move; two in multiwarcaby)."""
     turns: list[tuple[Position, Turn]] = []
     here = puzzle.position(variant)
-    start, moves = here, []
+    start, moves = here, list[Move]()
     for text in puzzle.line:
         if moves and variant.side_to_move(here) != variant.side_to_move(start):
             turns.append((start, tuple(moves)))
-            start, moves = here, []
+            start, moves = here, list[Move]()
         move = parse_move(variant, here, text)
         moves.append(move)
         here = variant.play(here, move)

@@ -23,6 +23,7 @@ from damka.controller.app.views import View
 from damka.controller.words import say
 from damka.engine.game import Game
 from damka.hardware.interfaces import Button, LedFrame
+from damka.teaching.exercise import ExerciseRunner
 from damka.teaching.lesson_file import LessonError, shipped
 from damka.teaching.puzzles import shipped_set
 from damka.teaching.progress import ProgressBook, ProgressFacts, check_name, nearest
@@ -153,7 +154,7 @@ class TeachingDesk:
     # -- the exercise on the board --------------------------------------------------------------
 
     @property
-    def runner(self):  # type: ignore[no-untyped-def]
+    def runner(self) -> ExerciseRunner | None:
         """The exercise runner on the board now (None: none)."""
         return self.puzzles.runner if self.puzzles.active else self.lessons.runner
 
