@@ -34,7 +34,7 @@ from damka.controller.app import resume as resume_mod
 from damka.controller.app.commands import ArbiterCommands
 from damka.controller.app.games import Games
 from damka.controller.app.hooks import AppListener
-from damka.controller.app.lesson_desk import LessonDesk
+from damka.controller.app.teaching_desk import TeachingDesk
 from damka.controller.app.listeners import Listeners
 from damka.controller.app.menu_actions import MenuActions
 from damka.controller.app.offer_desk import OfferDesk
@@ -90,6 +90,7 @@ class App:
     engines = _owned_by("games", "engines", "The external engines the board config names.")
     match = _owned_by("games", "match", "The match: its players and standings.")
     game_players = _owned_by("games", "game_players", "The players of the game on the board, by side.")
+    lessons = _owned_by("teaching", "lessons", "The lesson on the board (lesson_desk.py), a part of the teaching desk.")
     state = _owned_by("screens", "state", "Which screen shows (AppState).")
     menu = _owned_by("screens", "menu", "The menu under the game (the new-game menu, the result's).")
     overlay = _owned_by("screens", "overlay", "The menu open over the game or a menu (None: none).")
@@ -156,8 +157,8 @@ class App:
         self.offer_desk = OfferDesk(self)
         self.commands = ArbiterCommands(self)
         self._read_model = ReadModelKeeper()
-        self.lessons = LessonDesk(self)
-        self.listen(self.lessons.ticks)
+        self.teaching = TeachingDesk(self)   # lessons, puzzles, the learner and their progress
+        self.listen(self.teaching.ticks)
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_clock, ButtonPress: self._on_button,
         }
@@ -194,9 +195,10 @@ class App:
 
     @property
     def board_game(self) -> Game | None:
-        """The game whose pieces belong on the board: a lesson step's, the session's, or the one offered for resuming."""
-        if self.state is AppState.LESSON and self.lessons.runner is not None:
-            return self.lessons.runner.game
+        """The game whose pieces belong on the board: a lesson step's (a puzzle's), the session's, or the one
+        offered for resuming."""
+        if self.state is AppState.LESSON and self.teaching.board_game is not None:
+            return self.teaching.board_game
         if self.session is not None:
             return self.session.game
         offer = self.games.resume_offer
@@ -252,7 +254,7 @@ class App:
         self.occupied = snapshot.occupied
         self.sensed = True
         if self.state is AppState.LESSON:
-            self.lessons.see(snapshot.occupied, self.now)  # a game left under the menu does not see the lesson's board
+            self.teaching.see(snapshot.occupied, self.now)  # a game left under the menu does not see the lesson's board
         elif self.session is not None:
             self.session.handle(snapshot)  # the session keeps watching the board, menus open or not
 
@@ -281,7 +283,7 @@ class App:
                 self.session.handle(press)
             return
         if self.state is AppState.LESSON and self.overlay is None:
-            self.lessons.press(button)
+            self.teaching.press(button)
             return
         menu = self.overlay if self.overlay is not None else self.menu
         action = menu.press(button)
@@ -373,6 +375,7 @@ class App:
             before = words.language()
             words.follow(settings)  # first: the menus open and the listeners speak the new language
             self.screens.retell(before)
+            self.teaching.retell()  # (its menus' rows are lesson titles and filled-in lines)
             self.board_settings = settings
             overlay = self.overlay
             if overlay is not None and overlay.name == SETTINGS_MENU:  # open while the page changed them:
