@@ -76,8 +76,7 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
     assert data["learner"] == "Ala" and "Ala" in data["learners"]
     assert [lesson["name"] for lesson in data["lessons"]] == shipped_names()
     assert data["lessons"][0] == {"name": "01-man-moves", "title": "How a man moves", "done": False, "next": True}
-    assert [p["variant"] for p in data["puzzles"]] == ["classic", "russian", "international", "multiwarcaby"] or \
-        sorted(p["variant"] for p in data["puzzles"]) == ["classic", "international", "multiwarcaby", "russian"]
+    assert sorted(p["variant"] for p in data["puzzles"]) == ["classic", "international", "multiwarcaby", "russian"]
     assert data["progress"]["puzzles_tried"] == 0 and data["progress"]["lessons_total"] == len(shipped_names())
     # Ala solves the next classic puzzle at the board.
     status, answer = post(served, "/api/learn/puzzle", {"variant": "classic"})
@@ -88,7 +87,7 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
     assert (progress["learner"], progress["puzzles_solved"], progress["puzzles_tried"]) == ("Ala", 1, 1)
     assert progress["by_variant"] == [{"variant": "classic", "title": "Classic 8x8", "solved": 1, "tried": 1}]
     assert progress["stars"] == 3 and progress["rating"] > 1000
-    assert data["puzzles"][0]["solved"] == 1
+    assert {p["variant"]: (p["solved"], p["tried"]) for p in data["puzzles"]}["classic"] == (1, 1)
     # In Polish when the page asks for it; another learner's progress is their own.
     status, data = get(served, "/api/learn?learner=Ala&language=pl")
     assert data["lessons"][0]["title"] == "Jak chodzi pionek"

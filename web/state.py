@@ -159,7 +159,7 @@ def snapshot(model: AppReadModel, remote: RemoteOpponent | None = None,
     `RemoteOpponent` of the game (or None); `arbiter_log`: the console's list, newest last."""
     data = {"app": model.state.value, "now": model.now, "board": board_data(model), "game": game_data(model),
             "view": view_data(model), "remote": None, "offer": offer_data(model),
-            "teaching": teaching_data(getattr(model, "teaching", None)),  # TEMP until merge
+            "teaching": teaching_data(model.teaching),
             "arbiter_log": list(arbiter_log[-50:]), "settings": setting_rows(model.settings)}
     game = model.game
     if remote is not None and game is not None:
