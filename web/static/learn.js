@@ -8,6 +8,7 @@
   let overview = null;     // the last answer of GET /api/learn
   let shown = "";          // whose progress the tab shows ("": the learner at the board)
   let learner = null;      // the learner at the board, as the last picture said
+  const seen = { key: "", steps: {}, replies: {} };   // the tries of each step of the exercise on the board, as the pictures told
 
   function render() {
     const s = window.damka && damka.state;
@@ -27,30 +28,48 @@
       score.querySelector(".stars").textContent = "\u2605".repeat(teaching.stars) + "\u2606".repeat(Math.max(0, 3 - teaching.stars));
       score.querySelector(".stars").setAttribute("aria-label", t("learn_stars", { stars: teaching.stars }));
       score.querySelector(".hints").textContent = t("learn_hints", { count: teaching.hints });
-      renderTries(teaching.tries);
+      renderTries(teaching);
       if (overview && teaching.learner !== learner) { learner = teaching.learner; load(); }   // chosen at the board
     }
   }
 
-  function renderTries(tries) {
+  // The board gives the tries of the step under way (a lesson's step, a puzzle's move of its line); the page
+  // keeps the earlier steps' it saw, so the whole lesson's or puzzle's tries stay listed until another starts.
+  function renderTries(teaching) {
+    const key = `${teaching.kind}:${teaching.name}`;
+    if (seen.key !== key) { seen.key = key; seen.steps = {}; seen.replies = {}; }
+    seen.steps[teaching.step] = teaching.tries;
+    if (teaching.phase === "reply") seen.replies[teaching.step] = true;   // the other side's move, carried out
+    const steps = Object.keys(seen.steps).map(Number).sort((a, b) => a - b);
     const list = $("tries");
-    const sig = JSON.stringify(tries);
+    const sig = JSON.stringify([key, steps.map((n) => [seen.steps[n], !!seen.replies[n]])]);
     if (list.dataset.sig === sig) return;
     list.dataset.sig = sig;
     list.textContent = "";
-    if (!tries.length) {
+    const all = steps.flatMap((n) => seen.steps[n].map((one) => [n, one]));
+    if (!all.length) {
       const li = document.createElement("li");
       li.className = "none";
       li.textContent = t("learn_no_tries");
       list.appendChild(li);
     }
-    for (const one of tries) {
+    let last = null;
+    for (const [step, one] of all) {
+      if (teaching.kind === "lesson" && step !== last) {
+        const head = document.createElement("li");
+        head.className = "step";
+        head.textContent = t("learn_step", { step });
+        list.appendChild(head);
+      }
+      last = step;
       const li = document.createElement("li");
-      li.className = one.right ? "right" : "wrong";
+      const reply = !!seen.replies[step];
+      li.className = (one.right ? "right" : "wrong") + (reply ? " reply" : "");
       li.innerHTML = `<span class="mark"></span> <span class="move"></span> <span class="verdict"></span><div class="why"></div>`;
       li.querySelector(".mark").textContent = one.right ? "\u2713" : "\u2717";
       li.querySelector(".move").textContent = one.move;
-      li.querySelector(".verdict").textContent = t(one.right ? "learn_right" : "learn_wrong");
+      li.querySelector(".verdict").textContent = t(reply ? (one.right ? "learn_reply_done" : "learn_reply_wrong")
+                                                         : one.right ? "learn_right" : "learn_wrong");
       li.querySelector(".why").textContent = one.why;
       list.appendChild(li);
     }
