@@ -102,11 +102,9 @@ def _progress(web: WebServer, learner: str | None) -> tuple[str, tuple[str, ...]
 
 # -- the commands ---------------------------------------------------------------------------------
 
-def _name(data: dict, field: str, what: str, *, required: bool = True) -> str | None:
+def _name(data: dict, field: str, what: str) -> str:
     """The field `field` of the body: a string of 1 to NAME_LIMIT characters (CommandError 400 otherwise)."""
     value = data.get(field)
-    if value is None and not required:
-        return None
     if not isinstance(value, str) or not 0 < len(value) <= NAME_LIMIT:
         raise CommandError(f"{field}: {what} (a string of 1 to {NAME_LIMIT} characters)", 400)
     return value
@@ -129,7 +127,7 @@ async def start_puzzle(web: WebServer, data: dict, role: str, who: str) -> dict:
     if variant not in puzzle_variants():
         raise CommandError(f"variant: no puzzles for {variant!r}; there are puzzles for {', '.join(puzzle_variants())}",
                            400)
-    puzzle = _name(data, "id", "a puzzle's id, or nothing for the next one", required=False)
+    puzzle = None if data.get("id") is None else _name(data, "id", "a puzzle's id, or nothing for the next one")
 
     def run() -> dict[str, Any]:
         found = web.app.teaching.start_puzzle(variant, puzzle)

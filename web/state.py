@@ -26,7 +26,7 @@ from damka.hardware.palette import role_colour
 
 if TYPE_CHECKING:
     from damka.controller.app import AppReadModel, GameFacts
-    from damka.controller.app.read_model import TeachingFacts
+    from damka.controller.app.teaching_facts import TeachingFacts
     from damka.web.remote import RemoteOpponent
 
 FEATURES = ("app", "game", "view")

@@ -75,7 +75,7 @@ function describe(ev) {
     case "MoveRefused": return t("refused", { reason: ev.reason });
     case "GameOver": return t("game_over", { reason: ev.result.reason });
     case "ComputerPlanned": return t("to_play", { moves: ev.moves.join(" ") });
-    case "MessageShown": return ev.text;
+    case "MessageShown": case "ExerciseSaid": return ev.text;
     case "OfferMade": case "OfferAnswered": return ev.text;
     default: return ev.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   }
