@@ -180,7 +180,7 @@
     damka.source.addEventListener("state", render);   // added after app.js's: damka.state is new
     damka.source.addEventListener("event", (e) => { if (JSON.parse(e.data).type === "ExerciseFinished") load(); });
   }
-  damkaWords.listeners.push(() => { render(); if (overview) load(); });
+  damkaWords.listeners.push(() => { $("tries").dataset.sig = ""; render(); if (overview) load(); });   // new words: all again
   window.damkaLearn = { load, render };
   render();
 })();
