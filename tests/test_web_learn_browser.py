@@ -33,8 +33,9 @@ def shots(tmp_path) -> Path:
 def shot(page, folder: Path, name: str, at: str | None = None) -> None:
     """The phone's screen as it is (`at`: scrolled to that element first), and nothing sticks out sideways."""
     if at is not None:
-        page.locator(at).scroll_into_view_if_needed()
+        page.locator(at).evaluate("element => element.scrollIntoView()")   # its top at the top of the screen
     assert page.evaluate(FITS), f"{name}: the page scrolls sideways"
+    page.mouse.move(0, 0)                  # no button shown as hovered
     page.screenshot(path=str(folder / name))
 
 
@@ -72,7 +73,7 @@ def test_a_puzzle_started_from_the_page_is_solved_at_the_board_and_watched_live(
     assert page.text_content("#tries li.wrong .move") == wrong
     assert page.text_content("#tries li.wrong .why") == "That move does not win. Look again!"
     page.wait_for_function("damka.state.teaching.phase === 'put_back'")
-    shot(page, shots, "learn-wrong-try-360x740.png", at="#tries")
+    shot(page, shots, "learn-wrong-try-360x740.png", at="#teaching")
 
     # The pieces put back, the right move, the reply the lights show carried out, and so on to the end.
     follow_lights(board.rig)
@@ -87,7 +88,7 @@ def test_a_puzzle_started_from_the_page_is_solved_at_the_board_and_watched_live(
     assert tries[0] == f"\u2717 {wrong} wrongThat move does not win. Look again!"
     assert tries[1:] == [f"\u2713 {text} " + ("right" if k % 2 == 0 else "the other side's move")
                          for k, text in enumerate(line)]
-    shot(page, shots, "learn-solved-360x740.png", at="#teachscore")
+    shot(page, shots, "learn-solved-360x740.png", at="#teaching")
 
     # The progress view: one puzzle tried and solved, for Ala.
     page.wait_for_function("[...document.querySelectorAll('#progress li')].some(li => li.textContent === "
