@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
 from damka.controller.app import AppState  # noqa: E402
+from damka.hardware.interfaces import Button  # noqa: E402
 from damka.teaching.lesson_file import shipped_names  # noqa: E402
 from learn_support import follow_lights, make, moves_now, teaching  # noqa: E402
 from waiting import wait_until  # noqa: E402
@@ -88,7 +89,20 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
     assert progress["by_variant"] == [{"variant": "classic", "title": "Classic 8x8", "solved": 1, "tried": 1}]
     assert progress["stars"] == 3 and progress["rating"] > 1000
     assert {p["variant"]: (p["solved"], p["tried"]) for p in data["puzzles"]}["classic"] == (1, 1)
-    # In Polish when the page asks for it; another learner's progress is their own.
+    # Ala takes the first lesson: it is marked done, the next one is offered.
+    status, answer = post(served, "/api/learn/lesson", {"lesson": "01-man-moves"})
+    assert status == 200, answer
+    for move in ("c3-d4", "e3-f4"):
+        follow_lights(served.rig)
+        make(served.rig, move)
+        wait_until(lambda: teaching(served.rig).phase == "right", f"{move} to be right")
+        served.rig.do(lambda: served.rig.board.button(Button.OK))          # the next step at once
+    wait_until(lambda: served.rig.do(lambda: served.app.teaching.lessons.finished), "the lesson to be finished")
+    status, data = get(served, "/api/learn?learner=Ala")
+    assert [(lesson["done"], lesson["next"]) for lesson in data["lessons"][:3]] == [(True, False), (False, True),
+                                                                                    (False, False)]
+    assert data["progress"]["lessons_done"] == ["01-man-moves"] and data["progress"]["next_lesson"] == "02-capturing"
+        # In Polish when the page asks for it; another learner's progress is their own.
     status, data = get(served, "/api/learn?learner=Ala&language=pl")
     assert data["lessons"][0]["title"] == "Jak chodzi pionek"
     assert post(served, "/api/learn/learner", {"name": "Ola"})[0] == 200

@@ -15,6 +15,7 @@
     if (!s) return;
     const teaching = s.teaching;
     $("teaching").hidden = !teaching;
+    if (!teaching) seen.key = "";      // the same puzzle taken again later starts with no tries
     if (teaching) {
       $("teachtitle").textContent = teaching.kind === "lesson"
         ? t("learn_lesson_step", { title: teaching.title, step: teaching.step, steps: teaching.steps }) : teaching.title;
@@ -178,7 +179,7 @@
 
   if (damka.source) {
     damka.source.addEventListener("state", render);   // added after app.js's: damka.state is new
-    damka.source.addEventListener("event", (e) => { if (JSON.parse(e.data).type === "ExerciseFinished") load(); });
+    damka.source.addEventListener("event", (e) => { if (overview && JSON.parse(e.data).type === "ExerciseFinished") load(); });
   }
   damkaWords.listeners.push(() => { $("tries").dataset.sig = ""; render(); if (overview) load(); });   // new words: all again
   window.damkaLearn = { load, render };
