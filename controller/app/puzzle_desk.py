@@ -33,7 +33,7 @@ from damka.teaching.puzzles import Puzzle, shipped_set
 if TYPE_CHECKING:
     from damka.controller.app.app import App
 
-NEXT_TURN_MS = 1500  # the green light of a right move shows this long before the line goes on
+NEXT_TURN_MS = 2500  # the green light of a right move shows this long before the line goes on
 STARS = 3
 
 

@@ -24,7 +24,7 @@ from damka.controller.words import say
 from damka.engine.game import Game
 from damka.hardware.interfaces import Button, LedFrame
 from damka.teaching.exercise import ExerciseRunner
-from damka.teaching.lesson_file import LessonError, shipped
+from damka.teaching.lesson_file import Lesson, LessonError, shipped
 from damka.teaching.puzzles import shipped_set
 from damka.teaching.progress import ProgressBook, ProgressFacts, check_name, nearest
 
@@ -62,6 +62,10 @@ class TeachingDesk:
             lesson = shipped(name)
         except LessonError as error:
             raise ValueError(str(error)) from None
+        self.take_lesson(lesson)
+
+    def take_lesson(self, lesson: Lesson) -> None:
+        """Take `lesson` (one that ships, or a teacher's file) at the board now."""
         self.puzzles.drop()
         self.lessons.start(lesson)
 
