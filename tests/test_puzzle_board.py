@@ -264,3 +264,23 @@ def test_the_lessons_menu_follows_the_language() -> None:
     app.set_board_settings(BoardSettings(language="pl"))
     menu = app.screens.shown_menu
     assert menu is not None and menu.visible_rows()[0].label == "Jak chodzi pionek"
+
+
+@pytest.mark.parametrize("start", ["lesson", "puzzle"])
+def test_a_lesson_or_puzzle_screen_gives_its_words_the_room_of_the_clock(start: str) -> None:
+    """No empty clock area, no "move 1": the status line stands right under the title."""
+    from damka.display import widgets
+    from damka.display.screen import Screen
+
+    app, board, _ = at_board()
+    if start == "lesson":
+        app.teaching.start_lesson("man-moves")
+    else:
+        app.teaching.start_puzzle("classic", "classic-0002")
+    board.step()
+    view = screen(app)
+    with widgets.recording() as texts:
+        Screen((480, 320)).render(view)
+    assert words.say("screen.move_number", number=1) not in [t.words for t in texts]
+    [status] = [t for t in texts if t.words == view.status]
+    assert status.rect.top < 320 * 0.25, status.rect
