@@ -7,6 +7,8 @@ opened again), the rating moves, the menu offers a puzzle near it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -284,3 +286,23 @@ def test_a_lesson_or_puzzle_screen_gives_its_words_the_room_of_the_clock(start: 
     assert words.say("screen.move_number", number=1) not in [t.words for t in texts]
     [status] = [t for t in texts if t.words == view.status]
     assert status.rect.top < 320 * 0.25, status.rect
+
+
+def test_damka_sim_takes_a_puzzle_from_the_command_line(tmp_path: Path) -> None:
+    """`damka sim --puzzle classic:classic-0002`: the window sets the pieces up, the child's solution is judged and
+    the reply is lit; a variant without puzzles is one line."""
+    log = tmp_path / "puzzle.log"
+    log.write_text("400 up d6\n450 down f8\n500 up e7\n")
+    shot = tmp_path / "puzzle.png"
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run([sys.executable, "-m", "damka", "sim", "--headless", "--no-store", "--puzzle",
+                             "classic:classic-0002", "--script", str(log), "--screenshot", str(shot)],
+                            capture_output=True, text=True, cwd=root, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "3 events played" in result.stderr and shot.stat().st_size > 0
+    wrong = subprocess.run([sys.executable, "-m", "damka", "sim", "--headless", "--no-store", "--puzzle", "chess",
+                            "--script", "x.log", "--screenshot", "x.png"],
+                           capture_output=True, text=True, cwd=root, timeout=120)
+    assert wrong.returncode == 2 and wrong.stderr.strip().splitlines() == [
+        "damka sim: error: --puzzle chess: no puzzles for 'chess'; there are puzzles for classic, russian, "
+        "international and multiwarcaby"]
