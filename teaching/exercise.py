@@ -258,7 +258,7 @@ class ExerciseRunner:
         if own is not None:
             reason = own.text()
         elif self.exercise.hides_answer:
-            reason = say("puzzle.why.not_best")
+            reason = mistakes.puzzle_reason(self.exercise.variant, self.game.position, turns)
         else:
             reason = mistakes.move_reason(self.exercise, turns)
         self._mistake(reason, self._text(turns[0]) if turns else "?")

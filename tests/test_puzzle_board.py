@@ -173,6 +173,14 @@ def test_a_multiwarcaby_puzzle_is_solved_as_one_two_move_turn() -> None:
     board.step()
     follow_setup(board)
     assert screen(app).messages == (words.say("puzzle.find_turn"),)
+    # A wrong turn (its first move the right one): what the other player could do then, the pieces put back.
+    make(board, "f1", ("g2",))
+    make(board, "i1", ("h1",))
+    board.advance(STILL_MS)
+    assert text(app).startswith(words.say("puzzle.why.taken_points"))
+    assert board.lit(Role.PUT_HERE) == {"f1", "i1"} and board.lit(Role.TAKE_AWAY) == {"g2", "h1"}
+    follow_setup(board)
+    assert [(t.move, t.right) for t in app.read_model().teaching.tries] == [("f1-g2 i1-h1", False)]  # type: ignore[union-attr]
     make(board, "f1", ("g2",))
     board.advance(STILL_MS)
     assert app.read_model().teaching.phase == "play"  # type: ignore[union-attr]  # half the turn: not judged yet
@@ -187,7 +195,7 @@ def test_a_multiwarcaby_puzzle_is_solved_as_one_two_move_turn() -> None:
     make(board, "f1", ("e1",))
     board.advance(STILL_MS + NEXT_TURN_MS)
     [finished] = history.of(ev.ExerciseFinished)
-    assert (finished.variant, finished.solved, finished.stars) == ("multiwarcaby", True, 3)
+    assert (finished.variant, finished.solved, finished.stars, finished.tries) == ("multiwarcaby", True, 3, 1)
 
 
 def test_progress_is_kept_in_the_store_and_still_there_after_it_is_opened_again(tmp_path: Path) -> None:
@@ -306,3 +314,17 @@ def test_damka_sim_takes_a_puzzle_from_the_command_line(tmp_path: Path) -> None:
     assert wrong.returncode == 2 and wrong.stderr.strip().splitlines() == [
         "damka sim: error: --puzzle chess: no puzzles for 'chess'; there are puzzles for classic, russian, "
         "international and multiwarcaby"]
+
+
+def test_the_default_learner_is_named_in_the_boards_language_and_a_solved_set_is_said() -> None:
+    app, board, _ = at_board("pl")
+    choose(app, board, "puzzles")
+    menu = app.screens.shown_menu
+    assert menu is not None and menu.row("learner").label == "Kto gra: Gracz 1 (ok: następny)"
+    for puzzle in shipped_set("multiwarcaby"):   # every multiwarcaby puzzle solved already
+        app.teaching.book.record("puzzle", puzzle.id, "multiwarcaby", "Player 1", solved=True, stars=3, hints=0,
+                                 tries=0, puzzle_rating=puzzle.rating)
+    choose(app, board, "puzzles:multiwarcaby")
+    assert app.state is AppState.MENU
+    view = app.view()
+    assert isinstance(view, MenuView) and words.say("teaching.all_solved", variant="multiwarcaby") in view.subtitle
