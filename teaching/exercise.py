@@ -225,12 +225,12 @@ class ExerciseRunner:
             return self.exercise.well_done.text()
         if self.answer_shown:
             return say("lesson.answer_lit", why=self.reason)
+        if self.hints:  # (the latest thing asked for)
+            return say(f"puzzle.hint.{min(self.hints, MAX_HINTS)}")
         if self.mistakes and self.exercise.carried_out:
             return say("puzzle.make_lit", why=self.reason)
         if self.mistakes:
             return say("lesson.try_again", why=self.reason)
-        if self.hints:
-            return say(f"puzzle.hint.{min(self.hints, MAX_HINTS)}")
         return ""
 
     @property
@@ -257,15 +257,15 @@ class ExerciseRunner:
         own = self.exercise.words_for(turns)
         if own is not None:
             reason = own.text()
-        elif self.exercise.carried_out:
-            reason = say("puzzle.why.not_lit")
         elif self.exercise.hides_answer:
-            reason = say("puzzle.why.not_best")
+            reason = mistakes.puzzle_reason(self.exercise.variant, self.game.position, turns)
         else:
             reason = mistakes.move_reason(self.exercise, turns)
         self._mistake(reason, self._text(turns[0]) if turns else "?")
 
     def _mistake(self, reason: str, move: str) -> None:
+        if self.exercise.carried_out:  # whatever rule it broke, the lit move is what to make
+            reason = say("puzzle.why.not_lit")
         self.mistakes += 1
         self.tries.append(Try(move, False, reason))
         self.reason = reason
@@ -274,8 +274,6 @@ class ExerciseRunner:
         self.speak(reason)
 
     def _lift_reason(self, square: int) -> str:
-        if self.exercise.carried_out:
-            return say("puzzle.why.not_lit")
         return mistakes.lift_reason(self.exercise.variant, self.game.position, square)
 
     def _may_move(self, square: int) -> bool:

@@ -23,6 +23,7 @@ from damka.teaching.lesson_file import shipped_names
 from damka.teaching.puzzles import Puzzle, shipped_set
 
 START_RATING = 1000
+DEFAULT_LEARNER = "Player 1"   # kept in the store as it is: the same learner in every language
 K = 32
 MAX_NAME = 24
 
@@ -55,6 +56,11 @@ def check_name(name: str) -> str:
     if not 1 <= len(trimmed) <= MAX_NAME or not trimmed.isprintable():
         raise ValueError(say("teaching.bad_name"))
     return trimmed
+
+
+def shown_name(name: str) -> str:
+    """A learner's name as the screen shows it: the default learner's in the board's language."""
+    return say("learner.default") if name == DEFAULT_LEARNER else name
 
 
 def nearest(puzzles: list[Puzzle], rating: int, solved: set[str]) -> Puzzle | None:

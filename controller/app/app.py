@@ -90,7 +90,6 @@ class App:
     engines = _owned_by("games", "engines", "The external engines the board config names.")
     match = _owned_by("games", "match", "The match: its players and standings.")
     game_players = _owned_by("games", "game_players", "The players of the game on the board, by side.")
-    lessons = _owned_by("teaching", "lessons", "The lesson on the board (lesson_desk.py), a part of the teaching desk.")
     state = _owned_by("screens", "state", "Which screen shows (AppState).")
     menu = _owned_by("screens", "menu", "The menu under the game (the new-game menu, the result's).")
     overlay = _owned_by("screens", "overlay", "The menu open over the game or a menu (None: none).")
@@ -195,8 +194,7 @@ class App:
 
     @property
     def board_game(self) -> Game | None:
-        """The game whose pieces belong on the board: a lesson step's (a puzzle's), the session's, or the one
-        offered for resuming."""
+        """The game whose pieces belong on the board: a lesson's or puzzle's, the session's, or the one offered."""
         if self.state is AppState.LESSON and self.teaching.board_game is not None:
             return self.teaching.board_game
         if self.session is not None:
@@ -342,7 +340,7 @@ class App:
 
     def start_lesson(self, lesson: Lesson) -> None:
         """Take `lesson` at the board now (the lessons menu, `damka sim --lesson`): the LEDs set up its first step."""
-        self.lessons.start(lesson)
+        self.teaching.take_lesson(lesson)
 
     def take_up(self, stored: StoredGame) -> None:
         """Play on `stored` (an unfinished game) now, as the resume offer would:

@@ -167,7 +167,7 @@ class LessonDesk:
             return MenuView(lessons_menu())
         title = say("lesson.title", title=lesson.title.text(), step=self.index + 1, steps=len(lesson.steps))
         if self.finished:
-            return GameView(title, (), status=say("lesson.status.finished"),
+            return GameView(title, (), move_number=None, status=say("lesson.status.finished"),
                             messages=(say("lesson.finished", title=lesson.title.text()), say("lesson.finished_next")))
         message = runner.message
         if runner.phase is Phase.RIGHT:
@@ -177,7 +177,8 @@ class LessonDesk:
         # box says only that: with the instruction beside it, it did not fit the 480x320 panel.
         alone = (runner.phase in (Phase.SETUP, Phase.PUT_BACK, Phase.RIGHT) or runner.answer_shown) and message
         messages = (message,) if alone else (runner.instruction, message) if message else (runner.instruction,)
-        return GameView(title, (), status=say(f"lesson.status.{runner.phase.value}"), messages=messages,
+        return GameView(title, (), move_number=None, status=say(f"lesson.status.{runner.phase.value}"),
+                        messages=messages,
                         alert=runner.phase is Phase.PUT_BACK or (runner.mistakes > 0 and runner.phase is Phase.PLAY))
 
     # -- the steps ---------------------------------------------------------------------------

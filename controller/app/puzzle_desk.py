@@ -33,7 +33,7 @@ from damka.teaching.puzzles import Puzzle, shipped_set
 if TYPE_CHECKING:
     from damka.controller.app.app import App
 
-NEXT_TURN_MS = 1500  # the green light of a right move shows this long before the line goes on
+NEXT_TURN_MS = 2500  # the green light of a right move shows this long before the line goes on
 STARS = 3
 
 
@@ -180,7 +180,7 @@ class PuzzleDesk:
         assert runner is not None
         if self.finished:
             end = say("puzzle.solved", stars=self.stars) if self.solved else say("puzzle.shown")
-            return GameView(self.title(), (), status=say("puzzle.status.done"),
+            return GameView(self.title(), (), move_number=None, status=say("puzzle.status.done"),
                             messages=(end, say("puzzle.finished_next")))
         phase = runner_phase(runner)
         message = runner.message
@@ -188,7 +188,8 @@ class PuzzleDesk:
             message = f"{message}  {say('lesson.next')}"
         alone = (runner.phase in (Phase.SETUP, Phase.PUT_BACK, Phase.RIGHT) or runner.answer_shown) and message
         messages = (message,) if alone else (runner.instruction, message) if message else (runner.instruction,)
-        return GameView(self.title(), (), status=say(f"puzzle.status.{phase}"), messages=messages,
+        return GameView(self.title(), (), move_number=None, status=say(f"puzzle.status.{phase}"),
+                        messages=messages,
                         alert=runner.phase is Phase.PUT_BACK or (runner.mistakes > 0 and runner.phase is Phase.PLAY))
 
     def facts(self, learner: str) -> TeachingFacts | None:

@@ -24,14 +24,12 @@ from damka.controller.words import say
 from damka.engine.game import Game
 from damka.hardware.interfaces import Button, LedFrame
 from damka.teaching.exercise import ExerciseRunner
-from damka.teaching.lesson_file import LessonError, shipped
+from damka.teaching.lesson_file import Lesson, LessonError, shipped
 from damka.teaching.puzzles import shipped_set
-from damka.teaching.progress import ProgressBook, ProgressFacts, check_name, nearest
+from damka.teaching.progress import DEFAULT_LEARNER, ProgressBook, ProgressFacts, check_name, nearest
 
 if TYPE_CHECKING:
     from damka.controller.app.app import App
-
-DEFAULT_LEARNER = "Player 1"   # a name kept in the store: the same in every language
 
 
 class TeachingDesk:
@@ -62,6 +60,10 @@ class TeachingDesk:
             lesson = shipped(name)
         except LessonError as error:
             raise ValueError(str(error)) from None
+        self.take_lesson(lesson)
+
+    def take_lesson(self, lesson: Lesson) -> None:
+        """Take `lesson` (one that ships, or a teacher's file) at the board now."""
         self.puzzles.drop()
         self.lessons.start(lesson)
 
@@ -148,8 +150,10 @@ class TeachingDesk:
     def _start_from_menu(self, variant: str) -> None:
         try:
             self.start_puzzle(variant)
-        except ValueError as error:
-            self.app.notice = str(error)
+        except ValueError as error:  # every puzzle solved: the menu says so
+            menu = puzzles_menu(self.progress())
+            menu.description = str(error)
+            self.app.screens.show_menu(menu)
 
     # -- the exercise on the board --------------------------------------------------------------
 

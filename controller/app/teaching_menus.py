@@ -8,7 +8,7 @@ from damka.controller.app.menus import BOARD_SIZE, Menu, Row
 from damka.controller.words import say
 from damka.engine.variants import variant_catalogue
 from damka.teaching.lesson_file import shipped
-from damka.teaching.progress import ProgressFacts
+from damka.teaching.progress import ProgressFacts, shown_name
 
 PUZZLES_MENU = "puzzles"
 PROGRESS_MENU = "progress"
@@ -32,7 +32,7 @@ def puzzles_menu(facts: ProgressFacts) -> Menu:
                         say("puzzles.next_lesson", title=shipped(facts.next_lesson).title.text())))
     rows += [Row(f"{PUZZLE_ROW}{name}", say("puzzles.variant", variant=say(f"variant.{name}")))
              for name in board_variants()]
-    rows += [Row("progress", say("puzzles.progress")), Row("learner", say("puzzles.learner", name=facts.learner)),
+    rows += [Row("progress", say("puzzles.progress")), Row("learner", say("puzzles.learner", name=shown_name(facts.learner))),
              Row("back", say("lessons.back"))]
     return Menu(say("puzzles.title"), rows, footer=say("puzzles.footer"), name=PUZZLES_MENU)
 
@@ -43,4 +43,4 @@ def progress_menu(facts: ProgressFacts) -> Menu:
              say("progress.puzzles", solved=facts.puzzles_solved, tried=facts.puzzles_tried),
              say("progress.stars", stars=facts.stars), say("progress.rating", rating=facts.rating)]
     rows = [Row("back", line) for line in lines] + [Row("back", say("progress.back"))]
-    return Menu(say("progress.title", name=facts.learner), rows, footer=say("progress.footer"), name=PROGRESS_MENU)
+    return Menu(say("progress.title", name=shown_name(facts.learner)), rows, footer=say("progress.footer"), name=PROGRESS_MENU)

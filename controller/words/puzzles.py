@@ -13,8 +13,7 @@ add({
     "puzzles.next_lesson": ("Next lesson: {title}", "Następna lekcja: {title}"),
     "puzzles.progress": ("My progress", "Moje postępy"),
     "puzzles.learner": ("Who plays: {name} (ok: next)", "Kto gra: {name} (ok: następny)"),
-    "puzzles.none_left": ("You solved every {variant} puzzle!", "Wszystkie zagadki ({variant}) rozwiązane!"),
-    "learner.default": ("Player 1", "Gracz 1"),
+    "learner.default": ("Player 1", "Gracz 1"),   # shown for the default learner (stored as "Player 1")
     # the puzzle on the board
     "puzzle.title": ("Puzzle {id}: {stars} of 3 stars", "Zagadka {id}: {stars} z 3 gwiazdek"),
     "puzzle.find_move": ("Find the move that wins pieces!", "Znajdź ruch, który wygrywa pionki!"),
@@ -25,6 +24,10 @@ add({
     "puzzle.reply_done": ("Thank you!", "Dziękuję!"),
     "puzzle.make_lit": ("{why} Make the lit move.", "{why} Zrób ruch, który świeci."),
     "puzzle.why.not_best": ("That move does not win. Look again!", "Ten ruch nie wygrywa. Poszukaj jeszcze!"),
+    "puzzle.why.taken": ("After that move, I can jump your pieces! Look for a better one.",
+                         "Po tym ruchu mogę zbić twoje pionki! Poszukaj lepszego."),
+    "puzzle.why.taken_points": ("After that turn, I can capture and win the points! Look for a better one.",
+                                "Po tej turze ja mogę bić i zdobyć punkty! Poszukaj lepszej."),
     "puzzle.why.not_lit": ("That is not the move the lights show.", "To nie jest ruch, który świeci."),
     "puzzle.hint.1": ("Hint: the lit piece moves. (A hint costs a star.)",
                       "Podpowiedź: rusza się świecący pionek. (Podpowiedź kosztuje gwiazdkę.)"),
