@@ -52,3 +52,14 @@ def make(rig: BoardRig, text: str) -> None:
                   step_ms=100)
         rig.board.advance(STILL_MS)
     rig.do(run)
+
+
+def play_line(rig: BoardRig, line: tuple[str, ...]) -> None:
+    """The puzzle's line from its first move: the child's moves, and between them the other side's
+    replies as the lights show them; each made once the board asks for it. Waits for the end."""
+    for number, text in enumerate(line, 1):
+        wanted = "reply" if number % 2 == 0 else "play"
+        wait_until(lambda: (facts := teaching(rig)).step == number and facts.phase == wanted,
+                   f"the board to ask for move {number} of the line ({text})")
+        make(rig, text)
+    wait_until(lambda: teaching(rig).phase == "done", "the puzzle to be over")

@@ -14,7 +14,7 @@ pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is n
 from damka.controller.app import AppState  # noqa: E402
 from damka.hardware.interfaces import Button  # noqa: E402
 from damka.teaching.lesson_file import shipped_names  # noqa: E402
-from learn_support import follow_lights, make, moves_now, teaching  # noqa: E402
+from learn_support import follow_lights, make, play_line, teaching  # noqa: E402
 from waiting import wait_until  # noqa: E402
 from web_support import PIN, Served, request, served  # noqa: E402,F401  (fixture)
 
@@ -113,14 +113,8 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
 
 def solve(served: Served) -> None:
     """The child sets the puzzle up and plays its line: its own moves and the lit replies."""
-    rig = served.rig
-    follow_lights(rig)
-    line = served.rig.do(lambda: served.app.teaching.puzzles.puzzle.line)
-    for text in line:
-        make(rig, text)
-        wait_until(lambda: teaching(rig) is None or teaching(rig).phase != "play"
-                   or text not in dict(moves_now(rig)), f"the board to take {text}")
-    wait_until(lambda: teaching(rig).phase == "done", "the puzzle to be solved")
+    follow_lights(served.rig)
+    play_line(served.rig, served.rig.do(lambda: served.app.teaching.puzzles.puzzle.line))
 
 
 @pytest.mark.parametrize("path, body, status, said", [
