@@ -18,13 +18,13 @@ pushed by the feed; the progress is read here, when the page asks.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Callable
 
 from starlette.routing import Route
 
 from damka.controller import words
 from damka.controller.app.menus import variant_choices
+from damka.controller.app.teaching_menus import PUZZLE_VARIANTS
 from damka.controller.words import say
 from damka.teaching.exercise import Words
 from damka.teaching.lesson_file import shipped, shipped_names
@@ -60,14 +60,6 @@ def lesson_titles() -> tuple[tuple[str, Words], ...]:
     return tuple((name, shipped(name).title) for name in shipped_names())
 
 
-@cache
-def puzzle_variants() -> tuple[str, ...]:
-    """The variants a puzzle set ships for (teaching/sets/VARIANT.json), in the order of the new-game menu."""
-    folder = resources.files("damka.teaching.sets")
-    sets = {item.name[:-len(".json")] for item in folder.iterdir() if item.name.endswith(".json")}
-    return tuple(name for name, _ in variant_choices() if name in sets)
-
-
 def overview_data(learner: str, learners: tuple[str, ...], facts: ProgressFacts) -> dict[str, Any]:
     """The Learn tab's lists and `facts`' learner's progress, in the language spoken here."""
     titles = dict(variant_choices())
@@ -78,7 +70,7 @@ def overview_data(learner: str, learners: tuple[str, ...], facts: ProgressFacts)
         "lessons": [{"name": name, "title": title.text(), "done": name in done,
                      "next": name == facts.next_lesson} for name, title in lesson_titles()],
         "puzzles": [{"variant": name, "title": titles.get(name, name), "solved": solved.get(name, (0, 0))[0],
-                     "tried": solved.get(name, (0, 0))[1]} for name in puzzle_variants()],
+                     "tried": solved.get(name, (0, 0))[1]} for name in PUZZLE_VARIANTS],
         "progress": {"learner": facts.learner, "lessons_done": list(facts.lessons_done),
                      "lessons_total": facts.lessons_total, "puzzles_solved": facts.puzzles_solved,
                      "puzzles_tried": facts.puzzles_tried, "stars": facts.stars, "rating": facts.rating,
@@ -124,8 +116,8 @@ async def start_lesson(web: WebServer, data: dict, role: str, who: str) -> dict:
 
 async def start_puzzle(web: WebServer, data: dict, role: str, who: str) -> dict:
     variant = _name(data, "variant", "a variant puzzles ship for")
-    if variant not in puzzle_variants():
-        raise CommandError(f"variant: no puzzles for {variant!r}; there are puzzles for {', '.join(puzzle_variants())}",
+    if variant not in PUZZLE_VARIANTS:
+        raise CommandError(f"variant: no puzzles for {variant!r}; there are puzzles for {', '.join(PUZZLE_VARIANTS)}",
                            400)
     puzzle = None if data.get("id") is None else _name(data, "id", "a puzzle's id, or nothing for the next one")
 
