@@ -83,13 +83,13 @@ def overview_data(learner: str, learners: tuple[str, ...], facts: ProgressFacts)
 
 
 def _progress(web: WebServer, learner: str | None) -> tuple[str, tuple[str, ...], ProgressFacts]:
-    """On the board's thread: the learner at the board, every learner, and `learner`'s progress (None: the one at the board)."""
+    """On the board's thread: the learner at the board, every learner, and `learner`'s
+    progress (None: the one at the board's)."""
     desk = web.app.teaching
     learners = desk.learners()
     if learner is not None and learner not in learners:
         raise CommandError(say("web.learn_no_learner", name=learner), 404)
-    now = desk.progress().learner
-    return now, learners, desk.progress(learner)
+    return desk.learner, learners, desk.progress(learner)
 
 
 # -- the commands ---------------------------------------------------------------------------------
@@ -133,7 +133,7 @@ async def set_learner(web: WebServer, data: dict, role: str, who: str) -> dict:
 
     def run() -> dict[str, Any]:
         web.app.teaching.set_learner(name)
-        chosen = web.app.teaching.progress().learner
+        chosen = web.app.teaching.learner      # as the desk keeps it (trimmed)
         web.announce(say("web.learn_learner_from", name=chosen, who=who))
         return {"ok": True, "learner": chosen}
     return await web.driver.call(run)

@@ -96,6 +96,8 @@
     select.innerHTML = "";
     const names = data.learners.includes(data.learner) ? data.learners : [data.learner, ...data.learners];
     for (const name of names) select.add(new Option(name, name));
+    $("learnerlist").innerHTML = "";                    // the names known, offered as the name is typed
+    for (const name of names) $("learnerlist").appendChild(new Option(name));
     select.value = data.progress.learner;
     const p = data.progress;
     const rows = [t("learn_lessons_done", { done: p.lessons_done.length, total: p.lessons_total }),
