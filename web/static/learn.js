@@ -15,6 +15,7 @@
     if (!s) return;
     const teaching = s.teaching;
     $("teaching").hidden = !teaching;
+    $("learn").classList.toggle("live", !!teaching);   // a wide screen: the live view beside the lists
     if (!teaching) seen.key = "";      // the same puzzle taken again later starts with no tries
     if (teaching) {
       $("teachtitle").textContent = teaching.kind === "lesson"
