@@ -160,3 +160,17 @@ def test_the_arbiter_pin_starts_a_puzzle_too(served) -> None:
     status, answer = post(served, "/api/learn/puzzle", {"variant": "russian"}, code=PIN)
     assert status == 200 and answer["id"].startswith("russian-"), answer
     assert post(served, "/api/learn/quit", {}, code=PIN)[0] == 200
+
+
+@pytest.mark.parametrize("variant", ["classic", "russian", "international", "multiwarcaby"])
+def test_a_puzzle_of_every_variant_is_pictured_for_the_page(served, variant) -> None:
+    status, answer = post(served, "/api/learn/puzzle", {"variant": variant})
+    assert status == 200, answer
+    facts = teaching(served.rig)
+    shown = wait_until(lambda: (t := served.web.feed.latest_state.data.get("teaching")) and t["name"] == answer["id"]
+                       and t, f"the {variant} puzzle in the page's picture")
+    game = served.rig.do(lambda: served.app.board_game)             # the puzzle's own position, as the board has it
+    squares = {game.variant.geometry.name(index) for index in game.variant.geometry.squares
+               if game.variant.piece_at(game.position, index)}
+    assert set(shown["board"]["pieces"]) == squares and squares
+    assert set(shown["board"]["frame"]) == {square for square, _ in facts.lights}
