@@ -216,6 +216,21 @@ class ExerciseSaid(GameEvent):
 
 
 @dataclass(frozen=True)
+class ExerciseFinished(GameEvent):
+    """A lesson or a puzzle ended at the board (not one left half-way): the learner's
+    progress (teaching/progress.py) is recorded from it, and the page hears it."""
+
+    kind: str                      # "lesson" or "puzzle"
+    name: str                      # the lesson's name or the puzzle's id
+    variant: str
+    learner: str
+    solved: bool                   # done without the answer shown
+    stars: int                     # 0-3 (a lesson: 3)
+    hints: int
+    tries: int                     # wrong tries
+
+
+@dataclass(frozen=True)
 class OfferMade(GameEvent):
     """A draw offered or a take-back asked, waiting for the other player's
     answer (`controller/app/offers.py`): by `side` (None: the board as a whole),

@@ -65,27 +65,30 @@ class Screen:
         k = scale_of((width, height))
         small, info, big = _size(READABLE, k), _size(24, k), _size(30, k)
         pad = round(8 * k)
-        move = say("screen.move_number", number=view.move_number)
+        move = say("screen.move_number", number=view.move_number) if view.move_number is not None else ""
         # The title and the move number share the top line when they fit; else the
         # title gets up to two lines and the move number goes to the last-move line.
         move_on_top = widgets.width_of(view.title, info) + widgets.width_of(move, info) + 3 * pad <= width
-        if move_on_top:
-            widgets.text(surface, move, (width - pad, pad // 2), info, DIM, "topright")
+        if move_on_top or not move:
+            if move:
+                widgets.text(surface, move, (width - pad, pad // 2), info, DIM, "topright")
             widgets.text(surface, view.title, (pad, pad // 2), info, DIM)
             top = pad // 2 + widgets.line_height(info)
         else:
             top = pad // 2 + widgets.paragraph(surface, view.title, pygame.Rect(pad, pad // 2, width - 2 * pad, height),
                                                info, DIM, "center", max_lines=2)
         top += pad // 2
-        clock_height = round(height * (0.48 if height > width else 0.44))
-        self._clocks(surface, pygame.Rect(pad // 2, top, width - pad, clock_height), view, k)
+        # A lesson or a puzzle has neither sides nor a clock: its words get the room.
+        clock_height = round(height * (0.48 if height > width else 0.44)) if view.sides or view.clock else 0
+        if clock_height:
+            self._clocks(surface, pygame.Rect(pad // 2, top, width - pad, clock_height), view, k)
         y = top + clock_height + pad // 2
         status = "  ".join(part for part in (status_text(view.clock) if view.clock else "", view.status) if part)
         lines = 1 if height <= width else 2
         used = widgets.paragraph(surface, status, pygame.Rect(pad, y, width - 2 * pad, height), big, ACCENT,
                                  "center", max_lines=lines) if status else 0
         y += max(used, widgets.line_height(big)) + pad // 4
-        right_words = [] if move_on_top else [move]
+        right_words = [] if move_on_top or not move else [move]
         short = list(right_words)
         if view.hints_left is not None:
             right_words.append(say("screen.hints_left", count=view.hints_left) if view.hints_left

@@ -15,8 +15,16 @@ the LEDs show and what the screen says, as pure reads:
   guide the pieces back; from the second mistake on, the answer is lit;
 - RIGHT: the right move lights green and the well-done words show.
 
-The runner owns only its exercise's state; whoever runs it (a lesson, a
-puzzle) decides what comes after RIGHT.
+A puzzle asks two things more of the same runner. An exercise that
+`hides_answer` does not judge the lift of a piece that may move (saying "not
+that piece" would give the answer away), and its wrong moves are told as
+not winning. An exercise `carried_out` is the other side's move (a puzzle's
+reply): it is lit in the computer's colours from the start and the child
+carries it out, any other move is put back and counts as no try. `hint()`
+lights the piece to move, then the whole move.
+
+The runner owns only its exercise's state (its tries, oldest first, are
+`tries`); whoever runs it (a lesson, a puzzle) decides what comes after RIGHT.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from damka.controller.board.tracker import Kind, Reading, Tracker, TrackerState
 from damka.controller.words import language, say
 from damka.engine.game import Game
 from damka.engine.move import Move
+from damka.engine.notation import format_move
 from damka.engine.variant import Position, Variant
 from damka.hardware.interfaces import LedFrame, Role
 from damka.teaching import mistakes
@@ -59,6 +68,8 @@ class Exercise:
     say: Words
     well_done: Words
     wrong: tuple[tuple[Turn, Words], ...] = ()
+    hides_answer: bool = False    # a puzzle: a lift is not judged, a wrong move is told as not winning
+    carried_out: bool = False     # the other side's move, lit in the computer's colours, for the child to make
 
     def answers(self, turn: Turn) -> bool:
         """Whether `turn` is right: a right answer, or starts with one (an answer shorter than a
@@ -81,6 +92,16 @@ class Phase(enum.Enum):
 
 
 SHOW_ANSWER_AFTER = 2  # mistakes before the answer is lit
+MAX_HINTS = 2          # the piece to move, then the whole move
+
+
+@dataclass(frozen=True)
+class Try:
+    """One try of the exercise: the move (or the square of a lift), whether it was right, and why not."""
+
+    move: str
+    right: bool
+    why: str = ""
 
 
 @dataclass
@@ -94,6 +115,8 @@ class ExerciseRunner:
     mistakes: int = 0
     reason: str = ""          # why the last mistake was one, in a child's words
     solved_with: Turn = ()     # the right turn played
+    hints: int = 0             # 1: the piece to move is lit, 2: the whole move
+    tries: list[Try] = field(default_factory=list)
     occupancy: int = -1
     _state: TrackerState = field(default_factory=TrackerState)
     _reading: Reading | None = None
@@ -134,13 +157,15 @@ class ExerciseRunner:
                 self._judge_turns(reading.turns)
         elif reading.kind is Kind.IN_PROGRESS:
             lifted = self._single_lift()
-            if lifted is not None and lifted not in {answer[0].start for answer in self.exercise.right}:
-                self._mistake(mistakes.lift_reason(self.exercise.variant, self.game.position, lifted))
+            if lifted is not None and lifted not in {answer[0].start for answer in self.exercise.right} \
+                    and not (self.exercise.hides_answer and self._may_move(lifted)):
+                self._mistake(self._lift_reason(lifted), self._square(lifted))
         else:
             lifted = self._single_lift()
             position = self.game.position
-            self._mistake(mistakes.lift_reason(self.exercise.variant, position, lifted) if lifted is not None
-                          else mistakes.board_reason(self.exercise.variant, position, self.target, self.occupancy))
+            self._mistake(self._lift_reason(lifted) if lifted is not None
+                          else mistakes.board_reason(self.exercise.variant, position, self.target, self.occupancy),
+                          "?" if lifted is None else self._square(lifted))
 
     def next_deadline(self) -> int | None:
         """When the board, still until then, is judged (None: nothing to judge)."""
@@ -154,7 +179,15 @@ class ExerciseRunner:
 
     @property
     def answer_shown(self) -> bool:
-        return self.mistakes >= SHOW_ANSWER_AFTER and self.phase is not Phase.RIGHT
+        return self.mistakes >= SHOW_ANSWER_AFTER and self.phase is not Phase.RIGHT and not self.exercise.carried_out
+
+    def hint(self) -> bool:
+        """Light more of the answer (the piece, then the whole move); False when there is no more to light."""
+        if self.phase is not Phase.PLAY or self.hints >= MAX_HINTS or self.answer_shown or self.exercise.carried_out:
+            return False
+        self.hints += 1
+        self.speak(self.message)
+        return True
 
     @property
     def frame(self) -> LedFrame:
@@ -170,8 +203,13 @@ class ExerciseRunner:
             # A move under way: the learning lights (where the piece in the hand may land, what it captures),
             # never the compulsory-capture glow before a hand moves: finding the capture is the exercise.
             layers.append(hints.learning(board, self.tracker.index(self.game.position), reading))
-        if self.answer_shown:
-            layers.append(hints.planned(board, self.exercise.right[0], occupancy, computer=False))
+        answer = self.exercise.right[0]
+        if self.exercise.carried_out:
+            layers.append(hints.planned(board, answer, occupancy, computer=True))
+        elif self.answer_shown or self.hints >= MAX_HINTS:
+            layers.append(hints.planned(board, answer, occupancy, computer=False))
+        elif self.hints:
+            layers.append([(board.name(answer[0].start), Role.HINT_FROM)])
         return hints.compose(*layers)
 
     @property
@@ -187,6 +225,10 @@ class ExerciseRunner:
             return self.exercise.well_done.text()
         if self.answer_shown:
             return say("lesson.answer_lit", why=self.reason)
+        if self.hints:  # (the latest thing asked for)
+            return say(f"puzzle.hint.{min(self.hints, MAX_HINTS)}")
+        if self.mistakes and self.exercise.carried_out:
+            return say("puzzle.make_lit", why=self.reason)
         if self.mistakes:
             return say("lesson.try_again", why=self.reason)
         return ""
@@ -209,17 +251,45 @@ class ExerciseRunner:
         if right:
             self.phase = Phase.RIGHT
             self.solved_with = right[0]
+            self.tries.append(Try(self._text(right[0]), True))
             self.speak(self.exercise.well_done.text())
             return
         own = self.exercise.words_for(turns)
-        self._mistake(own.text() if own is not None else mistakes.move_reason(self.exercise, turns))
+        if own is not None:
+            reason = own.text()
+        elif self.exercise.hides_answer:
+            reason = mistakes.puzzle_reason(self.exercise.variant, self.game.position, turns)
+        else:
+            reason = mistakes.move_reason(self.exercise, turns)
+        self._mistake(reason, self._text(turns[0]) if turns else "?")
 
-    def _mistake(self, reason: str) -> None:
+    def _mistake(self, reason: str, move: str) -> None:
+        if self.exercise.carried_out:  # whatever rule it broke, the lit move is what to make
+            reason = say("puzzle.why.not_lit")
         self.mistakes += 1
+        self.tries.append(Try(move, False, reason))
         self.reason = reason
         self.phase = Phase.PUT_BACK
         self._reading = None
         self.speak(reason)
+
+    def _lift_reason(self, square: int) -> str:
+        return mistakes.lift_reason(self.exercise.variant, self.game.position, square)
+
+    def _may_move(self, square: int) -> bool:
+        """Whether the piece on `square` may start a legal move now."""
+        return any(move.start == square for move in self.exercise.variant.legal_moves(self.game.position))
+
+    def _square(self, square: int) -> str:
+        return self.board.name(square)
+
+    def _text(self, turn: Turn) -> str:
+        """A turn as the notation writes it (a multiwarcaby turn's two moves with a space between)."""
+        variant, position, texts = self.exercise.variant, self.game.position, []
+        for move in turn:
+            texts.append(format_move(variant, position, move))
+            position = variant.play(position, move)
+        return " ".join(texts)
 
     def _single_lift(self) -> int | None:
         """The square of the one piece lifted from the position, nothing else changed (None: not that)."""

@@ -56,6 +56,21 @@ def move_reason(exercise: Exercise, turns: tuple[Turn, ...]) -> str:
     return say("lesson.why.other_move")
 
 
+def puzzle_reason(variant: Variant, position: Position, turns: tuple[Turn, ...]) -> str:
+    """A puzzle's wrong move (turn), the rules allow it: what the other side can do then, if it can take
+    pieces back at once; else that it does not win."""
+    turn = next((turn for turn in turns if turn), None)
+    if turn is None:
+        return say("puzzle.why.not_best")
+    after = position
+    for move in turn:
+        after = variant.play(after, move)
+    if variant.side_to_move(after) != variant.side_to_move(position) and any(
+            move.captures for move in variant.legal_moves(after)):
+        return say("puzzle.why.taken_points" if variant.uniform_piece is not None else "puzzle.why.taken")
+    return say("puzzle.why.not_best")
+
+
 def board_reason(variant: Variant, position: Position, target: int, occupancy: int) -> str:
     """The board shows something no legal move makes: the rule most likely broken."""
     removed = target & ~occupancy

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -167,3 +168,9 @@ def shipped(variant_name: str) -> list[Puzzle]:
     if not source.is_file():
         return []
     return loads(source.read_text("utf-8"), f"damka/teaching/sets/{variant.name}.json")[1]
+
+
+@cache
+def shipped_set(variant_name: str) -> tuple[Puzzle, ...]:
+    """`shipped(variant_name)` read once (reading checks every puzzle's line: the board asks often)."""
+    return tuple(shipped(variant_name))

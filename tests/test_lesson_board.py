@@ -143,7 +143,7 @@ def shown(app: App) -> tuple[str, str, bool]:
     view = app.view()
     assert isinstance(view, GameView)
     check(f"lesson ({words.language()})", view, (480, 320), save=False)  # (the screen starts its own fonts)
-    runner = app.lessons.runner
+    runner = app.teaching.lessons.runner
     assert runner is not None
     assert view.status == words.say(f"lesson.status.{runner.phase.value}")
     if view.messages[0] != runner.instruction:
@@ -286,7 +286,7 @@ def test_a_chain_paused_half_way_is_lit_on_and_not_a_mistake() -> None:
     make(board, "g1", ("e3",), ("f2",))
     board.advance(10_000)
     assert board.lit(Role.LEGAL_TARGET) == {"c5"} and board.lit(Role.TO_CAPTURE) == {"d4", "b6"}
-    assert shown(app)[1] == "" and not shown(app)[2] and app.lessons.runner.mistakes == 0  # type: ignore[union-attr]
+    assert shown(app)[1] == "" and not shown(app)[2] and app.teaching.lessons.runner.mistakes == 0  # type: ignore[union-attr]
     make(board, "e3", ("c5", "a7"), ("d4", "b6"))
     board.advance(STILL_MS)
     assert board.lit(Role.LEGAL_TARGET) == {"g1", "e3", "c5", "a7"}

@@ -16,7 +16,7 @@ from test_web_remote import wait_for  # noqa: E402
 from web_support import PIN, Served, request  # noqa: E402
 
 SIZES = ((360, 740), (1280, 800))
-TABS = ("watch", "setup", "arbiter", "archive", "boardtab")
+TABS = ("watch", "setup", "arbiter", "archive", "boardtab", "learn")
 TAP_PX = 32          # the smallest height a finger hits reliably
 LONG = ["Alexandra Wilhelmina Konstantinova", "Bartholomew Fitzgerald-Oyelaran", "Cid", "Dee"]
 
@@ -70,6 +70,8 @@ def fill_tab(page, tab: str) -> None:
         page.wait_for_selector("#settingsform select")
     elif tab == "arbiter":
         page.wait_for_selector("#arblog li")
+    elif tab == "learn":
+        page.wait_for_selector("#lessons button[data-lesson]")
 
 
 def new_remote_game(board: Served, **game) -> dict:
@@ -133,5 +135,23 @@ def test_a_four_player_game_with_a_seat_held_elsewhere_fits_a_phone_and_a_deskto
     page.wait_for_selector("#remote #claim")                        # "take over the seat (arbiter PIN)"
     page.wait_for_function("document.querySelectorAll('#sides .side').length === 4")
     problems = check_every_tab(page, fill_tab)
+    assert not problems, "\n".join(problems)
+    assert page.errors == []
+
+
+def test_a_puzzle_on_the_board_with_a_wrong_try_and_a_long_learner_name_fits_a_phone_and_a_desktop(browser,
+                                                                                                   board) -> None:
+    from learn_support import follow_lights, make, moves_now
+    stored_game(board)
+    board.rig.do(lambda: board.app.teaching.set_learner("Wilhelmina-Konstantinova"))   # 24 characters, no space
+    status, answer = request(board, "POST", "/api/learn/puzzle", {"variant": "russian"}, code=board.code)
+    assert status == 200, answer
+    follow_lights(board.rig)
+    line = board.rig.do(lambda: board.app.teaching.puzzles.puzzle.line)
+    make(board.rig, next(text for text, _ in moves_now(board.rig) if text != line[0]))
+    page = open_page(browser, board, *SIZES[0])
+    page.click("#tabs button[data-tab=learn]")
+    page.wait_for_selector("#tries li.wrong")
+    problems = check_every_tab(page, lambda page, tab: tab == "arbiter" or fill_tab(page, tab))  # no game: no log
     assert not problems, "\n".join(problems)
     assert page.errors == []

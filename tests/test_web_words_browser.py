@@ -44,7 +44,8 @@ def test_the_page_of_a_polish_board_is_polish(browser, board) -> None:
     marked = page.evaluate(MARKED)
     assert len(marked) > 50
     assert [(key, text) for key, text in marked if text != polish[key]] == []
-    assert page.locator("#tabs button").all_text_contents() == ["Gra", "Nowa gra", "Sędzia", "Archiwum", "Plansza"]
+    assert page.locator("#tabs button").all_text_contents() == ["Gra", "Nowa gra", "Sędzia", "Archiwum", "Plansza",
+                                                                  "Nauka"]
     page.wait_for_function("document.getElementById('conn').textContent === 'na żywo'")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('Plansza pokazuje: Nowa gra')")
     page.click("#tabs button[data-tab=setup]")

@@ -29,7 +29,7 @@ from damka.engine.errors import EngineError
 from damka.engine.variants import variant_class
 from damka.web import archive
 from damka.web import arbiter as arbiter_mod
-from damka.web import board
+from damka.web import board, learn
 from damka.web.driver import CommandError, setup_from
 from damka.web.importer import ImportBusy
 from damka.web.security import Refused, check_csrf, check_origin
@@ -86,16 +86,23 @@ def routes(web: WebServer) -> list[Route]:
         name = f"damka-game-{request.path_params['id']}.pdn"
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
+    async def learning(request: Request) -> Response:
+        try:
+            data = await learn.overview(web, request.query_params.get("learner"), asked_language(request))
+        except CommandError as error:
+            return _error(error.status, str(error))
+        return JSONResponse(data, headers={"Cache-Control": "no-store"})
+
     return [
         Route("/api/state", state), Route("/api/options", options), Route("/api/words", page_words), Route("/api/games", games),
-        Route("/api/import", import_progress),
+        Route("/api/import", import_progress), Route("/api/learn", learning),
         Route("/api/games/{id:int}", game), Route("/api/games/{id:int}.pdn", pdn),
         post("/api/game/new", new_game), post("/api/game/action", action), post("/api/game/move", move),
         post("/api/game/claim", claim),
         post("/api/code/rotate", rotate, arbiter=True), post("/api/login", login),
         post("/api/arbiter/{action}", arbiter_action, arbiter=True),
         post("/api/games/import", import_pdn, limit=PDN_LIMIT),
-        *board.routes(web, post),
+        *board.routes(web, post), *learn.routes(web, post),
     ]
 
 

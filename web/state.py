@@ -2,8 +2,9 @@
 
 One `snapshot(app.read_model())` gives the whole picture: the app's state, the game
 (variant, squares, pieces, the LED roles of the moment, the move list in PDN
-notation, sides with scores, clocks, result) and, when a seat is played from
-the page, the moves it may make. The page draws only this; it never reasons
+notation, sides with scores, clocks, result), when a seat is played from
+the page, the moves it may make, and the lesson or puzzle on the board with
+the child's tries. The page draws only this; it never reasons
 about the rules itself.
 """
 
@@ -19,11 +20,13 @@ from damka.controller.app.views import GameView, MenuView, ResultView
 from damka.controller.words.wording import reason_text
 from damka.controller.words import say
 from damka.engine.variant import Result
+from damka.engine.variants import default_variant
 from damka.hardware.interfaces import Role
 from damka.hardware.palette import role_colour
 
 if TYPE_CHECKING:
     from damka.controller.app import AppReadModel, GameFacts
+    from damka.controller.app.teaching_facts import TeachingFacts
     from damka.web.remote import RemoteOpponent
 
 FEATURES = ("app", "game", "view")
@@ -122,6 +125,20 @@ def offer_data(model: AppReadModel) -> dict[str, Any] | None:
                                                "offered_from": last[0].where}}
 
 
+def teaching_data(teaching: TeachingFacts | None) -> dict[str, Any] | None:
+    """The lesson or puzzle on the board (None: neither): its position and lights as board.js draws
+    them, the words the board shows (already in its language), the tries so far, stars and hints."""
+    if teaching is None:
+        return None
+    variant = default_variant(teaching.variant)
+    board = picture(variant, variant.parse_position(teaching.fen), dict(teaching.lights))
+    return {"kind": teaching.kind, "name": teaching.name, "title": teaching.title, "variant": teaching.variant,
+            "step": teaching.step, "steps": teaching.steps, "phase": teaching.phase,
+            "instruction": teaching.instruction, "message": teaching.message,
+            "tries": [{"move": one.move, "right": one.right, "why": one.why} for one in teaching.tries],
+            "stars": teaching.stars, "hints": teaching.hints, "learner": teaching.learner, "board": board}
+
+
 def view_data(model: AppReadModel) -> dict[str, Any]:
     """What the board's own screen shows, in words (the menu's rows, the result)."""
     view = model.view
@@ -142,6 +159,7 @@ def snapshot(model: AppReadModel, remote: RemoteOpponent | None = None,
     `RemoteOpponent` of the game (or None); `arbiter_log`: the console's list, newest last."""
     data = {"app": model.state.value, "now": model.now, "board": board_data(model), "game": game_data(model),
             "view": view_data(model), "remote": None, "offer": offer_data(model),
+            "teaching": teaching_data(model.teaching),
             "arbiter_log": list(arbiter_log[-50:]), "settings": setting_rows(model.settings)}
     game = model.game
     if remote is not None and game is not None:

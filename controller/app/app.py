@@ -34,7 +34,7 @@ from damka.controller.app import resume as resume_mod
 from damka.controller.app.commands import ArbiterCommands
 from damka.controller.app.games import Games
 from damka.controller.app.hooks import AppListener
-from damka.controller.app.lesson_desk import LessonDesk
+from damka.controller.app.teaching_desk import TeachingDesk
 from damka.controller.app.listeners import Listeners
 from damka.controller.app.menu_actions import MenuActions
 from damka.controller.app.offer_desk import OfferDesk
@@ -156,8 +156,8 @@ class App:
         self.offer_desk = OfferDesk(self)
         self.commands = ArbiterCommands(self)
         self._read_model = ReadModelKeeper()
-        self.lessons = LessonDesk(self)
-        self.listen(self.lessons.ticks)
+        self.teaching = TeachingDesk(self)   # lessons, puzzles, the learner and their progress
+        self.listen(self.teaching.ticks)
         self._handlers: dict[type, Callable[[Any], None]] = {
             Snapshot: self._on_snapshot, ClockPress: self._on_clock, ButtonPress: self._on_button,
         }
@@ -194,9 +194,9 @@ class App:
 
     @property
     def board_game(self) -> Game | None:
-        """The game whose pieces belong on the board: a lesson step's, the session's, or the one offered for resuming."""
-        if self.state is AppState.LESSON and self.lessons.runner is not None:
-            return self.lessons.runner.game
+        """The game whose pieces belong on the board: a lesson's or puzzle's, the session's, or the one offered."""
+        if self.state is AppState.LESSON and self.teaching.board_game is not None:
+            return self.teaching.board_game
         if self.session is not None:
             return self.session.game
         offer = self.games.resume_offer
@@ -252,7 +252,7 @@ class App:
         self.occupied = snapshot.occupied
         self.sensed = True
         if self.state is AppState.LESSON:
-            self.lessons.see(snapshot.occupied, self.now)  # a game left under the menu does not see the lesson's board
+            self.teaching.see(snapshot.occupied, self.now)  # a game left under the menu does not see the lesson's board
         elif self.session is not None:
             self.session.handle(snapshot)  # the session keeps watching the board, menus open or not
 
@@ -281,7 +281,7 @@ class App:
                 self.session.handle(press)
             return
         if self.state is AppState.LESSON and self.overlay is None:
-            self.lessons.press(button)
+            self.teaching.press(button)
             return
         menu = self.overlay if self.overlay is not None else self.menu
         action = menu.press(button)
@@ -340,7 +340,7 @@ class App:
 
     def start_lesson(self, lesson: Lesson) -> None:
         """Take `lesson` at the board now (the lessons menu, `damka sim --lesson`): the LEDs set up its first step."""
-        self.lessons.start(lesson)
+        self.teaching.take_lesson(lesson)
 
     def take_up(self, stored: StoredGame) -> None:
         """Play on `stored` (an unfinished game) now, as the resume offer would:
@@ -373,6 +373,7 @@ class App:
             before = words.language()
             words.follow(settings)  # first: the menus open and the listeners speak the new language
             self.screens.retell(before)
+            self.teaching.retell()  # (its menus' rows are lesson titles and filled-in lines)
             self.board_settings = settings
             overlay = self.overlay
             if overlay is not None and overlay.name == SETTINGS_MENU:  # open while the page changed them:

@@ -28,7 +28,7 @@ def app_frame(app: App) -> LedFrame:
             return {square: role for square, role in session.frame.items() if role is not Role.LAST_MOVE}
         return session.frame
     if app.state is AppState.LESSON:
-        return app.lessons.frame
+        return app.teaching.frame
     offer = app.games.resume_offer
     if app.state is AppState.RESUME and offer is not None:
         return resume_mod.guidance_frame(offer, app.occupied)
@@ -44,7 +44,7 @@ def app_view(app: App, core: GameView | None = None) -> View:
     if app.state is AppState.RESULT and app.result_view is not None:
         return app.result_view
     if app.state is AppState.LESSON:
-        return app.lessons.view()
+        return app.teaching.view()
     session = app.session
     if app.state in (AppState.MENU, AppState.RESUME) or session is None:
         return MenuView(app.menu, subtitle=_lines(app.menu.description, app.banner), warning=app.notice)

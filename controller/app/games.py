@@ -141,6 +141,11 @@ class Games:
         self._choose_players(variant, labels)
         self._start(built, self._recorder_for(built))
 
+    @property
+    def named_players(self) -> tuple[str, ...]:
+        """The names given for the games (the command line, the page), as given."""
+        return tuple(self._named_players)
+
     def set_player_names(self, names: Sequence[str]) -> None:
         """The players' names for the next game (one per side; none: the sides' own names)."""
         if isinstance(names, str) or not all(isinstance(n, str) and len(n.strip()) <= MAX_NAME for n in names):

@@ -4,20 +4,23 @@
 `ExerciseRunner` (teaching/exercise.py: it sets the position up with the
 LEDs, watches the child and judges the tries). After a right move the LEDs
 stay green for `NEXT_STEP_MS` (or until ok) and the next step comes; after the
-last, the screen says well done and ok or menu goes back to the menu. Menu
-during a lesson also goes back. What it says aloud goes on the App's bus as
-`ExerciseSaid` (the cues speak it when the voice is on).
+last, the screen says well done and ok or menu goes back to the menu, and
+`ExerciseFinished` goes on the App's bus (the learner's progress is recorded
+from it). Menu during a lesson also goes back. What it says aloud goes on the
+App's bus as `ExerciseSaid` (the cues speak it when the voice is on). The
+teaching desk (teaching_desk.py) owns this desk beside the puzzles'.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from damka.controller import events as ev
 from damka.controller.app.hooks import AppListener
 from damka.controller.app.screens import AppState
 from damka.controller.app.menus import Menu, Row
 from damka.controller.board.tracker import Tracker
+from damka.controller.app.teaching_facts import TeachingFacts, fen_now, lights_of, runner_phase, tries_of
 from damka.controller.app.views import GameView, MenuView, View
 from damka.controller.words import say
 from damka.hardware.interfaces import Button, LedFrame
@@ -39,10 +42,16 @@ def lessons_menu() -> Menu:
                 name=LESSONS_MENU)
 
 
-class LessonTicks(AppListener):
-    """The desk's ear on the App: a lesson's steps move on with the App's ticks and deadlines."""
+class Ticking(Protocol):
+    def tick(self, now: int) -> None: ...
 
-    def __init__(self, desk: LessonDesk) -> None:
+    def next_deadline(self, now: int) -> int | None: ...
+
+
+class DeskTicks(AppListener):
+    """A desk's ear on the App: a lesson's steps (a puzzle's moves) go on with the App's ticks and deadlines."""
+
+    def __init__(self, desk: Ticking) -> None:
         self.desk = desk
 
     def tick(self, now: int) -> None:
@@ -62,8 +71,8 @@ class LessonDesk:
         self.runner: ExerciseRunner | None = None
         self.finished = False
         self.right_at: int | None = None
+        self.tries = 0   # the wrong tries of the lesson so far, all steps
         self._trackers: dict[str, Tracker] = {}
-        self.ticks = LessonTicks(self)  # App.listen it
 
     @property
     def active(self) -> bool:
@@ -78,6 +87,7 @@ class LessonDesk:
         """Take `lesson` from its first step: the board guides the pieces to its position."""
         self.lesson = lesson
         self.finished = False
+        self.tries = 0
         self.app.screens.show_lesson()
         self._begin(0)
 
@@ -95,8 +105,12 @@ class LessonDesk:
 
     def quit(self) -> None:
         """Back to the menu (the lesson ends where it is)."""
-        self.lesson = self.runner = None
+        self.drop()
         self.app.games.open_new_menu()
+
+    def drop(self) -> None:
+        """Forget the lesson (another exercise takes the board)."""
+        self.lesson = self.runner = None
 
     # -- input ---------------------------------------------------------------------------
 
@@ -127,6 +141,20 @@ class LessonDesk:
             return self.right_at + NEXT_STEP_MS
         return self.runner.next_deadline()
 
+    def facts(self, learner: str) -> TeachingFacts | None:
+        """The lesson as the page reads it (None: no lesson on the board)."""
+        lesson, runner = self.lesson, self.runner
+        if lesson is None or runner is None:
+            return None
+        variant = lesson.variant
+        message = say("lesson.finished", title=lesson.title.text()) if self.finished else runner.message
+        return TeachingFacts(
+            kind="lesson", name=lesson.name, title=lesson.title.text(), variant=variant.name,
+            fen=fen_now(variant, runner), step=self.index + 1, steps=len(lesson.steps),
+            phase="done" if self.finished else runner_phase(runner), instruction=runner.instruction,
+            message=message, tries=tries_of(runner), stars=3, hints=0, learner=learner,
+            lights=lights_of(self.frame))
+
     # -- what shows -------------------------------------------------------------------------
 
     @property
@@ -139,7 +167,7 @@ class LessonDesk:
             return MenuView(lessons_menu())
         title = say("lesson.title", title=lesson.title.text(), step=self.index + 1, steps=len(lesson.steps))
         if self.finished:
-            return GameView(title, (), status=say("lesson.status.finished"),
+            return GameView(title, (), move_number=None, status=say("lesson.status.finished"),
                             messages=(say("lesson.finished", title=lesson.title.text()), say("lesson.finished_next")))
         message = runner.message
         if runner.phase is Phase.RIGHT:
@@ -149,7 +177,8 @@ class LessonDesk:
         # box says only that: with the instruction beside it, it did not fit the 480x320 panel.
         alone = (runner.phase in (Phase.SETUP, Phase.PUT_BACK, Phase.RIGHT) or runner.answer_shown) and message
         messages = (message,) if alone else (runner.instruction, message) if message else (runner.instruction,)
-        return GameView(title, (), status=say(f"lesson.status.{runner.phase.value}"), messages=messages,
+        return GameView(title, (), move_number=None, status=say(f"lesson.status.{runner.phase.value}"),
+                        messages=messages,
                         alert=runner.phase is Phase.PUT_BACK or (runner.mistakes > 0 and runner.phase is Phase.PLAY))
 
     # -- the steps ---------------------------------------------------------------------------
@@ -157,6 +186,8 @@ class LessonDesk:
     def _begin(self, index: int) -> None:
         lesson = self.lesson
         assert lesson is not None
+        if self.runner is not None and index:
+            self.tries += self.runner.mistakes
         self.index = index
         self.right_at = None
         exercise = lesson.steps[index]
@@ -173,7 +204,10 @@ class LessonDesk:
         else:
             self.finished = True
             self.right_at = None
+            self.tries += self.runner.mistakes if self.runner is not None else 0
             self._speak(say("lesson.finished", title=lesson.title.text()))
+            self.app.bus.publish(ev.ExerciseFinished(self.app.now, 0, "lesson", lesson.name, lesson.variant.name,
+                                                     self.app.teaching.learner, True, 3, 0, self.tries))
 
     def _after(self, now: int) -> None:
         if self.runner is not None and self.runner.phase is Phase.RIGHT and self.right_at is None:

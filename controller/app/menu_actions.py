@@ -49,8 +49,8 @@ class MenuActions:
         """Do what the row `action` says."""
         if any(listener.act(action) for listener in self.app.listeners):
             return  # a feature's own row (DXP: adjudicate)
-        if self.app.lessons.act(action.name):
-            return  # the lessons menu's rows (lesson_desk.py)
+        if self.app.teaching.act(action.name):
+            return  # the lessons' and puzzles' menus (teaching_desk.py)
         handler = {
             "start": self._start_from_menu, "back": self._back, "continue": self._close_overlay,
             "resume": self.app.games.resume, "new": self.app.games.open_new_menu, "draw": self._agree_draw,

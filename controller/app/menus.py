@@ -315,6 +315,7 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
             Row("sides", say("new.sides"), side_choices()),
             Row("mode", say("new.mode"), mode_choices()),
             Row("lessons", say("new.lessons")),  # beside the mode: learning to play, step by step
+            Row("puzzles", say("new.puzzles")),  # and practice, with the learner's progress
             Row("time_control", say("new.clock"), time_choices()),
             Row("colours", say("new.colours"), colour_choices()),
             Row("engine", say("new.engine"), engine_choices(setup.engines, setup.variant)),

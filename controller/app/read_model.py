@@ -29,6 +29,7 @@ from damka.controller.players.seat_opponents import remote_players
 from damka.controller.session.types import Phase
 from damka.controller.app.view_builder import active_sides
 from damka.controller.app.menus import Menu
+from damka.controller.app.teaching_facts import TeachingFacts
 from damka.controller.app.views import GameView, MenuView, View
 from damka.engine.variant import Position, Result, Variant
 from damka.hardware.interfaces import Role
@@ -94,6 +95,7 @@ class AppReadModel:
     board: tuple[Variant, Position] | None  # the game whose pieces belong on the board
     game: GameFacts | None
     offers: OfferFacts | None          # None: no game
+    teaching: TeachingFacts | None     # the lesson or puzzle on the board (None: none)
 
     def lights(self) -> dict[str, Role]:
         return dict(self.frame)
@@ -135,7 +137,7 @@ def build(app: App, version: int) -> AppReadModel:
         frame=tuple(sorted(app_frame(app).items())), banner=app.banner, notice=app.notice,
         settings=app.board_settings,
         board=(board_game.variant, board_game.position) if board_game is not None else None,
-        game=game, offers=offers)
+        game=game, offers=offers, teaching=app.teaching.facts())
 
 
 class ReadModelKeeper:

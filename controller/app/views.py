@@ -47,7 +47,7 @@ class GameView:
     clock: ClockView | None = None            # None: no clock in this game
     status: str = ""                          # "White to move", "Player 2: second move"
     last_move: str = ""                       # "c3-d4"
-    move_number: int = 1
+    move_number: int | None = 1               # None: not shown (a lesson, a puzzle)
     messages: Sequence[str] = ()              # "Put a piece back on d4"
     alert: bool = False                       # messages shown as a warning
     hint: str = ""                            # learning mode: "Hint: c3-d4"

@@ -33,7 +33,7 @@ from damka.engine.errors import DamkaError
 # "DAMK": marks the file as ours (PRAGMA application_id), so another
 # program's SQLite database is never mistaken for an empty games database.
 APPLICATION_ID = 0x44414D4B
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -167,7 +167,27 @@ def _add_notes(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE games ADD COLUMN notes TEXT")  # JSON (store/pdn.py); NULL: none
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_notes}
+def _add_progress(conn: sqlite3.Connection) -> None:
+    """Version 3: the learners and every lesson or puzzle they finished (teaching/progress.py
+    reads their progress from these rows: lessons done, puzzles solved, stars, rating)."""
+    conn.execute("CREATE TABLE learners (name TEXT PRIMARY KEY, created TEXT NOT NULL)")
+    conn.execute("""CREATE TABLE exercises (
+        id       INTEGER PRIMARY KEY,
+        learner  TEXT NOT NULL,               -- learners.name
+        kind     TEXT NOT NULL,               -- 'lesson' or 'puzzle'
+        variant  TEXT NOT NULL,
+        name     TEXT NOT NULL,               -- the lesson's name or the puzzle's id
+        solved   INTEGER NOT NULL,            -- 1: done without the answer shown
+        stars    INTEGER NOT NULL,            -- 0-3
+        hints    INTEGER NOT NULL,
+        tries    INTEGER NOT NULL,            -- wrong tries
+        rating   INTEGER NOT NULL,            -- the learner's rating after it
+        time     TEXT NOT NULL                -- ISO 8601 UTC
+    )""")
+    conn.execute("CREATE INDEX exercises_learner ON exercises(learner, id)")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_notes, 2: _add_progress}
 
 
 def _check_header(path: Path) -> None:

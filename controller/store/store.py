@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from damka.controller.store.imports import insert_record
+from damka.controller.store.progress_rows import (EXERCISES, LEARNERS, ExerciseRow, add_learner, exercise_from_row,
+                                                  insert_exercise)
 from damka.controller.store.rebuild import rebuild_game
 from damka.controller.store.rows import (DROP_ACTION, IMPORTED, INSERT_MOVE, GameSummary, StoredDrop, StoredGame,
                                          clock_list, drop_detail, insert_game, move_row, parse_drop, result_json,
@@ -304,7 +306,25 @@ class Store:
                     on_stored(ids[-1], game, details)
         return ids, known
 
+    def add_learner(self, name: str) -> None:
+        """A learner (teaching/progress.py), kept even before the first lesson."""
+        with self._transaction() as conn:
+            add_learner(conn, name, self._stamp())
+
+    def record_exercise(self, row: ExerciseRow) -> None:
+        """A lesson or a puzzle `row.learner` finished (and the learner, if new)."""
+        with self._transaction() as conn:
+            insert_exercise(conn, row, self._stamp())
+
     # -- reading ------------------------------------------------------------
+
+    def learners(self) -> list[str]:
+        """Every learner, the first one made first."""
+        return [row[0] for row in self._query(LEARNERS)]
+
+    def exercises(self, learner: str) -> list[ExerciseRow]:
+        """What `learner` finished, oldest first."""
+        return [exercise_from_row(row) for row in self._query(EXERCISES, (learner,))]
 
     def list_games(self) -> list[GameSummary]:
         """Every game, oldest first."""

@@ -176,5 +176,6 @@ def _load() -> None:
     makes it wait for the first (no lock of ours beside the import system's to deadlock with)."""
     global _loaded
     if not _loaded:
-        from damka.controller.words import game, lessons, menus, page, screen, voice, web  # noqa: F401
+        from damka.controller.words import game, lessons, menus, page, puzzles, screen, voice, web  # noqa: F401
+        from damka.controller.words import learn_page  # noqa: F401  (the page's Learn tab)
         _loaded = True

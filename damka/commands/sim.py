@@ -59,6 +59,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-store", action="store_true", help="do not store the games")
     parser.add_argument("--lesson", metavar="NAME", default=None,
                         help="start a lesson at once: its name (damka lessons list) or a lesson file (.toml)")
+    parser.add_argument("--puzzle", metavar="VARIANT[:ID]", default=None,
+                        help="start a puzzle at once: classic, russian, international or multiwarcaby, and a "
+                             "puzzle's id (default: the next one for the learner)")
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
@@ -130,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
     from damka.teaching.lesson_file import find_lesson
 
     args.lesson_read = find_lesson(args.lesson) if args.lesson else None  # a wrong name: said before anything starts
+    args.puzzle_read = puzzle_from(args.puzzle) if args.puzzle else None
+    if args.lesson and args.puzzle:
+        raise ValueError("--lesson or --puzzle: one at a time")
+    args.lesson = args.lesson or args.puzzle  # (either: no game to start, none to offer)
     if not args.headless and (args.script or args.screenshot):
         raise ValueError("--script and --screenshot are for --headless (the window plays what you do)")
     if args.headless:
@@ -156,10 +163,26 @@ def run(args: argparse.Namespace) -> int:
             store.close()
 
 
+def puzzle_from(text: str) -> tuple[str, str | None]:
+    """--puzzle VARIANT[:ID], checked before anything starts: (variant, id or None)."""
+    from damka.controller.app.puzzle_desk import find_puzzle
+    from damka.teaching.puzzles import shipped_set
+
+    variant, _, puzzle_id = text.partition(":")
+    if variant not in ("classic", "russian", "international", "multiwarcaby") or not shipped_set(variant):
+        raise ValueError(f"--puzzle {text}: no puzzles for {variant!r}; there are puzzles for classic, russian, "
+                         "international and multiwarcaby")
+    if puzzle_id and find_puzzle(variant, puzzle_id) is None:
+        raise ValueError(f"--puzzle {text}: no puzzle {puzzle_id!r} in the {variant} set")
+    return variant, puzzle_id or None
+
+
 def start_lesson(app: App, args: argparse.Namespace) -> None:
-    """`--lesson`: the lesson on the board at once (read already by `run`)."""
+    """`--lesson`, `--puzzle`: the lesson or puzzle on the board at once (read already by `run`)."""
     if args.lesson_read is not None:
         app.start_lesson(args.lesson_read)
+    if args.puzzle_read is not None:
+        app.teaching.start_puzzle(*args.puzzle_read)
 
 
 def run_headless(args: argparse.Namespace, setup: GameSetup) -> int:

@@ -75,7 +75,7 @@ function describe(ev) {
     case "MoveRefused": return t("refused", { reason: ev.reason });
     case "GameOver": return t("game_over", { reason: ev.result.reason });
     case "ComputerPlanned": return t("to_play", { moves: ev.moves.join(" ") });
-    case "MessageShown": return ev.text;
+    case "MessageShown": case "ExerciseSaid": return ev.text;
     case "OfferMade": case "OfferAnswered": return ev.text;
     default: return ev.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   }
@@ -402,6 +402,7 @@ function showTab(name) {
   // The notice stands in the tab's flow, never over it: under the game's buttons, at the top of the other tabs.
   if (name === "watch") document.querySelector("#watch .controls").after($("notice")); else $(name).prepend($("notice"));
   if (name === "archive" && window.damkaArchive) window.damkaArchive.load();
+  if (name === "learn" && window.damkaLearn) window.damkaLearn.load();
 }
 
 function init() {

@@ -1,0 +1,257 @@
+"""A puzzle at the board: its line played turn by turn, hints, stars, the end.
+
+`PuzzleDesk` owns which puzzle is on the board and how it goes. The puzzle's
+`line` (solution, reply, follow-up...) is cut into turns by who moves (a
+multiwarcaby turn is two moves of one player). Each turn is one
+`ExerciseRunner` (teaching/exercise.py): the child's turns hide the answer
+(a lift is not judged, a wrong move does not win), the other side's are
+carried out as lit in the computer's colours. The first runner sets the
+position up with the LEDs; the next ones start from the board as it stands.
+
+Stars: 3 to start, each hint costs one; a wrong try costs none; once the
+answer was lit (two wrong tries on one turn) the puzzle gives 0 stars and
+does not count as solved. At the end `ExerciseFinished` goes on the bus.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from damka.controller import events as ev
+from damka.controller.app.teaching_facts import TeachingFacts, fen_now, lights_of, runner_phase, tries_of
+from damka.controller.app.views import GameView, View
+from damka.controller.board.tracker import Tracker
+from damka.controller.words import say, text_in
+from damka.engine.move import Move
+from damka.engine.notation import parse_move
+from damka.engine.variant import Position, Variant
+from damka.engine.variants import find_variant
+from damka.hardware.interfaces import Button, LedFrame
+from damka.teaching.exercise import Exercise, ExerciseRunner, Phase, Turn, Words
+from damka.teaching.puzzles import Puzzle, shipped_set
+
+if TYPE_CHECKING:
+    from damka.controller.app.app import App
+
+NEXT_TURN_MS = 2500  # the green light of a right move shows this long before the line goes on
+STARS = 3
+
+
+def find_puzzle(variant: str, puzzle_id: str) -> Puzzle | None:
+    return next((puzzle for puzzle in shipped_set(variant) if puzzle.id == puzzle_id), None)
+
+
+def line_turns(variant: Variant, puzzle: Puzzle) -> list[tuple[Position, Turn]]:
+    """The puzzle's line as turns, each with the position it starts from: a turn is the moves one player
+    makes in a row (one move; two in multiwarcaby)."""
+    turns: list[tuple[Position, Turn]] = []
+    here = puzzle.position(variant)
+    start, moves = here, list[Move]()
+    for text in puzzle.line:
+        if moves and variant.side_to_move(here) != variant.side_to_move(start):
+            turns.append((start, tuple(moves)))
+            start, moves = here, list[Move]()
+        move = parse_move(variant, here, text)
+        moves.append(move)
+        here = variant.play(here, move)
+    turns.append((start, tuple(moves)))
+    return turns
+
+
+def same_turns(variant: Variant, position: Position, turn: Turn) -> tuple[Turn, ...]:
+    """`turn` and every other turn of as many moves that leaves the same board (the same two captures in the
+    other order answer a multiwarcaby puzzle as well)."""
+    if len(turn) != 2:
+        return (turn,)
+    after = variant.play(variant.play(position, turn[0]), turn[1])
+    found = [turn]
+    for first in variant.legal_moves(position):
+        middle = variant.play(position, first)
+        for second in variant.legal_moves(middle):
+            other = (first, second)
+            if other != turn and variant.play(middle, second) == after:
+                found.append(other)
+    return tuple(found)
+
+
+def _words(key: str) -> Words:
+    return Words(text_in("en", key), text_in("pl", key))
+
+
+class PuzzleDesk:
+    """The one owner of the puzzle on the board."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.variant: Variant | None = None
+        self.puzzle: Puzzle | None = None
+        self.turns: list[tuple[Position, Turn]] = []
+        self.index = 0                 # the turn of the line under way
+        self.runner: ExerciseRunner | None = None
+        self.hints = 0                 # over the whole puzzle
+        self.tries = 0                 # the child's wrong tries, over the whole puzzle
+        self.answer_shown = False      # the answer was lit (two wrong tries on one turn)
+        self.finished = False
+        self.right_at: int | None = None
+        self._earlier_tries = 0        # the wrong tries of the turns before this one
+        self._trackers: dict[str, Tracker] = {}
+
+    @property
+    def active(self) -> bool:
+        return self.puzzle is not None
+
+    @property
+    def stars(self) -> int:
+        return 0 if self.answer_shown else max(0, STARS - self.hints)
+
+    @property
+    def solved(self) -> bool:
+        return self.finished and not self.answer_shown
+
+    # -- commands -------------------------------------------------------------------------
+
+    def start(self, variant_name: str, puzzle: Puzzle) -> None:
+        """Take `puzzle` now: the LEDs set its position up."""
+        variant = find_variant(variant_name)
+        self.variant, self.puzzle = variant, puzzle
+        self.turns = line_turns(variant, puzzle)
+        self.hints = self.tries = self._earlier_tries = 0
+        self.answer_shown = self.finished = False
+        self.app.screens.show_lesson()
+        self._begin(0)
+
+    def drop(self) -> None:
+        """Forget the puzzle (the menu, or another exercise, takes the board)."""
+        self.puzzle = self.runner = None
+        self.finished = False
+
+    # -- input ----------------------------------------------------------------------------
+
+    def see(self, occupied: frozenset[str], now: int) -> None:
+        if self.runner is not None and not self.finished:
+            self.runner.see(occupied, now)
+            self._after(now)
+
+    def tick(self, now: int) -> None:
+        if self.runner is None or self.finished or not self.app_shows_it:
+            return
+        if self.right_at is not None and now - self.right_at >= NEXT_TURN_MS:
+            self._next()
+            return
+        self.runner.tick(now)
+        self._after(now)
+
+    def press(self, button: Button) -> str:
+        """A button during the puzzle: "" (done here), "quit" (back to the menu) or "next" (the next puzzle)."""
+        if button is Button.MENU:
+            return "quit"
+        if self.finished:
+            return "next" if button is Button.OK else ""
+        if button is Button.OK and self.right_at is not None:
+            self._next()
+        elif button is Button.HINT and self.runner is not None and self.runner.hint():
+            self.hints += 1
+        return ""
+
+    def next_deadline(self, now: int) -> int | None:
+        if self.runner is None or self.finished or not self.app_shows_it:
+            return None
+        if self.right_at is not None:
+            return self.right_at + NEXT_TURN_MS
+        return self.runner.next_deadline()
+
+    @property
+    def app_shows_it(self) -> bool:
+        from damka.controller.app.screens import AppState
+        return self.app.state is AppState.LESSON and self.puzzle is not None
+
+    # -- what shows -----------------------------------------------------------------------
+
+    @property
+    def frame(self) -> LedFrame:
+        return {} if self.runner is None or self.finished else self.runner.frame
+
+    def title(self) -> str:
+        assert self.puzzle is not None
+        return say("puzzle.title", id=self.puzzle.id, stars=self.stars)
+
+    def view(self) -> View:
+        runner = self.runner
+        assert runner is not None
+        if self.finished:
+            end = say("puzzle.solved", stars=self.stars) if self.solved else say("puzzle.shown")
+            return GameView(self.title(), (), move_number=None, status=say("puzzle.status.done"),
+                            messages=(end, say("puzzle.finished_next")))
+        phase = runner_phase(runner)
+        message = runner.message
+        if runner.phase is Phase.RIGHT and self.index + 1 < len(self.turns):
+            message = f"{message}  {say('lesson.next')}"
+        alone = (runner.phase in (Phase.SETUP, Phase.PUT_BACK, Phase.RIGHT) or runner.answer_shown) and message
+        messages = (message,) if alone else (runner.instruction, message) if message else (runner.instruction,)
+        return GameView(self.title(), (), move_number=None, status=say(f"puzzle.status.{phase}"),
+                        messages=messages,
+                        alert=runner.phase is Phase.PUT_BACK or (runner.mistakes > 0 and runner.phase is Phase.PLAY))
+
+    def facts(self, learner: str) -> TeachingFacts | None:
+        puzzle, runner, variant = self.puzzle, self.runner, self.variant
+        if puzzle is None or runner is None or variant is None:
+            return None
+        view = self.view()
+        assert isinstance(view, GameView)
+        return TeachingFacts(
+            kind="puzzle", name=puzzle.id, title=self.title(), variant=variant.name,
+            fen=fen_now(variant, runner), step=self.index + 1, steps=len(self.turns),
+            phase="done" if self.finished else runner_phase(runner), instruction=runner.instruction,
+            message=" ".join(view.messages) if self.finished else runner.message, tries=tries_of(runner),
+            stars=self.stars, hints=self.hints, learner=learner, lights=lights_of(self.frame))
+
+    # -- the line -------------------------------------------------------------------------
+
+    def _exercise(self, index: int) -> Exercise:
+        variant = self.variant
+        assert variant is not None
+        position, turn = self.turns[index]
+        if index % 2:  # the other side's reply: the child carries it out
+            return Exercise(variant, position, (turn,), _words("puzzle.reply"), _words("puzzle.reply_done"),
+                            carried_out=True)
+        ask = "puzzle.go_on" if index else "puzzle.find_turn" if len(turn) == 2 else "puzzle.find_move"
+        return Exercise(variant, position, same_turns(variant, position, turn), _words(ask),
+                        _words("lesson.status.right"), hides_answer=True)
+
+    def _begin(self, index: int) -> None:
+        variant = self.variant
+        assert variant is not None
+        self.index = index
+        self.right_at = None
+        self._earlier_tries = self.tries
+        tracker = self._trackers.setdefault(variant.name, Tracker(variant))
+        self.runner = ExerciseRunner(self._exercise(index), tracker, speak=self._speak)
+        self.runner.see(self.app.occupied, self.app.now)
+
+    def _next(self) -> None:
+        if self.index + 1 < len(self.turns):
+            self._begin(self.index + 1)
+            return
+        puzzle, variant = self.puzzle, self.variant
+        assert puzzle is not None and variant is not None
+        self.finished = True
+        self.right_at = None
+        self._speak(say("puzzle.solved", stars=self.stars) if self.solved else say("puzzle.shown"))
+        self.app.bus.publish(ev.ExerciseFinished(self.app.now, 0, "puzzle", puzzle.id, variant.name,
+                                                 self.app.teaching.learner, self.solved, self.stars, self.hints,
+                                                 self.tries))
+
+    def _after(self, now: int) -> None:
+        runner = self.runner
+        if runner is None:
+            return
+        if not runner.exercise.carried_out:
+            self.tries = self._earlier_tries + sum(1 for attempt in runner.tries if not attempt.right)
+            if runner.answer_shown:
+                self.answer_shown = True
+        if runner.phase is Phase.RIGHT and self.right_at is None:
+            self.right_at = now
+
+    def _speak(self, text: str) -> None:
+        self.app.bus.publish(ev.ExerciseSaid(self.app.now, 0, text))
+
