@@ -238,6 +238,9 @@ def test_the_menu_offers_a_puzzle_near_the_rating_and_shows_the_progress() -> No
     menu = app.screens.shown_menu
     assert menu is not None and [row.key for row in menu.visible_rows()][:4] == [
         "next-lesson:01-man-moves", "puzzles:classic", "puzzles:russian", "puzzles:multiwarcaby"]
+    shown = app.view()
+    assert isinstance(shown, MenuView)
+    check("puzzles menu", shown, (480, 320), save=False)
     choose(app, board, "puzzles:classic")
     facts = app.read_model().teaching
     assert facts is not None and facts.kind == "puzzle"
@@ -321,6 +324,9 @@ def test_the_default_learner_is_named_in_the_boards_language_and_a_solved_set_is
     choose(app, board, "puzzles")
     menu = app.screens.shown_menu
     assert menu is not None and menu.row("learner").label == "Kto gra: Gracz 1 (ok: następny)"
+    shown = app.view()
+    assert isinstance(shown, MenuView)
+    check("puzzles menu (pl)", shown, (480, 320), save=False)
     for puzzle in shipped_set("multiwarcaby"):   # every multiwarcaby puzzle solved already
         app.teaching.book.record("puzzle", puzzle.id, "multiwarcaby", "Player 1", solved=True, stars=3, hints=0,
                                  tries=0, puzzle_rating=puzzle.rating)
