@@ -10,8 +10,14 @@ board's time is the virtual board's."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
+
+from damka.commands.run import app_options
+from damka.config import load_config, parse_config
+from damka.controller.config.board_config import CARRYING_OUT
+from damka.hardware.errors import ConfigError
 
 from damka.controller import events as ev
 from damka.controller.app import App
@@ -22,6 +28,7 @@ from damka.dxp import protocol as dxp
 from damka.hardware.interfaces import Button
 from tests.test_dxp import make as make_dxp, next_of, wait_for_peer
 from tests.test_dxp_clock import follower_game
+from tests.test_cli_run_options import damka
 from tests.test_hub_opponent import idle, make, on_board
 
 HUB = f"{sys.executable} -m damka hub"
@@ -167,3 +174,46 @@ def test_a_take_back_while_the_next_sides_time_runs_takes_the_early_press_back_t
         assert app.clock_ms()[1] == lit[1] - 3_000                 # the engine's early increment came off
     finally:
         app.session.close()
+
+
+# -- the board config: [clock] carrying_out ----------------------------------------------
+
+
+@pytest.mark.parametrize("who", list(CarryingOut))
+def test_the_board_config_gives_the_choice_to_every_game(who: CarryingOut) -> None:
+    config = parse_config({"clock": {"carrying_out": who.value}}, "board.toml")
+    app = App(setup=GameSetup("international", mode="computer", colours="first"), start_game=True,
+              **app_options(config))
+    try:
+        assert app.session.settings.carrying_out is who
+        app.new_game(GameSetup("classic", mode="computer", colours="first"))   # the next game too
+        assert app.session.settings.carrying_out is who
+    finally:
+        app.session.close()
+
+
+def test_without_the_setting_carrying_out_is_nobodys_time() -> None:
+    assert parse_config({}).clock.carrying_out == "nobody"
+    example = Path(__file__).resolve().parent.parent / "docs" / "board.example.toml"
+    assert load_config(example).clock.carrying_out == "nobody"
+    assert 'carrying_out = "nobody"' in example.read_text(encoding="utf-8")
+    assert CARRYING_OUT == tuple(who.value for who in CarryingOut)
+
+
+@pytest.mark.parametrize("value", ["me", "Mover", 1, True])
+def test_a_bad_value_is_one_line_naming_the_file_the_key_and_the_values(value) -> None:
+    with pytest.raises(ConfigError) as error:
+        parse_config({"clock": {"carrying_out": value}}, "/etc/damka/board.toml")
+    assert str(error.value) == ("/etc/damka/board.toml: [clock] carrying_out: expected one of nobody, mover, next, "
+                                f"got {value!r}")
+
+
+def test_damka_dxp_says_a_bad_config_before_it_waits_for_a_peer(tmp_path: Path) -> None:
+    config = tmp_path / "board.toml"
+    config.write_text('[board]\nbackend = "sim"\n[clock]\ncarrying_out = "peer"\n', encoding="utf-8")
+    done = damka("dxp", "--listen", "0", "--config", str(config), "--seconds", "30",
+                 "--db", str(tmp_path / "games.db"), home=tmp_path)
+    assert done.returncode == 2 and "waiting for a DXP peer" not in done.stdout, done.stdout
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].endswith(
+        f"{config}: [clock] carrying_out: expected one of nobody, mover, next, got 'peer'"), done.stderr
