@@ -25,7 +25,9 @@ from damka.controller.clock.records import State
 from damka.controller.game.setup import GameSetup
 from damka.controller.session.types import CarryingOut
 from damka.dxp import protocol as dxp
+from damka.engine.move import Move
 from damka.hardware.interfaces import Button
+from damka.sim.virtual_board import VirtualBoard
 from tests.test_dxp import make as make_dxp, next_of, wait_for_peer
 from tests.test_dxp_clock import follower_game
 from tests.test_cli_run_options import damka
@@ -145,23 +147,31 @@ def test_damkas_own_computer_is_timed_as_before(who: CarryingOut) -> None:
         app.session.close()
 
 
-def test_a_take_back_while_the_next_sides_time_runs_takes_the_early_press_back_too() -> None:
-    """Carrying out counts for the next side: the engine's turn was pressed as its
-    move arrived (its increment added). The person takes their own move back
-    before carrying the engine's out: that move is not played, so its press
-    goes back with the person's (the increment comes off) and the person is to move."""
+def engine_move_pressed_early() -> tuple[App, VirtualBoard, Move, tuple[int, ...]]:
+    """Carrying out counts for the next side, 5+3: the person's first move, the
+    engine's answer lit and its turn pressed as it arrived (its increment
+    added): the App, its board, the person's move, the clock then."""
     setup = GameSetup("classic", mode="computer", colours="first", level="casual", time_control="5+3",
                       engines=(("classic", "DamkaHub", HUB),))
     app = App(setup=setup, start_game=True, seed=7, carrying_out=CarryingOut.NEXT)
+    board = on_board(app)
+    session = app.session
+    first = session.game.legal_moves()[0]
+    make(board, app, first)
+    idle(app, board)
+    assert session.planned and app.clock.active == 0          # the person's time runs
+    lit = app.clock_ms()
+    assert lit is not None
+    return app, board, first, lit
+
+
+def test_a_take_back_while_the_next_sides_time_runs_takes_the_early_press_back_too() -> None:
+    """The person takes their own move back before carrying the engine's out:
+    that move is not played, so its press goes back with the person's (the
+    increment comes off) and the person is to move."""
+    app, board, first, lit = engine_move_pressed_early()
+    session = app.session
     try:
-        board = on_board(app)
-        session = app.session
-        first = session.game.legal_moves()[0]
-        make(board, app, first)
-        idle(app, board)
-        assert session.planned and app.clock.active == 0          # the person's time runs
-        lit = app.clock_ms()
-        assert lit is not None
         board.advance(3_000)
         name = session.variant.geometry.name
         board.button(Button.TAKE_BACK)
@@ -171,6 +181,21 @@ def test_a_take_back_while_the_next_sides_time_runs_takes_the_early_press_back_t
         board.drop(name(first.start))
         board.advance(2_500)
         assert session.game.ply == 0 and app.clock.active == 0 and not session.planned
+        assert app.clock_ms()[1] == lit[1] - 3_000                 # the engine's early increment came off
+    finally:
+        app.session.close()
+
+
+def test_the_arbiters_undo_while_the_next_sides_time_runs_leaves_board_and_clock_agreeing() -> None:
+    """The clock's last press is the engine's, made as its move arrived: the
+    arbiter's undo takes it back, and with it the person's turn the App takes
+    back; the person is to move on the board and on the clock."""
+    app, board, _first, lit = engine_move_pressed_early()
+    try:
+        board.advance(3_000)
+        app.undo_clock_press("test")
+        board.advance(100)
+        assert app.session.game.ply == 0 and app.clock.active == 0 and app.clock.state is State.PAUSED
         assert app.clock_ms()[1] == lit[1] - 3_000                 # the engine's early increment came off
     finally:
         app.session.close()

@@ -66,14 +66,18 @@ class ClockBinding:
             return None
         return view.remaining_ms
 
-    def take_back(self, movers: list[int], now: int) -> None:
+    def take_back(self, movers: list[int], now: int, *, clock_undone: bool = False) -> None:
         """The turns `movers` ended were taken back (oldest first): the clock
         hands the turn back to the first of them (a clock that cannot: as it is).
         A press made early for a move still being carried out is the newest
-        press: it goes back too (that move is not played now)."""
-        if self.pressed_on_arrival is not None:
-            movers = [*movers, self.pressed_on_arrival]
-            self.pressed_on_arrival = None
+        press: it goes back too (that move is not played now). `clock_undone`:
+        the arbiter undid the clock's last press already; when that was the
+        early press, the presses of `movers` still stand and go back here."""
+        early, self.pressed_on_arrival = self.pressed_on_arrival, None
+        if clock_undone and early is None:
+            return
+        if early is not None and not clock_undone:
+            movers = [*movers, early]
         hand_back = getattr(self.clock, "take_back", None)
         if movers and hand_back is not None:
             hand_back(movers, now)

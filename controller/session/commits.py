@@ -146,8 +146,7 @@ class Commits:
             return
         movers = self._turn_movers(s.committed[len(s.committed) - plies:])
         undone = s.record.take_back(plies)
-        if not clock_undone:
-            s.clock_binding.take_back(movers, s.now)
+        s.clock_binding.take_back(movers, s.now, clock_undone=clock_undone)
         s.pending.forget()
         self._forget_help()
         s.takebacks.flow.taken_back(s.game.ply)  # an accepted request further back: the LEDs guide on
