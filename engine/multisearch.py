@@ -268,6 +268,7 @@ class MultiSearcher(SearchLimits):
         if next_side != self.root_side:
             weight = -weight
         out: list[tuple[int, int, tuple[int, ...]]] = []
+        append = out.append
         # Steps: the scores do not change, so neither does the utility.
         utility = self.utility(base_scores)
         forbidden = node.turn_start if node.second else -1  # a turn must change the board
@@ -280,8 +281,11 @@ class MultiSearcher(SearchLimits):
                 found |= (child << delta) & (empty >> delta)
             for delta in down:
                 found |= (child >> delta) & (empty << delta)
-            out.append((utility + weight * (found & child).bit_count(), child, base_scores))
+            append((utility + weight * (found & child).bit_count(), child, base_scores))
         # Captures.
+        # speed: the scores and their utility depend only on how many pieces a
+        # capture takes: worked out once per count, not once per capture.
+        by_gain: dict[int, tuple[int, tuple[int, ...]]] = {}
         capturers = board.capturers(occupied)
         seen: set[int] = set()
         while capturers:
@@ -294,11 +298,80 @@ class MultiSearcher(SearchLimits):
                 if child in seen or child == forbidden:
                     continue
                 seen.add(child)
-                scores = list(base_scores)
-                scores[side] += captured.bit_count()
-                scores_t = tuple(scores)
-                out.append((self.utility(scores_t) + weight * self.threat(child), child, scores_t))
+                gain = captured.bit_count()
+                known = by_gain.get(gain)
+                if known is None:
+                    known = by_gain[gain] = self._gained(base_scores, side, gain)
+                empty = playable & ~child
+                found = 0
+                for delta in up:
+                    found |= (child << delta) & (empty >> delta)
+                for delta in down:
+                    found |= (child >> delta) & (empty << delta)
+                append((known[0] + weight * (found & child).bit_count(), child, known[1]))
         return out
+
+    def _gained(self, scores: tuple[int, ...], side: int, gain: int) -> tuple[int, tuple[int, ...]]:
+        """The utility and the scores after `side` captured `gain` pieces."""
+        after = list(scores)
+        after[side] += gain
+        return self.utility(tuple(after)), tuple(after)
+
+    def _leaf_best(self, node: _Node, maximising: bool) -> int | None:
+        """The best static value among `node`'s children for who moves there
+        (the largest for the root side, else the smallest); None: no child.
+
+        `_expand`'s values without its list (speed: most expansions are one ply
+        above the leaves, where only this one number is needed); a board
+        reached twice scores the same, so no set is kept either.
+        """
+        board = self.board
+        occupied = node.occupied
+        next_side, next_second = self._next_turn(node)
+        playable, up, down = self.playable, self.up, self.down
+        weight = THREAT if next_second else THREAT_TWO_MOVES
+        if next_side != self.root_side:
+            weight = -weight
+        forbidden = node.turn_start if node.second else -1  # a turn must change the board
+        # The best threat count: the value of a step is the utility plus its weighted count.
+        best_steps: int | None = None
+        for child in board.step_children(occupied):
+            if child == forbidden:
+                continue
+            empty = playable & ~child
+            found = 0
+            for delta in up:
+                found |= (child << delta) & (empty >> delta)
+            for delta in down:
+                found |= (child >> delta) & (empty << delta)
+            value = weight * (found & child).bit_count()
+            if best_steps is None or (value > best_steps if maximising else value < best_steps):
+                best_steps = value
+        best = None if best_steps is None else self.utility(node.scores) + best_steps
+        utilities: dict[int, int] = {}
+        capturers = board.capturers(occupied)
+        while capturers:
+            low = capturers & -capturers
+            capturers ^= low
+            base = occupied ^ low
+            for end, captured in board.capture_states(occupied, low.bit_length() - 1):
+                child = (base ^ captured) | (1 << end)
+                if child == forbidden:
+                    continue
+                gain = captured.bit_count()
+                utility = utilities.get(gain)
+                if utility is None:
+                    utility = utilities[gain] = self._gained(node.scores, node.side, gain)[0]
+                empty = playable & ~child
+                found = 0
+                for delta in up:
+                    found |= (child << delta) & (empty >> delta)
+                for delta in down:
+                    found |= (child >> delta) & (empty << delta)
+                value = utility + weight * (found & child).bit_count()
+                if best is None or (value > best if maximising else value < best):
+                    best = value
+        return best
 
     def _root(self, children: list[tuple[_Node, int]], depth: int) -> tuple[int, _Node, dict[_Node, int]]:
         alpha, beta = -INF, INF
@@ -320,13 +393,14 @@ class MultiSearcher(SearchLimits):
             self._tick()
         if depth <= 0 or node.occupied.bit_count() < 2:
             return self.static(node.occupied, node.scores, node.side, node.second)
-        children = self._expand(node)
-        if not children:
-            return self.static(node.occupied, node.scores, node.side, node.second)
         maximising = node.side == self.root_side
         if depth == 1:
             # The children's static values are the leaf values: no recursion.
-            return max(children)[0] if maximising else min(children)[0]
+            best = self._leaf_best(node, maximising)
+            return self.static(node.occupied, node.scores, node.side, node.second) if best is None else best
+        children = self._expand(node)
+        if not children:
+            return self.static(node.occupied, node.scores, node.side, node.second)
         width = WIDTHS[ply - 1] if ply - 1 < len(WIDTHS) else WIDTHS[-1]
         # speed: a partial selection of the beam instead of sorting every child.
         beam = heapq.nlargest(width, children) if maximising else heapq.nsmallest(width, children)
