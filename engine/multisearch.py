@@ -53,6 +53,11 @@ THREAT_TWO_MOVES = 50  # ... when it still has both moves of its turn
 # once statically, then its best ROOT_WIDTH children in depth).
 ROOT_WIDTH = 8
 WIDTHS = (5, 4, 3, 3, 3, 3, 3, 3)
+# The beams kept for the next, deeper iteration: at most this many nodes'
+# (a few children each; a search of a second or two expands some thousands).
+BEAM_TABLE_SIZE = 200_000
+
+Beam = list[tuple[int, int, tuple[int, ...]]]  # (static value, board, scores) of the children searched, best first
 
 
 @dataclass(eq=False, slots=True)  # identity hash: nodes are dict keys at the root
@@ -112,6 +117,9 @@ class MultiSearcher(SearchLimits):
         self._countdown = self._check_every
         self._max_nodes = max_nodes
         self.nodes = 0
+        # Each iteration searches the same tree one ply deeper: a node's beam
+        # (its best children, in order) is kept for the next, not generated again.
+        self._beams: dict[tuple[int, tuple[int, ...], int, bool, int, int], Beam] = {}
 
         root_side = variant.side_to_move(position)
         self.root_side = root_side
@@ -317,24 +325,29 @@ class MultiSearcher(SearchLimits):
         after[side] += gain
         return self.utility(tuple(after)), tuple(after)
 
-    def _leaf_best(self, node: _Node, maximising: bool) -> int | None:
+    def _leaf_best(self, node: _Node, maximising: bool, ply: int) -> int | None:
         """The best static value among `node`'s children for who moves there
         (the largest for the root side, else the smallest); None: no child.
 
         `_expand`'s values without its list (speed: most expansions are one ply
-        above the leaves, where only this one number is needed); a board
-        reached twice scores the same, so no set is kept either.
+        above the leaves, where only this one number is needed). The few best
+        children are kept as the node's beam: the next iteration searches
+        them one ply deeper without generating the node's moves again.
         """
         board = self.board
         occupied = node.occupied
+        scores = node.scores
         next_side, next_second = self._next_turn(node)
         playable, up, down = self.playable, self.up, self.down
         weight = THREAT if next_second else THREAT_TWO_MOVES
         if next_side != self.root_side:
             weight = -weight
+        width = WIDTHS[ply - 1] if ply - 1 < len(WIDTHS) else WIDTHS[-1]
+        sign = 1 if maximising else -1
+        # The best `width` children so far, the worst first: (sign * value, sign * board, value, board, scores).
+        top: list[tuple[int, int, int, int, tuple[int, ...]]] = []
         forbidden = node.turn_start if node.second else -1  # a turn must change the board
-        # The best threat count: the value of a step is the utility plus its weighted count.
-        best_steps: int | None = None
+        utility = self.utility(scores)
         for child in board.step_children(occupied):
             if child == forbidden:
                 continue
@@ -344,11 +357,10 @@ class MultiSearcher(SearchLimits):
                 found |= (child << delta) & (empty >> delta)
             for delta in down:
                 found |= (child >> delta) & (empty << delta)
-            value = weight * (found & child).bit_count()
-            if best_steps is None or (value > best_steps if maximising else value < best_steps):
-                best_steps = value
-        best = None if best_steps is None else self.utility(node.scores) + best_steps
-        utilities: dict[int, int] = {}
+            value = utility + weight * (found & child).bit_count()
+            if len(top) < width or sign * value >= top[0][0]:
+                _keep(top, width, (sign * value, sign * child, value, child, scores))
+        by_gain: dict[int, tuple[int, tuple[int, ...]]] = {}
         capturers = board.capturers(occupied)
         while capturers:
             low = capturers & -capturers
@@ -359,19 +371,22 @@ class MultiSearcher(SearchLimits):
                 if child == forbidden:
                     continue
                 gain = captured.bit_count()
-                utility = utilities.get(gain)
-                if utility is None:
-                    utility = utilities[gain] = self._gained(node.scores, node.side, gain)[0]
+                known = by_gain.get(gain)
+                if known is None:
+                    known = by_gain[gain] = self._gained(scores, node.side, gain)
                 empty = playable & ~child
                 found = 0
                 for delta in up:
                     found |= (child << delta) & (empty >> delta)
                 for delta in down:
                     found |= (child >> delta) & (empty << delta)
-                value = utility + weight * (found & child).bit_count()
-                if best is None or (value > best if maximising else value < best):
-                    best = value
-        return best
+                value = known[0] + weight * (found & child).bit_count()
+                if len(top) < width or sign * value >= top[0][0]:
+                    _keep(top, width, (sign * value, sign * child, value, child, known[1]))
+        beam = [(value, child, after) for _, _, value, child, after in sorted(top, reverse=True)]
+        if len(self._beams) < BEAM_TABLE_SIZE:
+            self._beams[self._beam_key(node, width)] = beam
+        return beam[0][0] if beam else None
 
     def _root(self, children: list[tuple[_Node, int]], depth: int) -> tuple[int, _Node, dict[_Node, int]]:
         alpha, beta = -INF, INF
@@ -386,6 +401,27 @@ class MultiSearcher(SearchLimits):
                 alpha = value
         return best_value, best, values
 
+    @staticmethod
+    def _beam_key(node: _Node, width: int) -> tuple[int, tuple[int, ...], int, bool, int, int]:
+        """What a node's beam depends on: its board, scores, who moves, which move of
+        the turn, the board the turn may not return to, and the beam's width."""
+        return node.occupied, node.scores, node.side, node.second, node.turn_start if node.second else -1, width
+
+    def _beam(self, node: _Node, maximising: bool, ply: int) -> Beam:
+        """The children of `node` searched in depth, best first for who moves
+        there (none: `node` has no child); from the table when an earlier
+        iteration expanded it at the same ply."""
+        width = WIDTHS[ply - 1] if ply - 1 < len(WIDTHS) else WIDTHS[-1]
+        key = self._beam_key(node, width)
+        beam = self._beams.get(key)
+        if beam is None:
+            children = self._expand(node)
+            # speed: a partial selection of the beam instead of sorting every child.
+            beam = heapq.nlargest(width, children) if maximising else heapq.nsmallest(width, children)
+            if len(self._beams) < BEAM_TABLE_SIZE:
+                self._beams[key] = beam
+        return beam
+
     def _value(self, node: _Node, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         self._countdown -= 1
@@ -396,14 +432,11 @@ class MultiSearcher(SearchLimits):
         maximising = node.side == self.root_side
         if depth == 1:
             # The children's static values are the leaf values: no recursion.
-            best = self._leaf_best(node, maximising)
+            best = self._leaf_best(node, maximising, ply)
             return self.static(node.occupied, node.scores, node.side, node.second) if best is None else best
-        children = self._expand(node)
-        if not children:
+        beam = self._beam(node, maximising, ply)
+        if not beam:
             return self.static(node.occupied, node.scores, node.side, node.second)
-        width = WIDTHS[ply - 1] if ply - 1 < len(WIDTHS) else WIDTHS[-1]
-        # speed: a partial selection of the beam instead of sorting every child.
-        beam = heapq.nlargest(width, children) if maximising else heapq.nsmallest(width, children)
         side, second = self._next_turn(node)
         make = self._node
         if maximising:
@@ -421,3 +454,15 @@ class MultiSearcher(SearchLimits):
             if alpha >= beta:
                 break
         return value
+
+
+def _keep(top: list[tuple[int, int, int, int, tuple[int, ...]]], width: int,
+          entry: tuple[int, int, int, int, tuple[int, ...]]) -> None:
+    """Keep `entry` if it is among the `width` best in `top` (a heap, the worst
+    first); a board reached twice (the same captures by two routes) is kept once."""
+    if any(kept[1] == entry[1] for kept in top):
+        return
+    if len(top) < width:
+        heapq.heappush(top, entry)
+    elif entry > top[0]:
+        heapq.heapreplace(top, entry)
