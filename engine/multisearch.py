@@ -79,6 +79,12 @@ class MultiSearcher(SearchLimits):
         self.playable = self.board.playable
         self.up = self.board.up
         self.down = self.board.down
+        # The eight directions come in opposite pairs, so `down` holds the same
+        # shifts as `up`: one loop over them looks both ways (speed: the threat
+        # term is worked out for every child).
+        if sorted(self.up) != sorted(self.down):
+            raise ValueError("multiwarcaby board: the directions are not in opposite pairs")
+        self.shifts = self.up
 
     # -- entry point -------------------------------------------------------
 
@@ -227,10 +233,8 @@ class MultiSearcher(SearchLimits):
         empty = self.playable & ~occupied
         found = 0
         # speed: one shift pair per direction marks every jumpable piece at once.
-        for delta in self.up:
-            found |= (occupied << delta) & (empty >> delta)
-        for delta in self.down:
-            found |= (occupied >> delta) & (empty << delta)
+        for delta in self.shifts:
+            found |= ((occupied << delta) & (empty >> delta)) | ((occupied >> delta) & (empty << delta))
         return (found & occupied).bit_count()
 
     def static(self, occupied: int, scores: tuple[int, ...], side: int, second: bool) -> int:
@@ -271,7 +275,7 @@ class MultiSearcher(SearchLimits):
         base_scores = node.scores
         next_side, next_second = self._next_turn(node)
         # The threat term, inlined (speed: this loop runs for every child).
-        playable, up, down = self.playable, self.up, self.down
+        playable, shifts = self.playable, self.shifts
         weight = THREAT if next_second else THREAT_TWO_MOVES
         if next_side != self.root_side:
             weight = -weight
@@ -285,10 +289,8 @@ class MultiSearcher(SearchLimits):
                 continue
             empty = playable & ~child
             found = 0
-            for delta in up:
-                found |= (child << delta) & (empty >> delta)
-            for delta in down:
-                found |= (child >> delta) & (empty << delta)
+            for delta in shifts:
+                found |= ((child << delta) & (empty >> delta)) | ((child >> delta) & (empty << delta))
             append((utility + weight * (found & child).bit_count(), child, base_scores))
         # Captures.
         # speed: the scores and their utility depend only on how many pieces a
@@ -312,10 +314,8 @@ class MultiSearcher(SearchLimits):
                     known = by_gain[gain] = self._gained(base_scores, side, gain)
                 empty = playable & ~child
                 found = 0
-                for delta in up:
-                    found |= (child << delta) & (empty >> delta)
-                for delta in down:
-                    found |= (child >> delta) & (empty << delta)
+                for delta in shifts:
+                    found |= ((child << delta) & (empty >> delta)) | ((child >> delta) & (empty << delta))
                 append((known[0] + weight * (found & child).bit_count(), child, known[1]))
         return out
 
@@ -338,7 +338,7 @@ class MultiSearcher(SearchLimits):
         occupied = node.occupied
         scores = node.scores
         next_side, next_second = self._next_turn(node)
-        playable, up, down = self.playable, self.up, self.down
+        playable, shifts = self.playable, self.shifts
         weight = THREAT if next_second else THREAT_TWO_MOVES
         if next_side != self.root_side:
             weight = -weight
@@ -346,6 +346,7 @@ class MultiSearcher(SearchLimits):
         sign = 1 if maximising else -1
         # The best `width` children so far, the worst first: (sign * value, sign * board, value, board, scores).
         top: list[tuple[int, int, int, int, tuple[int, ...]]] = []
+        floor: int | None = None  # sign * the worst value kept, once `width` are kept: a child below it is not
         forbidden = node.turn_start if node.second else -1  # a turn must change the board
         utility = self.utility(scores)
         for child in board.step_children(occupied):
@@ -353,13 +354,11 @@ class MultiSearcher(SearchLimits):
                 continue
             empty = playable & ~child
             found = 0
-            for delta in up:
-                found |= (child << delta) & (empty >> delta)
-            for delta in down:
-                found |= (child >> delta) & (empty << delta)
+            for delta in shifts:
+                found |= ((child << delta) & (empty >> delta)) | ((child >> delta) & (empty << delta))
             value = utility + weight * (found & child).bit_count()
-            if len(top) < width or sign * value >= top[0][0]:
-                _keep(top, width, (sign * value, sign * child, value, child, scores))
+            if floor is None or sign * value >= floor:
+                floor = _keep(top, width, (sign * value, sign * child, value, child, scores))
         by_gain: dict[int, tuple[int, tuple[int, ...]]] = {}
         capturers = board.capturers(occupied)
         while capturers:
@@ -376,13 +375,11 @@ class MultiSearcher(SearchLimits):
                     known = by_gain[gain] = self._gained(scores, node.side, gain)
                 empty = playable & ~child
                 found = 0
-                for delta in up:
-                    found |= (child << delta) & (empty >> delta)
-                for delta in down:
-                    found |= (child >> delta) & (empty << delta)
+                for delta in shifts:
+                    found |= ((child << delta) & (empty >> delta)) | ((child >> delta) & (empty << delta))
                 value = known[0] + weight * (found & child).bit_count()
-                if len(top) < width or sign * value >= top[0][0]:
-                    _keep(top, width, (sign * value, sign * child, value, child, known[1]))
+                if floor is None or sign * value >= floor:
+                    floor = _keep(top, width, (sign * value, sign * child, value, child, known[1]))
         beam = [(value, child, after) for _, _, value, child, after in sorted(top, reverse=True)]
         if len(self._beams) < BEAM_TABLE_SIZE:
             self._beams[self._beam_key(node, width)] = beam
@@ -457,12 +454,14 @@ class MultiSearcher(SearchLimits):
 
 
 def _keep(top: list[tuple[int, int, int, int, tuple[int, ...]]], width: int,
-          entry: tuple[int, int, int, int, tuple[int, ...]]) -> None:
+          entry: tuple[int, int, int, int, tuple[int, ...]]) -> int | None:
     """Keep `entry` if it is among the `width` best in `top` (a heap, the worst
-    first); a board reached twice (the same captures by two routes) is kept once."""
-    if any(kept[1] == entry[1] for kept in top):
-        return
-    if len(top) < width:
-        heapq.heappush(top, entry)
-    elif entry > top[0]:
-        heapq.heapreplace(top, entry)
+    first); a board reached twice (the same captures by two routes) is kept
+    once. The worst key kept once `top` is full (None: not full yet)."""
+    full = len(top) >= width
+    if (not full or entry > top[0]) and not any(kept[1] == entry[1] for kept in top):
+        if full:
+            heapq.heapreplace(top, entry)
+        else:
+            heapq.heappush(top, entry)
+    return top[0][0] if len(top) >= width else None
