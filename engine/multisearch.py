@@ -82,8 +82,8 @@ class MultiSearcher(SearchLimits):
         # The eight directions come in opposite pairs, so `down` holds the same
         # shifts as `up`: one loop over them looks both ways (speed: the threat
         # term is worked out for every child).
-        if sorted(self.up) != sorted(self.down):
-            raise ValueError("multiwarcaby board: the directions are not in opposite pairs")
+        if sorted(self.up) != sorted(self.down) or len(self.up) != 4:
+            raise ValueError("multiwarcaby board: expected eight directions in opposite pairs")
         self.shifts = self.up
 
     # -- entry point -------------------------------------------------------
@@ -338,7 +338,8 @@ class MultiSearcher(SearchLimits):
         occupied = node.occupied
         scores = node.scores
         next_side, next_second = self._next_turn(node)
-        playable, shifts = self.playable, self.shifts
+        playable = self.playable
+        a, b, c, d = self.shifts  # speed: the four shifts unrolled below
         weight = THREAT if next_second else THREAT_TWO_MOVES
         if next_side != self.root_side:
             weight = -weight
@@ -346,19 +347,21 @@ class MultiSearcher(SearchLimits):
         sign = 1 if maximising else -1
         # The best `width` children so far, the worst first: (sign * value, sign * board, value, board, scores).
         top: list[tuple[int, int, int, int, tuple[int, ...]]] = []
-        floor: int | None = None  # sign * the worst value kept, once `width` are kept: a child below it is not
+        floor: int | None = None  # the worst key kept, once `width` are kept: a child below it is passed over
         forbidden = node.turn_start if node.second else -1  # a turn must change the board
         utility = self.utility(scores)
         for child in board.step_children(occupied):
             if child == forbidden:
                 continue
             empty = playable & ~child
-            found = 0
-            for delta in shifts:
-                found |= ((child << delta) & (empty >> delta)) | ((child >> delta) & (empty << delta))
+            found = (((child << a) & (empty >> a)) | ((child >> a) & (empty << a))
+                     | ((child << b) & (empty >> b)) | ((child >> b) & (empty << b))
+                     | ((child << c) & (empty >> c)) | ((child >> c) & (empty << c))
+                     | ((child << d) & (empty >> d)) | ((child >> d) & (empty << d)))
             value = utility + weight * (found & child).bit_count()
-            if floor is None or sign * value >= floor:
-                floor = _keep(top, width, (sign * value, sign * child, value, child, scores))
+            key = sign * value
+            if floor is None or key > floor or (key == floor and sign * child > top[0][1]):
+                floor = _keep(top, width, (key, sign * child, value, child, scores))
         by_gain: dict[int, tuple[int, tuple[int, ...]]] = {}
         capturers = board.capturers(occupied)
         while capturers:
@@ -374,12 +377,14 @@ class MultiSearcher(SearchLimits):
                 if known is None:
                     known = by_gain[gain] = self._gained(scores, node.side, gain)
                 empty = playable & ~child
-                found = 0
-                for delta in shifts:
-                    found |= ((child << delta) & (empty >> delta)) | ((child >> delta) & (empty << delta))
+                found = (((child << a) & (empty >> a)) | ((child >> a) & (empty << a))
+                         | ((child << b) & (empty >> b)) | ((child >> b) & (empty << b))
+                         | ((child << c) & (empty >> c)) | ((child >> c) & (empty << c))
+                         | ((child << d) & (empty >> d)) | ((child >> d) & (empty << d)))
                 value = known[0] + weight * (found & child).bit_count()
-                if floor is None or sign * value >= floor:
-                    floor = _keep(top, width, (sign * value, sign * child, value, child, known[1]))
+                key = sign * value
+                if floor is None or key > floor or (key == floor and sign * child > top[0][1]):
+                    floor = _keep(top, width, (key, sign * child, value, child, known[1]))
         beam = [(value, child, after) for _, _, value, child, after in sorted(top, reverse=True)]
         if len(self._beams) < BEAM_TABLE_SIZE:
             self._beams[self._beam_key(node, width)] = beam
