@@ -54,8 +54,9 @@ THREAT_TWO_MOVES = 50  # ... when it still has both moves of its turn
 ROOT_WIDTH = 8
 WIDTHS = (5, 4, 3, 3, 3, 3, 3, 3)
 # The beams kept for the next, deeper iteration: at most this many nodes'
-# (a few children each; a search of a second or two expands some thousands).
-BEAM_TABLE_SIZE = 200_000
+# (about 800 bytes each, so at most some 25 MB; a search of a second or two
+# expands some thousands of nodes).
+BEAM_TABLE_SIZE = 30_000
 
 Beam = list[tuple[int, int, tuple[int, ...]]]  # (static value, board, scores) of the children searched, best first
 
