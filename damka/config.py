@@ -4,7 +4,7 @@ the sections each layer parses for itself.
     hardware/config.py          [board] [scan] [leds] [buttons] and a backend's own table
     web/settings.py             [web]
     hall/config.py              [hall]
-    controller/config/board_config.py  [sound] [voice] [light] [engines]
+    controller/config/board_config.py  [sound] [voice] [light] [clock] [engines]
     controller/config/config_file.py   the file reader and the table checker they share
 
 Every mistake becomes one `ConfigError` naming the file, the section and the
@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from damka.controller.config.board_config import (
+    ClockConfig,
     LightConfig,
     SoundConfig,
     VoiceConfig,
+    parse_clock,
     parse_engines,
     parse_light,
     parse_sound,
@@ -45,6 +47,7 @@ class BoardConfig(HardwareConfig):
     sound: SoundConfig = SoundConfig()
     voice: VoiceConfig = VoiceConfig()
     light: LightConfig = LightConfig()
+    clock: ClockConfig = ClockConfig()
     engines: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: Hub engine command}
     engine_dirs: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: working directory}
     language: str = "en"  # [board] language: what the board's screen, page and menus speak (LANGUAGES)
@@ -75,10 +78,12 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     sound = parse_sound(top.table_of("sound"))
     voice = parse_voice(top.table_of("voice"))
     light = parse_light(top.table_of("light"))
+    clock = parse_clock(top.table_of("clock"))
     engines, engine_dirs = parse_engines(top.table_of("engines"))
     top.done()
     config = BoardConfig(**{f.name: getattr(hardware, f.name) for f in fields(HardwareConfig)},
-                         web=web, hall=hall, sound=sound, voice=voice, light=light, engines=engines, engine_dirs=engine_dirs,
+                         web=web, hall=hall, sound=sound, voice=voice, light=light, clock=clock, engines=engines,
+                         engine_dirs=engine_dirs,
                          language=language)
     check_across(config)
     return config

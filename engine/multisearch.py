@@ -53,6 +53,12 @@ THREAT_TWO_MOVES = 50  # ... when it still has both moves of its turn
 # once statically, then its best ROOT_WIDTH children in depth).
 ROOT_WIDTH = 8
 WIDTHS = (5, 4, 3, 3, 3, 3, 3, 3)
+# The beams kept for the next, deeper iteration: at most this many nodes'
+# (about 800 bytes each, so at most some 25 MB; a search of a second or two
+# expands some thousands of nodes).
+BEAM_TABLE_SIZE = 30_000
+
+Beam = list[tuple[int, int, tuple[int, ...]]]  # (static value, board, scores) of the children searched, best first
 
 
 @dataclass(eq=False, slots=True)  # identity hash: nodes are dict keys at the root
@@ -74,6 +80,12 @@ class MultiSearcher(SearchLimits):
         self.playable = self.board.playable
         self.up = self.board.up
         self.down = self.board.down
+        # The eight directions come in opposite pairs, so `down` holds the same
+        # shifts as `up`: one loop over them looks both ways (speed: the threat
+        # term is worked out for every child).
+        if sorted(self.up) != sorted(self.down) or len(self.up) != 4:
+            raise ValueError("multiwarcaby board: expected eight directions in opposite pairs")
+        self.shifts = self.up
 
     # -- entry point -------------------------------------------------------
 
@@ -112,6 +124,9 @@ class MultiSearcher(SearchLimits):
         self._countdown = self._check_every
         self._max_nodes = max_nodes
         self.nodes = 0
+        # Each iteration searches the same tree one ply deeper: a node's beam
+        # (its best children, in order) is kept for the next, not generated again.
+        self._beams: dict[tuple[int, tuple[int, ...], int, bool, int, int], Beam] = {}
 
         root_side = variant.side_to_move(position)
         self.root_side = root_side
@@ -219,10 +234,8 @@ class MultiSearcher(SearchLimits):
         empty = self.playable & ~occupied
         found = 0
         # speed: one shift pair per direction marks every jumpable piece at once.
-        for delta in self.up:
-            found |= (occupied << delta) & (empty >> delta)
-        for delta in self.down:
-            found |= (occupied >> delta) & (empty << delta)
+        for delta in self.shifts:
+            found |= ((occupied << delta) & (empty >> delta)) | ((occupied >> delta) & (empty << delta))
         return (found & occupied).bit_count()
 
     def static(self, occupied: int, scores: tuple[int, ...], side: int, second: bool) -> int:
@@ -263,11 +276,12 @@ class MultiSearcher(SearchLimits):
         base_scores = node.scores
         next_side, next_second = self._next_turn(node)
         # The threat term, inlined (speed: this loop runs for every child).
-        playable, up, down = self.playable, self.up, self.down
+        playable, shifts = self.playable, self.shifts
         weight = THREAT if next_second else THREAT_TWO_MOVES
         if next_side != self.root_side:
             weight = -weight
         out: list[tuple[int, int, tuple[int, ...]]] = []
+        append = out.append
         # Steps: the scores do not change, so neither does the utility.
         utility = self.utility(base_scores)
         forbidden = node.turn_start if node.second else -1  # a turn must change the board
@@ -276,12 +290,13 @@ class MultiSearcher(SearchLimits):
                 continue
             empty = playable & ~child
             found = 0
-            for delta in up:
-                found |= (child << delta) & (empty >> delta)
-            for delta in down:
-                found |= (child >> delta) & (empty << delta)
-            out.append((utility + weight * (found & child).bit_count(), child, base_scores))
+            for delta in shifts:
+                found |= ((child << delta) & (empty >> delta)) | ((child >> delta) & (empty << delta))
+            append((utility + weight * (found & child).bit_count(), child, base_scores))
         # Captures.
+        # speed: the scores and their utility depend only on how many pieces a
+        # capture takes: worked out once per count, not once per capture.
+        by_gain: dict[int, tuple[int, tuple[int, ...]]] = {}
         capturers = board.capturers(occupied)
         seen: set[int] = set()
         while capturers:
@@ -294,11 +309,87 @@ class MultiSearcher(SearchLimits):
                 if child in seen or child == forbidden:
                     continue
                 seen.add(child)
-                scores = list(base_scores)
-                scores[side] += captured.bit_count()
-                scores_t = tuple(scores)
-                out.append((self.utility(scores_t) + weight * self.threat(child), child, scores_t))
+                gain = captured.bit_count()
+                known = by_gain.get(gain)
+                if known is None:
+                    known = by_gain[gain] = self._gained(base_scores, side, gain)
+                empty = playable & ~child
+                found = 0
+                for delta in shifts:
+                    found |= ((child << delta) & (empty >> delta)) | ((child >> delta) & (empty << delta))
+                append((known[0] + weight * (found & child).bit_count(), child, known[1]))
         return out
+
+    def _gained(self, scores: tuple[int, ...], side: int, gain: int) -> tuple[int, tuple[int, ...]]:
+        """The utility and the scores after `side` captured `gain` pieces."""
+        after = list(scores)
+        after[side] += gain
+        return self.utility(tuple(after)), tuple(after)
+
+    def _leaf_best(self, node: _Node, maximising: bool, ply: int) -> int | None:
+        """The best static value among `node`'s children for who moves there
+        (the largest for the root side, else the smallest); None: no child.
+
+        `_expand`'s values without its list (speed: most expansions are one ply
+        above the leaves, where only this one number is needed). The few best
+        children are kept as the node's beam: the next iteration searches
+        them one ply deeper without generating the node's moves again.
+        """
+        board = self.board
+        occupied = node.occupied
+        scores = node.scores
+        next_side, next_second = self._next_turn(node)
+        playable = self.playable
+        a, b, c, d = self.shifts  # speed: the four shifts unrolled below
+        weight = THREAT if next_second else THREAT_TWO_MOVES
+        if next_side != self.root_side:
+            weight = -weight
+        width = WIDTHS[ply - 1] if ply - 1 < len(WIDTHS) else WIDTHS[-1]
+        sign = 1 if maximising else -1
+        # The best `width` children so far, the worst first: (sign * value, sign * board, value, board, scores).
+        top: list[tuple[int, int, int, int, tuple[int, ...]]] = []
+        floor: int | None = None  # the worst key kept, once `width` are kept: a child below it is passed over
+        forbidden = node.turn_start if node.second else -1  # a turn must change the board
+        utility = self.utility(scores)
+        for child in board.step_children(occupied):
+            if child == forbidden:
+                continue
+            empty = playable & ~child
+            found = (((child << a) & (empty >> a)) | ((child >> a) & (empty << a))
+                     | ((child << b) & (empty >> b)) | ((child >> b) & (empty << b))
+                     | ((child << c) & (empty >> c)) | ((child >> c) & (empty << c))
+                     | ((child << d) & (empty >> d)) | ((child >> d) & (empty << d)))
+            value = utility + weight * (found & child).bit_count()
+            key = sign * value
+            if floor is None or key > floor or (key == floor and sign * child > top[0][1]):
+                floor = _keep(top, width, (key, sign * child, value, child, scores))
+        by_gain: dict[int, tuple[int, tuple[int, ...]]] = {}
+        capturers = board.capturers(occupied)
+        while capturers:
+            low = capturers & -capturers
+            capturers ^= low
+            base = occupied ^ low
+            for end, captured in board.capture_states(occupied, low.bit_length() - 1):
+                child = (base ^ captured) | (1 << end)
+                if child == forbidden:
+                    continue
+                gain = captured.bit_count()
+                known = by_gain.get(gain)
+                if known is None:
+                    known = by_gain[gain] = self._gained(scores, node.side, gain)
+                empty = playable & ~child
+                found = (((child << a) & (empty >> a)) | ((child >> a) & (empty << a))
+                         | ((child << b) & (empty >> b)) | ((child >> b) & (empty << b))
+                         | ((child << c) & (empty >> c)) | ((child >> c) & (empty << c))
+                         | ((child << d) & (empty >> d)) | ((child >> d) & (empty << d)))
+                value = known[0] + weight * (found & child).bit_count()
+                key = sign * value
+                if floor is None or key > floor or (key == floor and sign * child > top[0][1]):
+                    floor = _keep(top, width, (key, sign * child, value, child, known[1]))
+        beam = [(value, child, after) for _, _, value, child, after in sorted(top, reverse=True)]
+        if len(self._beams) < BEAM_TABLE_SIZE:
+            self._beams[self._beam_key(node, width)] = beam
+        return beam[0][0] if beam else None
 
     def _root(self, children: list[tuple[_Node, int]], depth: int) -> tuple[int, _Node, dict[_Node, int]]:
         alpha, beta = -INF, INF
@@ -313,6 +404,27 @@ class MultiSearcher(SearchLimits):
                 alpha = value
         return best_value, best, values
 
+    @staticmethod
+    def _beam_key(node: _Node, width: int) -> tuple[int, tuple[int, ...], int, bool, int, int]:
+        """What a node's beam depends on: its board, scores, who moves, which move of
+        the turn, the board the turn may not return to, and the beam's width."""
+        return node.occupied, node.scores, node.side, node.second, node.turn_start if node.second else -1, width
+
+    def _beam(self, node: _Node, maximising: bool, ply: int) -> Beam:
+        """The children of `node` searched in depth, best first for who moves
+        there (none: `node` has no child); from the table when an earlier
+        iteration expanded it at the same ply."""
+        width = WIDTHS[ply - 1] if ply - 1 < len(WIDTHS) else WIDTHS[-1]
+        key = self._beam_key(node, width)
+        beam = self._beams.get(key)
+        if beam is None:
+            children = self._expand(node)
+            # speed: a partial selection of the beam instead of sorting every child.
+            beam = heapq.nlargest(width, children) if maximising else heapq.nsmallest(width, children)
+            if len(self._beams) < BEAM_TABLE_SIZE:
+                self._beams[key] = beam
+        return beam
+
     def _value(self, node: _Node, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
         self._countdown -= 1
@@ -320,16 +432,14 @@ class MultiSearcher(SearchLimits):
             self._tick()
         if depth <= 0 or node.occupied.bit_count() < 2:
             return self.static(node.occupied, node.scores, node.side, node.second)
-        children = self._expand(node)
-        if not children:
-            return self.static(node.occupied, node.scores, node.side, node.second)
         maximising = node.side == self.root_side
         if depth == 1:
             # The children's static values are the leaf values: no recursion.
-            return max(children)[0] if maximising else min(children)[0]
-        width = WIDTHS[ply - 1] if ply - 1 < len(WIDTHS) else WIDTHS[-1]
-        # speed: a partial selection of the beam instead of sorting every child.
-        beam = heapq.nlargest(width, children) if maximising else heapq.nsmallest(width, children)
+            best = self._leaf_best(node, maximising, ply)
+            return self.static(node.occupied, node.scores, node.side, node.second) if best is None else best
+        beam = self._beam(node, maximising, ply)
+        if not beam:
+            return self.static(node.occupied, node.scores, node.side, node.second)
         side, second = self._next_turn(node)
         make = self._node
         if maximising:
@@ -347,3 +457,17 @@ class MultiSearcher(SearchLimits):
             if alpha >= beta:
                 break
         return value
+
+
+def _keep(top: list[tuple[int, int, int, int, tuple[int, ...]]], width: int,
+          entry: tuple[int, int, int, int, tuple[int, ...]]) -> int | None:
+    """Keep `entry` if it is among the `width` best in `top` (a heap, the worst
+    first); a board reached twice (the same captures by two routes) is kept
+    once. The worst key kept once `top` is full (None: not full yet)."""
+    full = len(top) >= width
+    if (not full or entry > top[0]) and not any(kept[1] == entry[1] for kept in top):
+        if full:
+            heapq.heapreplace(top, entry)
+        else:
+            heapq.heappush(top, entry)
+    return top[0][0] if len(top) >= width else None

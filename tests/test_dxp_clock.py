@@ -31,8 +31,9 @@ from tests.test_dxp import connected_to_a_peer, listen, make, next_of, on_board,
 from waiting import DEADLINE_S, wait_on_board, wait_until as waited
 
 
-def follower_game(minutes: int = 0):
-    """The board (follower, white) against a raw peer; the board listens again after a drop."""
+def follower_game(minutes: int = 0, **app_options):
+    """The board (follower, white) against a raw peer; the board listens again after a drop.
+    `app_options`: the App's, as the board config gives them (`carrying_out`)."""
     links, port, listener = listen()
     peer = raw_peer(port)
     peer.send(dxp.GameRequest("Peer", "W", minutes, 0))
@@ -40,7 +41,7 @@ def follower_game(minutes: int = 0):
     request, peer_side = follow(links[0], timeout=DEADLINE_S)
     assert next_of(peer, dxp.GameAccept).accepted
     redial = Redialer.listening("127.0.0.1", port, give_up_s=20)
-    app = make_app(links[0], request, peer_side, redial=redial)
+    app = make_app(links[0], request, peer_side, redial=redial, **app_options)
     return app, on_board(app), peer, port, redial
 
 

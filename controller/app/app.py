@@ -50,7 +50,7 @@ from damka.controller.game.factory import build_variant
 from damka.controller.app.menus import game_menu
 from damka.controller.players import Opponent
 from damka.controller.app.recorder import CHECKPOINT_MS, WriteQueue
-from damka.controller.session import Session
+from damka.controller.session import CarryingOut, Session
 from damka.controller.game.setup import GameSetup
 from damka.controller.store.rows import StoredGame
 from damka.controller.store.store import Store
@@ -116,8 +116,9 @@ class App:
 
     def __init__(self, *, store: Store | None = None, setup: GameSetup | None = None,
                  players: Sequence[str] | None = None, offer_resume: bool = True, start_game: bool = False,
-                 seed: int | None = None, checkpoint_ms: int = CHECKPOINT_MS,
-                 chooser: Chooser | None = None, inline_thinking: bool = False, side_buttons: int = 4) -> None:
+                 seed: int | None = None, checkpoint_ms: int = CHECKPOINT_MS, chooser: Chooser | None = None,
+                 inline_thinking: bool = False, side_buttons: int = 4, carrying_out: CarryingOut = CarryingOut.NOBODY,
+                 ) -> None:
         """`chooser`: the computer's moves from this `Chooser`, at once (tests
         that want determinism); by default the search (`ComputerOpponent`)
         thinks off the loop at the game's level.
@@ -128,8 +129,8 @@ class App:
         virtual time (`sim.window.play_script`, tests). The board's own loop
         leaves it off and keeps polling.
 
-        `side_buttons`: how many turn/clock buttons the board has (2 on the
-        minimal six-button board): a side without its own ends its turn with ok."""
+        `side_buttons`: the board's turn/clock buttons (2 on the minimal six-button board): a side
+        without its own ends its turn with ok. `carrying_out`: the board config's, for every game."""
         if players and start_game:
             sides = len(build_variant(setup or GameSetup()).sides)
             if len(players) != sides:
@@ -151,7 +152,7 @@ class App:
         self.banner = ""  # a line of an outside driver (the web page's pairing code, who changed what)
         setup = setup or GameSetup()
         self.screens = Screens(game_menu(setup))
-        self.games = Games(self, setup, players)
+        self.games = Games(self, setup, players, carrying_out)
         self.menu_actions = MenuActions(self)
         self.offer_desk = OfferDesk(self)
         self.commands = ArbiterCommands(self)

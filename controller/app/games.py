@@ -28,6 +28,7 @@ from damka.controller.players import Opponent
 from damka.controller.app.recorder import GameRef, Recorder, Write
 from damka.controller.players.seat_opponents import engine_seats, seat_remote
 from damka.controller.session import Session
+from damka.controller.session.types import CarryingOut
 from damka.controller.game.setup import GameSetup
 from damka.controller.store.rows import StoredGame
 from damka.controller.app.view_builder import active_sides, result_view
@@ -44,12 +45,15 @@ MAX_NAME = 40
 class Games:
     """One game at a time: its start, its players, its end."""
 
-    def __init__(self, app: App, setup: GameSetup, players: Sequence[str] | None) -> None:
+    def __init__(self, app: App, setup: GameSetup, players: Sequence[str] | None,
+                 carrying_out: CarryingOut = CarryingOut.NOBODY) -> None:
         self.app = app
         self.setup = setup
         # The external engines the board config names (GameSetup.engines): every game set up
         # here (the menu, the web page, a resume) chooses among these, by name.
         self.engines = setup.engines
+        # The board config's [clock] carrying_out: every game's, new or resumed.
+        self.carrying_out = carrying_out
         self.built: BuiltGame | None = None
         self.recorder: Recorder | None = None
         self.game_players: list[str] = []
@@ -101,7 +105,7 @@ class Games:
         self.resume_offer = None
         seed = app.random.randrange(1 << 30) if app.chooser is None else None
         built = resume_mod.resume_game(offer, chooser=app.chooser, seed=seed, engines=self.engines,
-                                       remote=app.remote_maker())
+                                       remote=app.remote_maker(), carrying_out=self.carrying_out)
         self.setup = built.setup
         self.match = Match(list(offer.players))
         self.game_players = list(offer.players)
@@ -130,7 +134,7 @@ class Games:
         seed = app.random.randrange(1 << 30) if computer and app.chooser is None and (remote is None or engine) \
             else None
         built = build_game(setup, variant=variant, chooser=None if engine else app.chooser, seed=seed,
-                           computer_sides=computer)
+                           computer_sides=computer, carrying_out=self.carrying_out)
         if remote is not None and computer:
             seat_remote(built.session, remote, far or built.computer_sides, engine)
         opponent = built.session.opponent

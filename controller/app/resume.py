@@ -23,6 +23,7 @@ from damka.controller.clock.errors import ClockError
 from damka.controller.game.factory import BuiltGame, build_game
 from damka.controller.players.seat_opponents import far_seats, seat_remote
 from damka.controller.session import CommittedMove, Mode
+from damka.controller.session.types import CarryingOut
 from damka.controller.players import Opponent
 from damka.controller.game.setup import Engines, GameSetup
 from damka.controller.store.rows import StoredGame
@@ -146,13 +147,15 @@ def stored_record(stored: StoredGame) -> list[CommittedMove]:
 
 
 def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int | None = None,
-                engines: Engines = (), remote: RemoteMaker | None = None) -> BuiltGame:
+                engines: Engines = (), remote: RemoteMaker | None = None,
+                carrying_out: CarryingOut = CarryingOut.NOBODY) -> BuiltGame:
     """The stored game built as the board builds any game (`game/factory.py`),
     waiting for the pieces to stand as saved; its clock as last saved, paused.
     `engines`: the board's configured engines now; the game's engine when it
     is still among them, else Damka's own (the board says so). The seats
     played from afar are `remote`'s again (the same seats, the computer
-    keeping its own); with no `remote` (no web page) they are at the table."""
+    keeping its own); with no `remote` (no web page) they are at the table.
+    `carrying_out`: the board's config now, as for a new game (`build_game`)."""
     setup = stored_setup(stored, engines)
     game = stored.game
     computer = stored_computer_sides(stored) or frozenset({1})
@@ -164,7 +167,7 @@ def resume_game(stored: StoredGame, *, chooser: Chooser | None = None, seed: int
             setup = replace(setup, mode=Mode.CASUAL.value)
     built = build_game(setup, variant=game.variant, position=game.position, clock=restore_clock(stored),
                        chooser=None if far and engine and remote is not None else chooser, seed=seed,
-                       computer_sides=computer)
+                       computer_sides=computer, carrying_out=carrying_out)
     if far and remote is not None:
         seat_remote(built.session, remote(game.variant, far), far, engine)
     # No take-back to before a player went out (the drop is part of the record).

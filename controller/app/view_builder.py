@@ -15,7 +15,7 @@ from damka.controller.clock.clock import Clock
 from damka.controller.clock.records import State
 from damka.controller.app.match import Match
 from damka.controller.session import CommittedMove, Phase, Session
-from damka.controller.session.types import seat_away, seat_label
+from damka.controller.session.types import CarryingOut, seat_away, seat_label
 from damka.controller.app.views import Colour, GameView, MenuView, ResultView, SideLine, View, side_colour
 from damka.engine.variant import Result
 from damka.hardware.interfaces import Role
@@ -44,10 +44,12 @@ def player_colours(session: Session | None, players: Sequence[str]) -> dict[str,
 
 
 def carrying_out(session: Session) -> bool:
-    """Whether people are carrying out an outside program's lit move (the clock
-    stopped for it: `ClockBinding.pause_for_carrying_out`)."""
+    """Whether people are carrying out an outside program's lit move on nobody's
+    time (the clock stopped for it: `ClockBinding.pause_for_carrying_out`; the
+    config may give that time to a side instead: `CarryingOut`)."""
     opponent = session.opponent
-    return bool(session.planned) and opponent is not None and opponent.keeps_own_clock_for(session.game.turn)
+    return (session.settings.carrying_out is CarryingOut.NOBODY and bool(session.planned)
+            and opponent is not None and opponent.keeps_own_clock_for(session.game.turn))
 
 
 def game_view(session: Session, clock: Clock | None, players: Sequence[str], title: str, now: int) -> GameView:

@@ -1,5 +1,5 @@
-"""The controller's sections of the board's config: [sound], [voice], [light]
-and [engines] (docs/board.example.toml). `damka.config` hands them here."""
+"""The controller's sections of the board's config: [sound], [voice], [light],
+[clock] and [engines] (docs/board.example.toml). `damka.config` hands them here."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ CUE_NAMES = ("byoyomi", "last_seconds", "flag", "refused", "illegal", "computer_
 VOICE_LANGUAGES = ("en", "pl")
 PALETTES = ("standard", "colour-blind")
 ENGINE_NAME_MAX = 30
+# [clock] carrying_out: whose time carrying out an outside program's move is
+# (controller/session/types.py CarryingOut values; a test keeps them equal).
+CARRYING_OUT = ("nobody", "mover", "next")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,15 @@ class LightConfig:
     palette: str = "standard"          # or "colour-blind": the Okabe-Ito colours
 
 
+@dataclass(frozen=True)
+class ClockConfig:
+    """[clock]: the board's clock with an outside program (a DXP peer, a Hub engine)."""
+
+    # Whose time it is while people carry out the program's move on the board
+    # (its own clock stopped when it sent it): nobody, the mover or the next side.
+    carrying_out: str = "nobody"
+
+
 def parse_sound(s: Section) -> SoundConfig:
     off = s.get("off", list, [])
     for name in off:
@@ -69,6 +81,12 @@ def parse_light(lt: Section) -> LightConfig:
                         palette=lt.choice("palette", PALETTES, "standard") or "standard")
     lt.done()
     return light
+
+
+def parse_clock(c: Section) -> ClockConfig:
+    clock = ClockConfig(carrying_out=c.choice("carrying_out", CARRYING_OUT, "nobody") or "nobody")
+    c.done()
+    return clock
 
 
 def parse_engines(section: Section) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:

@@ -107,8 +107,11 @@ class Section:
         return value
 
     def choice(self, key: str, choices: tuple[str, ...], default: str | None) -> str | None:
-        value = self.get(key, str, default)
-        if value is not None and value not in choices:
+        """One of `choices`; anything else (a number too) is one line naming them all."""
+        if key not in self.table:
+            return default
+        value = self.table.pop(key)
+        if not isinstance(value, str) or value not in choices:
             raise self.error(key, f"expected one of {', '.join(choices)}, got {value!r}")
         return value
 

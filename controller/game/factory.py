@@ -26,7 +26,7 @@ from damka.controller.players.hub_coach import HubCoach
 from damka.controller.players.hub_opponent import HubOpponent
 from damka.controller.players.computer import ComputerOpponent
 from damka.controller.session import Session
-from damka.controller.session.types import Mode, SessionSettings
+from damka.controller.session.types import CarryingOut, Mode, SessionSettings
 from damka.controller.game.setup import GameSetup
 from damka.controller.clock.timecontrol import TimeControl
 from damka.controller.clock.controls import make_clock, stored_control, variant_controls
@@ -151,7 +151,8 @@ def build_game(setup: GameSetup, *, variant: Variant | None = None, bus: EventBu
                clock: Clock | None = None, chooser: Chooser | None = None, seed: int | None = None,
                time: TimeSource | None = None, tracker: TrackerSettings | None = None,
                computer_sides: frozenset[int] | None = None, coach: bool = True,
-               draw: Callable[[Sequence[int], int], list[int]] | None = None) -> BuiltGame:
+               draw: Callable[[Sequence[int], int], list[int]] | None = None,
+               carrying_out: CarryingOut = CarryingOut.NOBODY) -> BuiltGame:
     """The game `setup` describes, waiting for the board to show its position.
 
     `clock`: a restored clock instead of a new one (a resumed game); `chooser`:
@@ -161,7 +162,9 @@ def build_game(setup: GameSetup, *, variant: Variant | None = None, bus: EventBu
     `random.sample`); `coach=False`: learning mode without the coach's hints
     and blunder checks (a replay of a log recorded without them). ValueError / TimeControlError / UnknownVariantError for
     a setup that names no playable game. `variant`: the setup's variant, when
-    the caller built it already (building one builds its move tables)."""
+    the caller built it already (building one builds its move tables).
+    `carrying_out`: whose time it is while people carry out an outside
+    program's move (the board config's [clock] carrying_out)."""
     variant = variant or build_variant(setup)
     controls = time_controls(setup, variant)
     if clock is None and controls is not None:
@@ -170,7 +173,7 @@ def build_game(setup: GameSetup, *, variant: Variant | None = None, bus: EventBu
     if setup.mode == "computer":
         computer = computer_sides if computer_sides is not None else setup.computer_seats(len(variant.sides), draw)
     settings = SessionSettings(mode=Mode(setup.mode), computer_sides=computer or frozenset({1}),
-                               tracker=tracker or TrackerSettings())
+                               tracker=tracker or TrackerSettings(), carrying_out=carrying_out)
     session = Session(variant, settings, position=position, clock=ResumableClock(clock) if clock else None,
                       chooser=chooser, coach=make_coach(setup, variant) if coach else None, bus=bus)
     if computer and chooser is None:

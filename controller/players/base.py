@@ -72,8 +72,9 @@ class Opponent(ABC):
 
     def keeps_own_clock_for(self, seat: int) -> bool:
         """Whether who plays `seat` is an outside program whose own clock stopped
-        when it sent its move (a DXP peer, a Hub engine): the board's clock then
-        stops while people carry the move out, which counts for nobody."""
+        when it sent its move (a DXP peer, a Hub engine): the time people take to
+        carry the move out then counts as the board's config says (for nobody
+        by default: the board's clock stops; `session.types.CarryingOut`)."""
         return False
 
     def stop(self) -> None:

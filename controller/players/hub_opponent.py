@@ -102,8 +102,9 @@ class HubOpponent(Opponent):
         return "" if self._failed else self.name
 
     def keeps_own_clock_for(self, seat: int) -> bool:
-        """The engine's move was timed by the engine: carrying it out is nobody's
-        time (Damka's own engine, once it took over, is timed as the board's computer)."""
+        """The engine's move was timed by the engine: carrying it out counts as the
+        config says, nobody's time by default (Damka's own engine, once it took
+        over, is timed as the board's computer)."""
         return not self._using_fallback and not self._failed
 
     @property

@@ -59,8 +59,8 @@ Who owns what (each field is written by one class only):
 """
 
 from damka.controller.session.core import Session
-from damka.controller.session.types import (POLL_MS, CommittedMove, Mode, Opponent, Phase, PolledClock,
-                                            SessionSettings, TurnClock)
+from damka.controller.session.types import (POLL_MS, CarryingOut, CommittedMove, Mode, Opponent, Phase,
+                                            PolledClock, SessionSettings, TurnClock)
 
-__all__ = ["CommittedMove", "Mode", "Opponent", "Phase", "PolledClock", "POLL_MS", "Session", "SessionSettings",
+__all__ = ["CarryingOut", "CommittedMove", "Mode", "Opponent", "Phase", "PolledClock", "POLL_MS", "Session", "SessionSettings",
            "TurnClock"]

@@ -62,7 +62,7 @@ class Assist:
             if moves:
                 s.bus.publish(ev.ComputerPlanned(s.now, s.game.ply, moves_text(s.variant, s.game.position, moves)))
                 if s.opponent is not None and s.opponent.keeps_own_clock_for(s.game.turn):
-                    s.clock_binding.pause_for_carrying_out(s.now)   # carrying it out is nobody's time
+                    s.commits.outside_move_arrived(len(moves))   # whose time carrying it out is: the config's
                 s.reread()
                 s.output.refresh()  # lit now, whatever input or tick picked it up
                 s.line.say(s.output.turn_prompt())

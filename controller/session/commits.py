@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from damka.controller import events as ev
-from damka.controller.session.types import CommittedMove, Phase
+from damka.controller.session.types import CarryingOut, CommittedMove, Phase
 from damka.controller.words import say
 from damka.engine.errors import IllegalMoveError
 from damka.engine.game import Game
@@ -40,11 +40,12 @@ class Commits:
         s.line.clear_notice()
         # The press comes before a result the move makes is acted on: the
         # mover's time (and increment) is booked, then the clock is stopped.
-        found, clock_ms = self._press_clock(side, len(moves))
+        found, clock_ms, pressed_now = self._press_clock(side, len(moves))
         for index, record in enumerate(records):
             last = index == len(records) - 1
             self._publish_move(*record, pressed=pressed is not None, clock_ms=clock_ms if last else None)
-        self._clock_pressed(side, clock_ms)
+        if pressed_now:
+            self._clock_pressed(side, clock_ms)
         if s.game.result is None:
             s.line.say(f"{' '.join(c.text for c in s.committed[-len(moves):])}; {s.output.turn_prompt()}")
         else:
@@ -53,17 +54,36 @@ class Commits:
         s.ends.clock_events(found)
         s.reread()
 
-    def _press_clock(self, side: int, moves: int) -> tuple[Any, tuple[int, ...] | None]:
+    def _press_clock(self, side: int, moves: int) -> tuple[Any, tuple[int, ...] | None, bool]:
         """The clock pressed for `side`'s turn of `moves` moves, just committed
         (the first move starts a clock nobody started, the mover's time not
-        counted); the events the press found and the times stamped on the turn."""
+        counted; a turn pressed when its move arrived is not pressed again);
+        the events the press found, the times stamped on the turn and whether it pressed now."""
         s = self.s
         self.start_clock(side)
-        found = s.clock_binding.press(side, s.now, board_ok=True, moves=moves)
+        pressed_now = not s.clock_binding.settle_arrival_press(side)
+        found = s.clock_binding.press(side, s.now, board_ok=True, moves=moves) if pressed_now else ()
         clock_ms = s.clock_ms()
         if clock_ms is not None:
             s.record.stamp_clock(clock_ms)
-        return found, clock_ms
+        return found, clock_ms, pressed_now
+
+    def outside_move_arrived(self, moves: int) -> None:
+        """An outside program's move (a DXP peer's, a Hub engine's) is lit for
+        people to carry out; its own clock stopped when it sent it. The board's
+        clock does as the config says (`CarryingOut`): it stops, runs on for the
+        mover, or is pressed now so that the next side's time runs."""
+        s = self.s
+        binding = s.clock_binding
+        if binding.carrying_out is CarryingOut.NOBODY:
+            binding.pause_for_carrying_out(s.now)
+        elif binding.carrying_out is CarryingOut.NEXT:
+            side = s.game.turn
+            self.start_clock(side)
+            found = binding.press_on_arrival(side, s.now, moves)
+            if found is not None:
+                self._clock_pressed(side, s.clock_ms())
+                s.ends.clock_events(found)
 
     def _clock_pressed(self, side: int, clock_ms: tuple[int, ...] | None) -> None:
         s = self.s
@@ -82,12 +102,13 @@ class Commits:
             in_turn += 1
             ends_turn = not s.game.move_in_turn or s.game.is_over
             clock_ms = None
+            pressed_now = False
             if ends_turn:
-                press, clock_ms = self._press_clock(side, in_turn)
+                press, clock_ms, pressed_now = self._press_clock(side, in_turn)
                 found.extend(press)
                 in_turn = 0
             self._publish_move(*entry, pressed=False, redo=True, clock_ms=clock_ms)
-            if ends_turn:
+            if pressed_now:
                 self._clock_pressed(side, clock_ms)
         if s.game.result is not None:
             self.finish()
@@ -125,8 +146,7 @@ class Commits:
             return
         movers = self._turn_movers(s.committed[len(s.committed) - plies:])
         undone = s.record.take_back(plies)
-        if not clock_undone:
-            s.clock_binding.take_back(movers, s.now)
+        s.clock_binding.take_back(movers, s.now, clock_undone=clock_undone)
         s.pending.forget()
         self._forget_help()
         s.takebacks.flow.taken_back(s.game.ply)  # an accepted request further back: the LEDs guide on

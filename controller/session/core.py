@@ -54,7 +54,7 @@ class Session:
         self.settings = settings or SessionSettings()
         self.mode = self.settings.mode
         self.bus = bus or ev.EventBus()
-        self.clock_binding = ClockBinding(clock)
+        self.clock_binding = ClockBinding(clock, self.settings.carrying_out)
         self.assistants = Assistants(variant, chooser=chooser, opponent=opponent, coach=coach)
         self.tracker = Tracker(variant, self.settings.tracker)
         self.board = BoardMap(variant)
@@ -123,7 +123,7 @@ class Session:
 
     @clock.setter
     def clock(self, clock: TurnClock | None) -> None:
-        self.clock_binding = ClockBinding(clock)
+        self.clock_binding = ClockBinding(clock, self.settings.carrying_out)
 
     @property
     def restorable(self) -> tuple[Move, ...]:

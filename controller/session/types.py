@@ -13,7 +13,7 @@ from damka.controller.game.record import CommittedMove
 from damka.controller.players import Opponent
 from damka.controller.board.tracker import TrackerSettings
 
-__all__ = ["CommittedMove", "Mode", "Opponent", "POLL_MS", "Phase", "PolledClock", "SessionSettings", "TurnClock",
+__all__ = ["CarryingOut", "CommittedMove", "Mode", "Opponent", "POLL_MS", "Phase", "PolledClock", "SessionSettings", "TurnClock",
            "seat_away", "seat_label"]
 
 
@@ -30,6 +30,16 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+class CarryingOut(enum.Enum):
+    """Whose time it is while people carry out an outside program's move (a DXP
+    peer's, a Hub engine's at the board): its own clock stopped when it sent
+    the move. The board's config chooses ([clock] carrying_out, docs/clock.md)."""
+
+    NOBODY = "nobody"   # the board's clock stops until the move stands ("carrying out" on the screen)
+    MOVER = "mover"     # the program's clock runs on, as a person's would at a real board
+    NEXT = "next"       # the side to move next: its clock starts as soon as the move arrives
+
+
 # While the computer (or the coach) thinks off the loop, the session asks to be
 # ticked this often to pick up the answer.
 POLL_MS = 20
@@ -43,6 +53,7 @@ class SessionSettings:
     flag_ms: int = 2000            # how long a refused press shows FLAG
     hints: bool | None = None      # LEDs for beginners; default: on in learning mode only
     warn_ms: int = 8000            # learning: a move the coach warned about is committed after this quiet
+    carrying_out: CarryingOut = CarryingOut.NOBODY  # whose time carrying out an outside program's move is
 
 
 def seat_away(opponent: Opponent | None, seat: int) -> bool:

@@ -16,14 +16,16 @@ import argparse
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from damka.dxp.protocol import DEFAULT_PORT
 from damka.commands.deadline import StopAfter
+from damka.commands.run import CONFIG_HELP
 from damka.commands.net import port_number
 from damka.dxp.redial import GIVE_UP_S
 
 if TYPE_CHECKING:
+    from damka.config import BoardConfig
     from damka.controller.app import App
     from damka.controller.store.store import Store
 
@@ -52,7 +54,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--give-up", type=float, default=GIVE_UP_S, metavar="SECONDS",
                         help=f"after a drop, look for the peer this long (default {GIVE_UP_S:.0f}), "
                         "then the menu adjudicates or a later --resume goes on")
-    parser.add_argument("--config", type=Path, default=None, help="board configuration (TOML)")
+    parser.add_argument("--config", metavar="FILE", type=Path, default=None, help=CONFIG_HELP)
     parser.add_argument("--seconds", type=float, default=None, metavar="S",
                         help="stop after S seconds, waiting for the peer included (tests)")
     add_db_argument(parser)
@@ -70,26 +72,32 @@ def run(args: argparse.Namespace) -> int:
     from damka.controller.store.store import Store
     from damka.dxp.feature import dxp_of
 
+    from damka.commands.run import app_options, find_config
+    from damka.config import BoardConfig, load_config
+
     stop = StopAfter(args.seconds)
+    path = find_config(args.config)
+    config = load_config(path) if path is not None else BoardConfig()  # a mistake: one line, before any wait
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     store = Store(args.db)
     try:
         try:
-            app = open_app(args, store, stop)
+            app = open_app(args, store, stop, **app_options(config))
         except TimeoutError:
             print(f"damka dxp: no DXP peer came in {args.seconds:g} s (--seconds); stopped", flush=True)
             return 0
         try:
-            return _play(app, args, stop)
+            return _play(app, config, stop)
         finally:
             dxp_of(app).close()
     finally:
         store.close()
 
 
-def open_app(args: argparse.Namespace, store: Store, stop: StopAfter | None = None) -> App:
+def open_app(args: argparse.Namespace, store: Store, stop: StopAfter | None = None, **app_options: Any) -> App:
     """The board's App with the DXP feature as the arguments say: a new game after the handshake,
-    or (`--resume`) the stored game waiting for the peer. ValueError says why not;
+    or (`--resume`) the stored game waiting for the peer; `app_options`: the board config's
+    (`commands.run.app_options`). ValueError says why not;
     TimeoutError: `stop`'s deadline came while waiting for the peer."""
     from damka.dxp.door import DxpDoor
     from damka.dxp.link import DxpLink, DxpServer
@@ -115,7 +123,7 @@ def open_app(args: argparse.Namespace, store: Store, stop: StopAfter | None = No
     try:
         if args.resume is not None:
             print(f"damka dxp: game {args.resume}: {redial.describe.replace(' again', '')} for the peer", flush=True)
-            return resume_app(store, args.resume, initiator=bool(args.connect), redial=redial)
+            return resume_app(store, args.resume, initiator=bool(args.connect), redial=redial, **app_options)
         if args.connect:
             link = DxpLink.connect(host, port)
             request, peer_side, name = initiate(link, person_colour="W" if args.colour == "white" else "Z",
@@ -124,7 +132,8 @@ def open_app(args: argparse.Namespace, store: Store, stop: StopAfter | None = No
             print(f"damka dxp: waiting for a DXP peer on {args.host}:{port}", flush=True)
             link, request, peer_side = follow_at(door, timeout=stop.left() if stop is not None else None)
             name = request.name
-        return make_app(link, request, peer_side, name, initiator=bool(args.connect), redial=redial, store=store)
+        return make_app(link, request, peer_side, name, initiator=bool(args.connect), redial=redial, store=store,
+                        **app_options)
     except TimeoutError as error:
         redial.close()
         if stop is not None and stop():
@@ -138,12 +147,9 @@ def open_app(args: argparse.Namespace, store: Store, stop: StopAfter | None = No
         raise ValueError(str(error)) from None
 
 
-def _play(app: App, args: argparse.Namespace, stop: StopAfter) -> int:
-    from damka.commands.run import _screen, board_loop, find_config
-    from damka.config import BoardConfig, load_config
+def _play(app: App, config: BoardConfig, stop: StopAfter) -> int:
+    from damka.commands.run import _screen, board_loop
 
-    path = find_config(args.config)
-    config = load_config(path) if path is not None else BoardConfig()
     if config.backend == "sim":
         from damka.sim.interactive import run_window
 

@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from damka.config import BoardConfig
 
 DEFAULT_CONFIGS = (Path("/etc/damka/board.toml"), Path("~/.config/damka/board.toml"))
+# What --config says of the board config, in `damka run --help` and `damka dxp --help`.
+CONFIG_HELP = ("board config (TOML; docs/board.example.toml): the hardware, the web page, sound, light, "
+               "the engines, and [clock] carrying_out: whose time it is while people carry out an outside "
+               "program's move (a DXP peer's, a Hub engine's): nobody (the default: the clock stops, the "
+               "screen says 'carrying out'), mover (its clock runs on) or next (the next side's starts)")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -38,7 +43,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "(default: /etc/damka/board.toml or ~/.config/damka/board.toml), or on the "
                     "simulator's virtual board when there is none. Every game is stored; after a "
                     "crash or power cut the board offers to resume.")
-    parser.add_argument("--config", metavar="FILE", type=Path, default=None, help="board config (TOML)")
+    parser.add_argument("--config", metavar="FILE", type=Path, default=None, help=CONFIG_HELP)
     parser.add_argument("--no-screen", action="store_true", help="no pygame screen (LEDs and buttons only)")
     parser.add_argument("--seconds", type=float, default=None, metavar="S",
                         help="stop the board loop after S seconds (tests, burn-in); default: run until stopped")
@@ -74,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     stack = contextlib.ExitStack()
     try:
         app = App(store=store, setup=setup, start_game=bool(args.variant), offer_resume=True,
-                  players=players_from(args))
+                  players=players_from(args), **app_options(config))
         from damka.web.launch import start_web
 
         web = start_web(app, args.web, config.web if path is not None else None, bind=args.bind)
@@ -102,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
         stack.close()
         store.close()
     return 0
+
+
+def app_options(config: BoardConfig) -> dict[str, Any]:
+    """What the board config says of every game the App plays: whose time
+    carrying out an outside program's move is ([clock] carrying_out)."""
+    from damka.controller.session.types import CarryingOut
+
+    return {"carrying_out": CarryingOut(config.clock.carrying_out)}
 
 
 def board_loop(app: App, board: "HardwareBoard", config: "BoardConfig", *, now_ms: Callable[[], int],

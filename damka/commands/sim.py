@@ -27,7 +27,10 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", default="casual", choices=("casual", "learning", "tournament", "computer"))
     parser.add_argument("--sides", default=None, help="multiwarcaby: 2, 3, 4 or 'teams' (default 2)")
     parser.add_argument("--time-control", default="", metavar="TC",
-                        help="clock: a preset name (`blitz-64`), '5+3', 'casual'; default none")
+                        help="clock: a preset name (`blitz-64`), '5+3', 'casual'; default none. While "
+                             "people carry out an outside program's move (a Hub engine's, a DXP peer's) "
+                             "no clock runs, unless a board config's [clock] carrying_out gives that time "
+                             "to the mover or the next side (damka run/dxp --config)")
     parser.add_argument("--colours", default="lot", choices=("lot", "first", "second"),
                         help="colours (order of play) by lot, or as --players lists them; against the "
                              "computer: which side you play")
