@@ -248,7 +248,7 @@ def test_polish_words_are_polish() -> None:
 
 def test_menu_during_a_lesson_goes_back_to_the_menu() -> None:
     app, board, _ = at_board("en")
-    app.start_lesson(shipped("capturing"))  # as the command line or the page would
+    app.teaching.take_lesson(shipped("capturing"))  # as the command line or the page would
     board.step()  # the board loop's next pass shows it
     assert board.lit(Role.PUT_HERE) == {"d4", "e5", "h8"}
     board.button(Button.MENU)
@@ -280,7 +280,7 @@ def test_an_unknown_lesson_on_the_command_line_is_one_line() -> None:
 def test_a_chain_paused_half_way_is_lit_on_and_not_a_mistake() -> None:
     """The child jumps once of the three and stops to think: the lights show where the chain goes on."""
     app, board, _ = at_board("en")
-    app.start_lesson(shipped("majority"))
+    app.teaching.take_lesson(shipped("majority"))
     board.step()
     follow_setup(board)
     make(board, "g1", ("e3",), ("f2",))

@@ -58,7 +58,6 @@ from damka.controller.app.view_builder import player_colours
 from damka.controller.app.views import Colour, View
 from damka.controller.words import say
 from damka.engine.game import Game
-from damka.teaching.lesson_file import Lesson
 from damka.hardware.interfaces import Button, ButtonPress, ClockPress, InputEvent, LedFrame, Snapshot
 
 # Clock buttons in a menu, by side: the first side's moves up, the second's
@@ -338,10 +337,6 @@ class App:
         remote's own seats, `setup.computers` other seats are the computer's
         (3-4 players; `SeatOpponents` routes each turn), the rest at the table."""
         self.games.new_game(setup, remote=remote, remote_label=remote_label)
-
-    def start_lesson(self, lesson: Lesson) -> None:
-        """Take `lesson` at the board now (the lessons menu, `damka sim --lesson`): the LEDs set up its first step."""
-        self.teaching.take_lesson(lesson)
 
     def take_up(self, stored: StoredGame) -> None:
         """Play on `stored` (an unfinished game) now, as the resume offer would:

@@ -183,7 +183,7 @@ def puzzle_from(text: str) -> tuple[str, str | None]:
 def start_lesson(app: App, args: argparse.Namespace) -> None:
     """`--lesson`, `--puzzle`: the lesson or puzzle on the board at once (read already by `run`)."""
     if args.lesson_read is not None:
-        app.start_lesson(args.lesson_read)
+        app.teaching.take_lesson(args.lesson_read)
     if args.puzzle_read is not None:
         app.teaching.start_puzzle(*args.puzzle_read)
 
