@@ -40,7 +40,7 @@ def follower_game(minutes: int = 0, **app_options):
     listener.join(10)
     request, peer_side = follow(links[0], timeout=DEADLINE_S)
     assert next_of(peer, dxp.GameAccept).accepted
-    redial = Redialer.listening("127.0.0.1", port, give_up_s=20)
+    redial = Redialer.listening("127.0.0.1", port, give_up_s=2 * DEADLINE_S)
     app = make_app(links[0], request, peer_side, redial=redial, **app_options)
     return app, on_board(app), peer, port, redial
 
@@ -147,7 +147,7 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     answer.join(5)
     store = Store(tmp_path / "games.db")
     app = make_app(link, request, peer_side, name, initiator=True, store=store,
-                   redial=Redialer.calling("127.0.0.1", port, give_up_s=20, delays=(0.2,)))
+                   redial=Redialer.calling("127.0.0.1", port, give_up_s=2 * DEADLINE_S, delays=(0.2,)))
     board = on_board(app)
     session = app.session
     for think_ms in (0, 130_000):                                   # the peer (white) thinks 2:10 on its 2nd move
@@ -174,7 +174,7 @@ def test_the_resume_gamereq_carries_the_peers_time_left(tmp_path: Path) -> None:
     # The board restarted: `--resume` sends the time left as stored (the clock was stopped at the drop).
     back, listener = listen_once(port)
     resumed = resume_app(store, game_id, initiator=True,
-                         redial=Redialer.calling("127.0.0.1", port, give_up_s=20, delays=(0.2,)))
+                         redial=Redialer.calling("127.0.0.1", port, give_up_s=2 * DEADLINE_S, delays=(0.2,)))
     listener.join(10)
     waited(ticked(resumed, lambda: not back[0].incoming.empty()), "the resumed board's GAMEREQ")
     request = next_of(back[0], dxp.GameRequest)
