@@ -5,7 +5,8 @@ alpha-beta, a transposition table, move ordering (table move, captures by
 size, killer moves, history counts) and a capture quiescence: in draughts a
 capture is compulsory, so a position with a capture pending is never scored
 statically; the search follows the captures until the side to move has a
-quiet position.
+quiet position. A quiet leaf under a capture threat gets one more ply (the
+threat extension).
 
 Time: the engine owns no clock. The caller passes `now` (a callable giving
 seconds, `time.monotonic` on the board, a fake in tests) and a `time_limit`;
