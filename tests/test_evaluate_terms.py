@@ -71,12 +71,12 @@ def test_a_drawn_ending_is_not_chosen_over_a_won_one() -> None:
 
 
 def test_a_threat_at_the_horizon_is_searched_a_ply_deeper() -> None:
-    """At depth 1 a quiet leaf where the opponent threatens a capture is
+    """With the threat extension (an option, off by default), at depth 1 a quiet leaf where the opponent threatens a capture is
     searched one ply more, so the one-move search already plays the move a
     depth-7 search plays and knows it gains, instead of a move that loses a man."""
     variant = find_variant("classic")
     position = variant.parse_position("W:Wb2,e3,c7,f6:Bh6,e7,a3,d8")
-    shallow = Searcher(variant).search(position, max_depth=1)
+    shallow = Searcher(variant, threat_extension=True).search(position, max_depth=1)
     deep = Searcher(variant).search(position, max_depth=7)
     assert format_move(variant, position, shallow.move) == format_move(variant, position, deep.move)
     assert shallow.score > 0
