@@ -13,7 +13,9 @@ Three tables, in one run:
    is kept in benchmarks/search_baseline/ (a copy, never edited) and both
    search the same positions to the same fixed depth (`--depth`). The two
    must give the same move, score and node count (the run stops if not), so
-   the ratio of their times is the speed-up on the same tree.
+   the ratio of their times is the speed-up on the same tree. The strength
+   work after it changed the tree on purpose, so "now" searches with the old
+   evaluation and without the threat extension (`same_tree_searcher`).
 3. Damka against TurboEngine (`--turbo`, needs py-draughts: a venv with
    `pip install -e .[match]`, see benchmarks/engine_match.py): 12
    international positions, `--time` each, nodes/s and depth side by side.
@@ -52,6 +54,7 @@ for folder in (ROOT, ROOT / "benchmarks"):
 from damka.engine import Game, find_variant  # noqa: E402
 from damka.engine.levels import make_searcher  # noqa: E402
 from damka.engine.search import Searcher  # noqa: E402
+from search_baseline.evaluate import DraughtsEvaluator as BaselineEvaluator  # noqa: E402
 from search_baseline.search import Searcher as BaselineSearcher  # noqa: E402
 
 DEFAULT_VARIANTS = ["classic", "russian", "american", "international", "canadian", "classic81",
@@ -123,6 +126,12 @@ def speed_table(specs: list[str], seconds: float, seed: int) -> None:
     print()
 
 
+def same_tree_searcher(variant: Any) -> Searcher:
+    """Today's search over the tree the search before issue 26 walked: the old
+    evaluation and no threat extension (both changed later, for strength)."""
+    return Searcher(variant, BaselineEvaluator(variant), threat_extension=False)
+
+
 def before_after_table(specs: list[str], depth: int, seed: int) -> None:
     print(f"Damka before (benchmarks/search_baseline) and now, the same positions to depth {depth}\n")
     print("| variant | positions | nodes (both) | before CPU s | now CPU s | before nodes/s | now nodes/s | speed-up |")
@@ -134,7 +143,7 @@ def before_after_table(specs: list[str], depth: int, seed: int) -> None:
         positions = benchmark_positions(variant, seed)
         for index, position in enumerate(position for _, position in positions):
             results = {}
-            runs = [("before", BaselineSearcher), ("now", Searcher)]
+            runs = [("before", BaselineSearcher), ("now", same_tree_searcher)]
             # Alternate which runs first, so neither gains from a warmer machine.
             for label, make in runs if index % 2 == 0 else runs[::-1]:
                 started = time.process_time()

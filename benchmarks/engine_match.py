@@ -6,11 +6,15 @@
     python benchmarks/engine_match.py --opponent levels --pairs master:strong club:casual --games 20
 
 Opponents:
+- `turbo` (the default): py-draughts' strongest engine for each variant with
+  the same time limit: `TurboEngine` (PVS, trained pattern evaluation) in
+  international, the only variant it plays, and `SimpleEngine` elsewhere.
+  Every row of the table names the engine that played.
 - `pydraughts`: py-draughts' alpha-beta engine (`SimpleEngine`: negamax,
-  iterative deepening, TT, quiescence) with the same time limit. py-draughts
-  (PyPI `py-draughts`) and pydraughts both install the import package
-  `draughts`, so run this from a venv with `pip install -e .[match]` and
-  without the dev extra (see docs/computer.md).
+  iterative deepening, TT, quiescence) in every variant. py-draughts (PyPI
+  `py-draughts`) and pydraughts both install the import package `draughts`,
+  so run this from a venv with `pip install -e .[match]` and without the dev
+  extra (see docs/computer.md).
 - `levels`: Damka against Damka at other levels, both through `damka hub`
   subprocesses (the Hub protocol end to end), each level at --time.
 - `baseline`: this checkout's `damka hub` (master) against another Damka
@@ -58,6 +62,8 @@ VARIANTS = {
     "american": ("AmericanBoard", "english"),
     "international": ("StandardBoard", "normal"),
 }
+# The variants py-draughts' TurboEngine plays (it is built for the 10x10 board only).
+TURBO_VARIANTS = {"international"}
 # py-draughts' American board lists quiet moves beside an available capture
 # (no compulsory capture), so its engine plays moves Damka's rules refuse:
 # american runs only when asked for, and such games are counted as skipped.
@@ -108,16 +114,23 @@ def damka_player(variant: Any, seconds: float, level: str = "master") -> Callabl
     return choose
 
 
-class PyDraughtsPlayer:
-    """py-draughts' SimpleEngine on its own board, kept in step with the game."""
+def pydraughts_engine(variant_name: str, strongest: bool) -> str:
+    """The py-draughts engine that plays `variant_name`: TurboEngine where it
+    can when `strongest`, else SimpleEngine."""
+    return "TurboEngine" if strongest and variant_name in TURBO_VARIANTS else "SimpleEngine"
 
-    def __init__(self, variant_name: str, seconds: float) -> None:
+
+class PyDraughtsPlayer:
+    """A py-draughts engine (`SimpleEngine` or `TurboEngine`) on its own board, kept in step with the game."""
+
+    def __init__(self, variant_name: str, seconds: float, engine: str = "SimpleEngine") -> None:
         import draughts
 
-        if not hasattr(draughts, "SimpleEngine"):
-            sys.exit("engine_match: `draughts` here is not py-draughts; use a venv with `pip install -e .[match]`")
+        if not hasattr(draughts, engine):
+            sys.exit(f"engine_match: this `draughts` has no {engine} (not py-draughts?); "
+                     "use a venv with `pip install -e .[match]`")
         self.board = getattr(draughts, VARIANTS[variant_name][0])()
-        self.engine = draughts.SimpleEngine(depth_limit=64, time_limit=seconds)
+        self.engine = getattr(draughts, engine)(depth_limit=64, time_limit=seconds)
         self.variant = find_variant(variant_name)
         self.mirror = variant_name == "american"  # py-draughts puts the first mover on 21-32
         self.synced = 0
@@ -314,7 +327,9 @@ def match(variant_name: str, make_damka: Callable, make_other: Callable, args: a
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--opponent", choices=("pydraughts", "levels", "baseline"), default="pydraughts")
+    parser.add_argument("--opponent", choices=("turbo", "pydraughts", "levels", "baseline"), default="turbo",
+                        help="turbo: TurboEngine in international, SimpleEngine elsewhere; "
+                             "pydraughts: SimpleEngine everywhere")
     parser.add_argument("--baseline-python", help="the Python of another Damka installation (--opponent baseline)")
     parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS), default=DEFAULT_VARIANTS)
     parser.add_argument("--games", type=int, default=100, help="games per variant (and per level pair)")
@@ -337,10 +352,12 @@ def main(argv: list[str] | None = None) -> int:
 
     rows: list[tuple[str, str, Tally]] = []
     for variant_name in args.variants:
-        if args.opponent == "pydraughts":
+        if args.opponent in ("turbo", "pydraughts"):
+            engine = pydraughts_engine(variant_name, args.opponent == "turbo")
             tally = match(variant_name, lambda v=variant_name: damka_player(find_variant(v), args.time),
-                          lambda v=variant_name: PyDraughtsPlayer(v, args.time), args, "damka-vs-pydraughts")
-            rows.append((variant_name, "py-draughts SimpleEngine", tally))
+                          lambda v=variant_name, e=engine: PyDraughtsPlayer(v, args.time, e), args,
+                          f"damka-vs-{engine}")
+            rows.append((variant_name, f"master vs py-draughts {engine}", tally))
             continue
         if args.opponent == "baseline":
             if not args.baseline_python:

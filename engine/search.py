@@ -5,7 +5,8 @@ alpha-beta, a transposition table, move ordering (table move, captures by
 size, killer moves, history counts) and a capture quiescence: in draughts a
 capture is compulsory, so a position with a capture pending is never scored
 statically; the search follows the captures until the side to move has a
-quiet position.
+quiet position. With `threat_extension`, a quiet leaf under a capture
+threat gets one more ply (off by default: not shown to pay for its cost).
 
 Time: the engine owns no clock. The caller passes `now` (a callable giving
 seconds, `time.monotonic` on the board, a fake in tests) and a `time_limit`;
@@ -44,6 +45,7 @@ MAX_PLY = 128
 LMR_AFTER = 3  # late move reduction: from the 4th move of a node...
 LMR_MIN_DEPTH = 2  # ...with at least this much depth left after the move
 TT_LIMIT = 100_000  # entries, about 500 bytes each: cleared past ~50 MB (memory on the Pi)
+THREAT_PLIES = 4  # quiet leaves under a capture threat are searched a ply deeper, this many plies at most
 EVAL_LIMIT = 200_000  # cached leaf scores, about 250 bytes each: cleared past ~50 MB
 
 
@@ -144,8 +146,12 @@ class Searcher(SearchLimits):
     those tuples and keeps the draw counter itself.
     """
 
-    def __init__(self, variant: Any, evaluate: Callable[[Any], int] | None = None) -> None:
+    def __init__(self, variant: Any, evaluate: Callable[[Any], int] | None = None, *,
+                 threat_extension: bool = False) -> None:
         self.variant = variant
+        # Off by default: at 0.1 s a move it cost 1.6x the positions at the
+        # same depth and no match showed it stronger (docs/computer.md).
+        self.threat_extension = threat_extension
         self.evaluate = evaluate or DraughtsEvaluator(variant)
         self.legal_moves = variant.legal_moves
         self.play = variant.play
@@ -218,6 +224,7 @@ class Searcher(SearchLimits):
             board, side = board_of(earlier)
             self._paths[side][board] = self._paths[side].get(board, 0) + 1
         self._partial_best: tuple[Move, int] | None = None
+        self._threat_plies = 0
         if len(self.tt) > TT_LIMIT:
             self.tt.clear()
         if self._eval_cache is not None and len(self._eval_cache[0]) + len(self._eval_cache[1]) > EVAL_LIMIT:
@@ -240,6 +247,8 @@ class Searcher(SearchLimits):
 
         previous_score = 0
         for depth in range(1, max_depth + 1):
+            # Threat extensions stop this far past the iteration's depth.
+            self._threat_plies = depth + THREAT_PLIES if self.threat_extension else 0
             try:
                 if all_root_scores:
                     score, best, scores = self._root_all(ordered, depth)
@@ -363,7 +372,12 @@ class Searcher(SearchLimits):
             # than half the nodes) or looking in the table: only whether it
             # has any moves matters.
             state = self._leaf_tests[side](mine, theirs, kings)
-            if state != 2:
+            if state == 1 and ply < self._threat_plies and self._leaf_tests[side ^ 1](theirs, mine, kings) == 2:
+                # A quiet leaf where the opponent threatens a capture: one
+                # more ply, so a piece left hanging (or a shot being set up)
+                # is seen rather than scored as if nothing were attacked.
+                depth = 1
+            elif state != 2:
                 if not state:
                     return -(WIN - ply)
                 if self._eval_cache is None:
