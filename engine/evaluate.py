@@ -22,12 +22,7 @@ Terms (white minus black, then signed for the side to move):
   holds a king ending;
 - mobility: free forward steps for men, free steps for kings (cheap one-shift
   counts, a proxy for tempo reserve and for blocked men);
-- runaway men: a man one step from crowning with a free square in front,
-  and a man two or three ranks short whose whole way to the crowning rank
-  is empty and that no enemy man can step in front of (only while the
-  opponent has no king, which could cut the way anywhere);
-- outposts: an advanced man in the opponent's half held by two of its own
-  men behind it, so it cannot be exchanged off cheaply;
+- runaway men: a man with an empty path right in front of the crowning rank;
 - king endings (flying kings, no men left): one king against one or two
   kings is a draw, and against three when it holds the long diagonal, so
   those endings score near zero whatever the count of kings.
@@ -42,8 +37,6 @@ from damka.engine.geometry import iter_bits
 MAN = 100
 FLYING_KING = 300
 SHORT_KING = 165
-RUNAWAY = {2: 40, 3: 25}  # a free way to the crowning rank, by its length in moves
-OUTPOST = 8
 DRAWN_ENDING_SHRINK = 16  # a drawn king ending keeps this fraction of its count
 
 Bitboards = Callable[[Any], tuple[int, int, int]]
@@ -133,11 +126,6 @@ class DraughtsEvaluator:
             if low + i < height and geometry.is_playable(square := geometry.index(i, low + i)):
                 diagonal |= 1 << square
         self.long_diagonal = diagonal
-        self.white_runaways = _runaway_paths(geometry, low, high, +1)
-        self.black_runaways = _runaway_paths(geometry, low, high, -1)
-        middle = (low + high + 1) // 2
-        self.white_outposts = sum(ranks[r] for r in range(middle, high))
-        self.black_outposts = sum(ranks[r] for r in range(low + 1, high + 1 - middle + low))
         self.start_count = max(1, sum(self.read(variant.start_position())[i].bit_count() for i in (0, 1)))
         self.white_score = self._make_white_score()
 
@@ -157,10 +145,6 @@ class DraughtsEvaluator:
         bt0, bt1, bt2, bt3 = (self.black_tempo + [0, 0, 0, 0])[:4]
         white_back, black_back, centre, diagonal = self.white_back, self.black_back, self.centre, self.long_diagonal
         white_near, black_near, playable = self.white_near, self.black_near, self.playable
-        white_runaways, black_runaways = self.white_runaways, self.black_runaways
-        white_run_zone = sum(1 << square for square in white_runaways)
-        black_run_zone = sum(1 << square for square in black_runaways)
-        white_outposts, black_outposts = self.white_outposts, self.black_outposts
         # North is a left shift, south a right shift.
         n_e, n_w, s_e, s_w = self.d_ne, self.d_nw, -self.d_se, -self.d_sw
 
@@ -227,57 +211,9 @@ class DraughtsEvaluator:
             near = bm & black_near
             if near:
                 score -= 25 * (((near >> s_e) | (near >> s_w)) & empty).bit_count()
-            # Runaways further back: a free way no enemy man can step into.
-            far = wm & white_run_zone
-            if far and not bk:
-                occupied = white | black
-                while far:
-                    low_bit = far & -far
-                    far ^= low_bit
-                    way, guard, moves = white_runaways[low_bit.bit_length() - 1]
-                    if not way & occupied and not guard & bm:
-                        score += RUNAWAY[moves]
-            far = bm & black_run_zone
-            if far and not wk:
-                occupied = white | black
-                while far:
-                    low_bit = far & -far
-                    far ^= low_bit
-                    way, guard, moves = black_runaways[low_bit.bit_length() - 1]
-                    if not way & occupied and not guard & wm:
-                        score -= RUNAWAY[moves]
-
-            # Outposts: advanced men held from behind by two of their own.
-            score += OUTPOST * ((wm & white_outposts & (wm << n_e) & (wm << n_w)).bit_count()
-                                - (bm & black_outposts & (bm >> s_e) & (bm >> s_w)).bit_count())
             return score
 
         return white_score
-
-
-def _runaway_paths(geometry: Any, low: int, high: int, forward: int) -> dict[int, tuple[int, int, int]]:
-    """For each square two or three moves from crowning (moving `forward`, +1
-    north for white, -1 south for black): (way, guard, moves). `way`: every
-    square the man may cross on its way to the crowning rank, which must be
-    empty; `guard`: those and the files either side, where no enemy man may
-    stand (it could step in front of the runaway or take it)."""
-    crown = high if forward > 0 else low
-    paths: dict[int, tuple[int, int, int]] = {}
-    for square in iter_bits(geometry.playable):
-        file, rank = geometry.file_rank(square)
-        moves = (crown - rank) * forward
-        if moves not in RUNAWAY:
-            continue
-        way = guard = 0
-        for step in range(1, moves + 1):
-            row = rank + step * forward
-            for f in range(file - step - 1, file + step + 2):
-                if 0 <= f < geometry.width and geometry.is_playable(target := geometry.index(f, row)):
-                    guard |= 1 << target
-                    if abs(f - file) <= step:
-                        way |= 1 << target
-        paths[square] = (way, guard, moves)
-    return paths
 
 
 def _drawn_king_ending(n_wk: int, n_bk: int, wk: int, bk: int, diagonal: int) -> bool:

@@ -1,6 +1,7 @@
-"""The draughts evaluation's terms and the search's threat extension (issue 26,
-strength): each judged on a position where a player knows which side is
-better, or which of two positions is."""
+"""The draughts evaluation's king endings and the search's threat extension
+(issue 26, strength): each judged on a position where a player knows which
+side is better, or which of two positions is. (Runaway-way and outpost terms
+were tried and left out: they scored lower against TurboEngine.)"""
 
 from __future__ import annotations
 
@@ -16,30 +17,6 @@ def score(variant_name: str, text: str) -> int:
     """The evaluation of a position, for the side to move."""
     variant = find_variant(variant_name)
     return DraughtsEvaluator(variant)(variant.parse_position(text))
-
-
-def test_a_man_with_a_free_way_to_crowning_beats_a_blocked_one() -> None:
-    # White's man on 13 is two moves from crowning. A black man on 1 is off
-    # its way; on 3 it stands in front of it, on the same rank as on 1.
-    free = score("international", "W:W13,48:B1")
-    blocked = score("international", "W:W13,48:B3")
-    assert free > blocked
-
-
-def test_a_runaway_counts_for_nothing_once_the_opponent_has_a_king() -> None:
-    # A flying king can cut the way anywhere: the free way is no longer a
-    # runaway, so the same two positions score alike.
-    free = score("international", "W:W13,48:BK45,1")
-    blocked = score("international", "W:W13,48:BK45,3")
-    assert free == blocked
-
-
-def test_an_outpost_held_by_two_men_beats_one_held_by_one() -> None:
-    # A man on 24 with men on 29 and 30 behind it cannot be exchanged off;
-    # with the second man on 34 instead of 30 it can.
-    held = score("international", "W:W24,29,30:B3")
-    loose = score("international", "W:W24,29,34:B3")
-    assert held > loose
 
 
 @pytest.mark.parametrize("variant_name, text", [
