@@ -83,6 +83,8 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
     status, answer = post(served, "/api/learn/puzzle", {"variant": "classic"})
     assert status == 200, answer
     solve(served)
+    shown = teaching(served.rig)   # the page's picture says the end, not the last move's "now the next move"
+    assert (shown.phase, shown.instruction, shown.message) == ("done", "Well done! You solved it: 3 of 3 stars.", "")
     status, data = get(served, "/api/learn?learner=Ala")
     progress = data["progress"]
     assert (progress["learner"], progress["puzzles_solved"], progress["puzzles_tried"]) == ("Ala", 1, 1)
@@ -98,6 +100,9 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
         wait_until(lambda: teaching(served.rig).phase == "right", f"{move} to be right")
         served.rig.do(lambda: served.rig.board.button(Button.OK))          # the next step at once
     wait_until(lambda: served.rig.do(lambda: served.app.teaching.lessons.finished), "the lesson to be finished")
+    shown = teaching(served.rig)
+    assert (shown.phase, shown.instruction, shown.message) == (
+        "done", 'Well done! You finished the lesson "How a man moves".', "")
     status, data = get(served, "/api/learn?learner=Ala")
     assert [(lesson["done"], lesson["next"]) for lesson in data["lessons"][:3]] == [(True, False), (False, True),
                                                                                     (False, False)]

@@ -147,12 +147,13 @@ class LessonDesk:
         if lesson is None or runner is None:
             return None
         variant = lesson.variant
-        message = say("lesson.finished", title=lesson.title.text()) if self.finished else runner.message
+        finished = say("lesson.finished", title=lesson.title.text())   # at the end, instead of the last step's words
         return TeachingFacts(
             kind="lesson", name=lesson.name, title=lesson.title.text(), variant=variant.name,
             fen=fen_now(variant, runner), step=self.index + 1, steps=len(lesson.steps),
-            phase="done" if self.finished else runner_phase(runner), instruction=runner.instruction,
-            message=message, tries=tries_of(runner), stars=3, hints=0, learner=learner,
+            phase="done" if self.finished else runner_phase(runner),
+            instruction=finished if self.finished else runner.instruction,
+            message="" if self.finished else runner.message, tries=tries_of(runner), stars=3, hints=0, learner=learner,
             lights=lights_of(self.frame))
 
     # -- what shows -------------------------------------------------------------------------

@@ -201,8 +201,10 @@ class PuzzleDesk:
         return TeachingFacts(
             kind="puzzle", name=puzzle.id, title=self.title(), variant=variant.name,
             fen=fen_now(variant, runner), step=self.index + 1, steps=len(self.turns),
-            phase="done" if self.finished else runner_phase(runner), instruction=runner.instruction,
-            message=" ".join(view.messages) if self.finished else runner.message, tries=tries_of(runner),
+            phase="done" if self.finished else runner_phase(runner),
+            # At the end: the end's words, not the last move's ("Good! Now the next move."), nor the board's buttons.
+            instruction=view.messages[0] if self.finished else runner.instruction,
+            message="" if self.finished else runner.message, tries=tries_of(runner),
             stars=self.stars, hints=self.hints, learner=learner, lights=lights_of(self.frame))
 
     # -- the line -------------------------------------------------------------------------
