@@ -177,6 +177,21 @@ def test_keeps_to_the_time_limit_on_a_fake_clock(name: str) -> None:
     assert result.depth >= 1
 
 
+@pytest.mark.parametrize("name", ["classic", "russian", "international"])
+def test_uses_the_whole_time_it_is_given(name: str) -> None:
+    """Equal time means equal time: the search goes on to its deadline (an
+    unfinished iteration still tries the last best move deeper) instead of
+    stopping once an iteration would probably not finish."""
+    variant = find_variant(name)
+    for position in random_positions(variant, 4, seed=21, max_plies=20, min_moves=3):
+        clock = FakeClock(step=0.002)
+        result = Searcher(variant).search(position, time_limit=1.0, now=clock)
+        if abs(result.score) > WIN_BOUND:
+            continue  # a forced result seen to its end: deeper adds nothing
+        assert result.stopped and result.elapsed >= 1.0
+        assert result.move in variant.legal_moves(position)
+
+
 @pytest.mark.parametrize("name", ["classic", "international", "multiwarcaby"])
 def test_keeps_to_the_time_limit_on_the_real_clock(name: str) -> None:
     variant = find_variant(name)
