@@ -5,10 +5,13 @@ were tried and left out: they scored lower against TurboEngine.)"""
 
 from __future__ import annotations
 
+import random
+from dataclasses import astuple
+
 import pytest
 
-from damka.engine import find_variant
-from damka.engine.evaluate import MAN, DraughtsEvaluator
+from damka.engine import Game, find_variant
+from damka.engine.evaluate import EVAL_TERMS, MAN, DraughtsEvaluator
 from damka.engine.notation import format_move
 from damka.engine.search import Searcher
 
@@ -67,3 +70,31 @@ def test_the_search_stays_deterministic(variant_name: str) -> None:
     first = Searcher(variant).search(position, max_depth=5)
     again = Searcher(variant).search(position, max_depth=5)
     assert (first.move, first.score, first.nodes, first.pv) == (again.move, again.score, again.nodes, again.pv)
+
+
+@pytest.mark.parametrize("variant_name", ["classic", "russian", "american", "international", "canadian", "classic81"])
+def test_the_weighted_terms_are_the_evaluation(variant_name: str) -> None:
+    """`features` (what benchmarks/tune_eval.py fits) weighted by the
+    evaluator's weights is its score, to the rounding of two terms, outside
+    the drawn king endings the score shrinks."""
+    variant = find_variant(variant_name)
+    evaluator = DraughtsEvaluator(variant)
+    weights = (MAN, *astuple(evaluator.weights))
+    assert len(weights) == len(EVAL_TERMS)
+    rng = random.Random(6)
+    checked = 0
+    for _ in range(30):
+        game = Game(variant)
+        for _ in range(rng.randrange(120)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.push_unchecked(rng.choice(moves))
+            position = game.position
+            if not (position.white | position.black) & ~position.kings:
+                continue
+            features = evaluator.features(position.white, position.black, position.kings)
+            weighted = sum(w * f for w, f in zip(weights, features))
+            assert abs(weighted - evaluator.white_score(position.white, position.black, position.kings)) <= 2
+            checked += 1
+    assert checked > 500
