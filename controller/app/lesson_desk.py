@@ -1,8 +1,9 @@
 """A lesson at the board: the lessons menu, the step under way, the end.
 
-`LessonDesk` owns which lesson is on the board, which step, and that step's
-`ExerciseRunner` (teaching/exercise.py: it sets the position up with the
-LEDs, watches the child and judges the tries). After a right move the LEDs
+`LessonDesk` owns which lesson is on the board; its steps are the sequence
+an `ExerciseDesk` (exercise_desk.py) runs, one `ExerciseRunner` each
+(teaching/exercise.py: it sets the position up with the LEDs, watches the
+child and judges the tries). After a right move the LEDs
 stay green for `NEXT_STEP_MS` (or until ok) and the next step comes; after the
 last, the screen says well done and ok or menu goes back to the menu, and
 `ExerciseFinished` goes on the App's bus (the learner's progress is recorded
@@ -16,15 +17,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from damka.controller import events as ev
+from damka.controller.app.exercise_desk import ExerciseDesk
 from damka.controller.app.hooks import AppListener
 from damka.controller.app.screens import AppState
 from damka.controller.app.menus import Menu, Row
-from damka.controller.board.tracker import Tracker
 from damka.controller.app.teaching_facts import TeachingFacts, fen_now, lights_of, runner_phase, tries_of
 from damka.controller.app.views import GameView, MenuView, View
 from damka.controller.words import say
-from damka.hardware.interfaces import Button, LedFrame
-from damka.teaching.exercise import ExerciseRunner, Phase
+from damka.hardware.interfaces import Button
+from damka.teaching.exercise import Exercise
 from damka.teaching.lesson_file import Lesson, shipped, shipped_names
 
 if TYPE_CHECKING:
@@ -61,22 +62,23 @@ class DeskTicks(AppListener):
         return self.desk.next_deadline(now)
 
 
-class LessonDesk:
-    """The one owner of the lesson on the board."""
+class LessonDesk(ExerciseDesk):
+    """The one owner of the lesson on the board (its steps are the sequence)."""
+
+    next_ms = NEXT_STEP_MS
 
     def __init__(self, app: App) -> None:
-        self.app = app
+        super().__init__(app)
         self.lesson: Lesson | None = None
-        self.index = 0
-        self.runner: ExerciseRunner | None = None
-        self.finished = False
-        self.right_at: int | None = None
         self.tries = 0   # the wrong tries of the lesson so far, all steps
-        self._trackers: dict[str, Tracker] = {}
 
     @property
     def active(self) -> bool:
         return self.app.state is AppState.LESSON and self.lesson is not None
+
+    @property
+    def shown(self) -> bool:
+        return self.active
 
     # -- commands ---------------------------------------------------------------------
 
@@ -112,34 +114,11 @@ class LessonDesk:
         """Forget the lesson (another exercise takes the board)."""
         self.lesson = self.runner = None
 
-    # -- input ---------------------------------------------------------------------------
-
-    def see(self, occupied: frozenset[str], now: int) -> None:
-        if self.active and self.runner is not None and not self.finished:
-            self.runner.see(occupied, now)
-            self._after(now)
-
-    def tick(self, now: int) -> None:
-        if not self.active or self.runner is None or self.finished:
-            return
-        if self.right_at is not None and now - self.right_at >= NEXT_STEP_MS:
-            self._next()
-            return
-        self.runner.tick(now)
-        self._after(now)
-
     def press(self, button: Button) -> None:
         if button is Button.MENU or (self.finished and button is Button.OK):
             self.quit()
         elif button is Button.OK and self.right_at is not None:
             self._next()
-
-    def next_deadline(self, now: int) -> int | None:
-        if not self.active or self.runner is None or self.finished:
-            return None
-        if self.right_at is not None:
-            return self.right_at + NEXT_STEP_MS
-        return self.runner.next_deadline()
 
     def facts(self, learner: str) -> TeachingFacts | None:
         """The lesson as the page reads it (None: no lesson on the board)."""
@@ -158,10 +137,6 @@ class LessonDesk:
 
     # -- what shows -------------------------------------------------------------------------
 
-    @property
-    def frame(self) -> LedFrame:
-        return {} if self.runner is None or self.finished else self.runner.frame
-
     def view(self) -> View:
         lesson, runner = self.lesson, self.runner
         if lesson is None or runner is None:
@@ -170,49 +145,27 @@ class LessonDesk:
         if self.finished:
             return GameView(title, (), move_number=None, status=say("lesson.status.finished"),
                             messages=(say("lesson.finished", title=lesson.title.text()), say("lesson.finished_next")))
-        message = runner.message
-        if runner.phase is Phase.RIGHT:
-            message = f"{message}  {say('lesson.next')}"
-        # The instruction is a few sentences, in the message box, which wraps them; the status line is short.
-        # While the pieces are set up or put back, while the answer is lit, and after a right move, the
-        # box says only that: with the instruction beside it, it did not fit the 480x320 panel.
-        alone = (runner.phase in (Phase.SETUP, Phase.PUT_BACK, Phase.RIGHT) or runner.answer_shown) and message
-        messages = (message,) if alone else (runner.instruction, message) if message else (runner.instruction,)
         return GameView(title, (), move_number=None, status=say(f"lesson.status.{runner.phase.value}"),
-                        messages=messages,
-                        alert=runner.phase is Phase.PUT_BACK or (runner.mistakes > 0 and runner.phase is Phase.PLAY))
+                        messages=self._messages(runner, more=True), alert=self._alert(runner))
 
     # -- the steps ---------------------------------------------------------------------------
 
+    def _steps(self) -> int:
+        return len(self.lesson.steps) if self.lesson is not None else 0
+
+    def _exercise(self, index: int) -> Exercise:
+        assert self.lesson is not None
+        return self.lesson.steps[index]
+
     def _begin(self, index: int) -> None:
-        lesson = self.lesson
-        assert lesson is not None
         if self.runner is not None and index:
             self.tries += self.runner.mistakes
-        self.index = index
-        self.right_at = None
-        exercise = lesson.steps[index]
-        name = exercise.variant.name
-        tracker = self._trackers.setdefault(name, Tracker(exercise.variant))
-        self.runner = ExerciseRunner(exercise, tracker, speak=self._speak)
-        self.runner.see(self.app.occupied, self.app.now)
+        super()._begin(index)
 
-    def _next(self) -> None:
+    def _finish(self) -> None:
         lesson = self.lesson
         assert lesson is not None
-        if self.index + 1 < len(lesson.steps):
-            self._begin(self.index + 1)
-        else:
-            self.finished = True
-            self.right_at = None
-            self.tries += self.runner.mistakes if self.runner is not None else 0
-            self._speak(say("lesson.finished", title=lesson.title.text()))
-            self.app.bus.publish(ev.ExerciseFinished(self.app.now, 0, "lesson", lesson.name, lesson.variant.name,
-                                                     self.app.teaching.learner, True, 3, 0, self.tries))
-
-    def _after(self, now: int) -> None:
-        if self.runner is not None and self.runner.phase is Phase.RIGHT and self.right_at is None:
-            self.right_at = now
-
-    def _speak(self, text: str) -> None:
-        self.app.bus.publish(ev.ExerciseSaid(self.app.now, 0, text))
+        self.tries += self.runner.mistakes if self.runner is not None else 0
+        self._speak(say("lesson.finished", title=lesson.title.text()))
+        self.app.bus.publish(ev.ExerciseFinished(self.app.now, 0, "lesson", lesson.name, lesson.variant.name,
+                                                 self.app.teaching.learner, True, 3, 0, self.tries))

@@ -3,7 +3,8 @@
 `PuzzleDesk` owns which puzzle is on the board and how it goes. The puzzle's
 `line` (solution, reply, follow-up...) is cut into turns by who moves (a
 multiwarcaby turn is two moves of one player). Each turn is one
-`ExerciseRunner` (teaching/exercise.py): the child's turns hide the answer
+`ExerciseRunner` (teaching/exercise.py), run by `ExerciseDesk`
+(exercise_desk.py) as the lesson's steps are: the child's turns hide the answer
 (a lift is not judged, a wrong move does not win), the other side's are
 carried out as lit in the computer's colours. The first runner sets the
 position up with the LEDs; the next ones start from the board as it stands.
@@ -18,16 +19,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
+from damka.controller.app.exercise_desk import ExerciseDesk
 from damka.controller.app.teaching_facts import TeachingFacts, fen_now, lights_of, runner_phase, tries_of
 from damka.controller.app.views import GameView, View
-from damka.controller.board.tracker import Tracker
 from damka.controller.words import say, text_in
 from damka.engine.move import Move
 from damka.engine.notation import parse_move
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant
-from damka.hardware.interfaces import Button, LedFrame
-from damka.teaching.exercise import Exercise, ExerciseRunner, Phase, Turn, Words
+from damka.hardware.interfaces import Button
+from damka.teaching.exercise import Exercise, ExerciseRunner, Turn, Words
 from damka.teaching.puzzles import Puzzle, shipped_set
 
 if TYPE_CHECKING:
@@ -78,23 +79,20 @@ def _words(key: str) -> Words:
     return Words(text_in("en", key), text_in("pl", key))
 
 
-class PuzzleDesk:
-    """The one owner of the puzzle on the board."""
+class PuzzleDesk(ExerciseDesk):
+    """The one owner of the puzzle on the board (its line's turns are the sequence)."""
+
+    next_ms = NEXT_TURN_MS
 
     def __init__(self, app: App) -> None:
-        self.app = app
+        super().__init__(app)
         self.variant: Variant | None = None
         self.puzzle: Puzzle | None = None
         self.turns: list[tuple[Position, Turn]] = []
-        self.index = 0                 # the turn of the line under way
-        self.runner: ExerciseRunner | None = None
         self.hints = 0                 # over the whole puzzle
         self.tries = 0                 # the child's wrong tries, over the whole puzzle
         self.answer_shown = False      # the answer was lit (two wrong tries on one turn)
-        self.finished = False
-        self.right_at: int | None = None
         self._earlier_tries = 0        # the wrong tries of the turns before this one
-        self._trackers: dict[str, Tracker] = {}
 
     @property
     def active(self) -> bool:
@@ -107,6 +105,11 @@ class PuzzleDesk:
     @property
     def solved(self) -> bool:
         return self.finished and not self.answer_shown
+
+    @property
+    def shown(self) -> bool:
+        from damka.controller.app.screens import AppState
+        return self.app.state is AppState.LESSON and self.puzzle is not None
 
     # -- commands -------------------------------------------------------------------------
 
@@ -125,22 +128,6 @@ class PuzzleDesk:
         self.puzzle = self.runner = None
         self.finished = False
 
-    # -- input ----------------------------------------------------------------------------
-
-    def see(self, occupied: frozenset[str], now: int) -> None:
-        if self.runner is not None and not self.finished:
-            self.runner.see(occupied, now)
-            self._after(now)
-
-    def tick(self, now: int) -> None:
-        if self.runner is None or self.finished or not self.app_shows_it:
-            return
-        if self.right_at is not None and now - self.right_at >= NEXT_TURN_MS:
-            self._next()
-            return
-        self.runner.tick(now)
-        self._after(now)
-
     def press(self, button: Button) -> str:
         """A button during the puzzle: "" (done here), "quit" (back to the menu) or "next" (the next puzzle)."""
         if button is Button.MENU:
@@ -153,23 +140,7 @@ class PuzzleDesk:
             self.hints += 1
         return ""
 
-    def next_deadline(self, now: int) -> int | None:
-        if self.runner is None or self.finished or not self.app_shows_it:
-            return None
-        if self.right_at is not None:
-            return self.right_at + NEXT_TURN_MS
-        return self.runner.next_deadline()
-
-    @property
-    def app_shows_it(self) -> bool:
-        from damka.controller.app.screens import AppState
-        return self.app.state is AppState.LESSON and self.puzzle is not None
-
     # -- what shows -----------------------------------------------------------------------
-
-    @property
-    def frame(self) -> LedFrame:
-        return {} if self.runner is None or self.finished else self.runner.frame
 
     def title(self) -> str:
         assert self.puzzle is not None
@@ -182,15 +153,9 @@ class PuzzleDesk:
             end = say("puzzle.solved", stars=self.stars) if self.solved else say("puzzle.shown")
             return GameView(self.title(), (), move_number=None, status=say("puzzle.status.done"),
                             messages=(end, say("puzzle.finished_next")))
-        phase = runner_phase(runner)
-        message = runner.message
-        if runner.phase is Phase.RIGHT and self.index + 1 < len(self.turns):
-            message = f"{message}  {say('lesson.next')}"
-        alone = (runner.phase in (Phase.SETUP, Phase.PUT_BACK, Phase.RIGHT) or runner.answer_shown) and message
-        messages = (message,) if alone else (runner.instruction, message) if message else (runner.instruction,)
-        return GameView(self.title(), (), move_number=None, status=say(f"puzzle.status.{phase}"),
-                        messages=messages,
-                        alert=runner.phase is Phase.PUT_BACK or (runner.mistakes > 0 and runner.phase is Phase.PLAY))
+        return GameView(self.title(), (), move_number=None, status=say(f"puzzle.status.{runner_phase(runner)}"),
+                        messages=self._messages(runner, more=self.index + 1 < len(self.turns)),
+                        alert=self._alert(runner))
 
     def facts(self, learner: str) -> TeachingFacts | None:
         puzzle, runner, variant = self.puzzle, self.runner, self.variant
@@ -209,6 +174,9 @@ class PuzzleDesk:
 
     # -- the line -------------------------------------------------------------------------
 
+    def _steps(self) -> int:
+        return len(self.turns)
+
     def _exercise(self, index: int) -> Exercise:
         variant = self.variant
         assert variant is not None
@@ -221,39 +189,20 @@ class PuzzleDesk:
                         _words("lesson.status.right"), hides_answer=True)
 
     def _begin(self, index: int) -> None:
-        variant = self.variant
-        assert variant is not None
-        self.index = index
-        self.right_at = None
         self._earlier_tries = self.tries
-        tracker = self._trackers.setdefault(variant.name, Tracker(variant))
-        self.runner = ExerciseRunner(self._exercise(index), tracker, speak=self._speak)
-        self.runner.see(self.app.occupied, self.app.now)
+        super()._begin(index)
 
-    def _next(self) -> None:
-        if self.index + 1 < len(self.turns):
-            self._begin(self.index + 1)
-            return
+    def _finish(self) -> None:
         puzzle, variant = self.puzzle, self.variant
         assert puzzle is not None and variant is not None
-        self.finished = True
-        self.right_at = None
         self._speak(say("puzzle.solved", stars=self.stars) if self.solved else say("puzzle.shown"))
         self.app.bus.publish(ev.ExerciseFinished(self.app.now, 0, "puzzle", puzzle.id, variant.name,
                                                  self.app.teaching.learner, self.solved, self.stars, self.hints,
                                                  self.tries))
 
-    def _after(self, now: int) -> None:
-        runner = self.runner
-        if runner is None:
-            return
+    def _count(self, runner: ExerciseRunner) -> None:
+        """The child's wrong tries and whether the answer was lit (a reply carried out counts none)."""
         if not runner.exercise.carried_out:
             self.tries = self._earlier_tries + sum(1 for attempt in runner.tries if not attempt.right)
             if runner.answer_shown:
                 self.answer_shown = True
-        if runner.phase is Phase.RIGHT and self.right_at is None:
-            self.right_at = now
-
-    def _speak(self, text: str) -> None:
-        self.app.bus.publish(ev.ExerciseSaid(self.app.now, 0, text))
-
