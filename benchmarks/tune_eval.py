@@ -41,6 +41,7 @@ if str(ROOT) not in sys.path:
 from damka.engine import Game, find_variant  # noqa: E402
 from damka.engine.evaluate import EVAL_TERMS, MAN, DraughtsEvaluator, EvalWeights  # noqa: E402
 from damka.engine.search import Searcher  # noqa: E402
+from engine_match import random_opening  # noqa: E402  (benchmarks/, beside this file)
 
 OPENING_PLIES = 6
 MAX_PLIES = 300
@@ -54,11 +55,8 @@ def play(args: argparse.Namespace) -> int:
     with open(args.out, "a", encoding="utf-8") as out:
         for index in range(args.games):
             game = Game(variant)
-            for _ in range(OPENING_PLIES):
-                moves = sorted(game.legal_moves(), key=lambda m: (m.start, m.path))
-                if not moves or game.result is not None:
-                    break
-                game.push(rng.choice(moves))
+            for move in random_opening(variant, rng, OPENING_PLIES):
+                game.push(move)
             searchers = (Searcher(variant), Searcher(variant))
             while game.result is None and game.ply < MAX_PLIES:
                 result = searchers[game.turn].search(game.position, max_depth=args.depth,
