@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--time", type=float, default=1.0, help="seconds per position (default 1)")
     parser.add_argument("--variants", nargs="*", default=DEFAULT_VARIANTS,
-                        help="variant specs for table 1, name[:option=value,...] (default: all; none to skip)")
+                        help="variant specs for table 1, name[:option=value,...] (default: all; the option with no names skips table 1)")
     parser.add_argument("--before", nargs="*", default=None,
                         help="variants for table 2 (default classic russian, and international with --turbo)")
     parser.add_argument("--depth", type=int, default=6, help="fixed depth of table 2 (default 6)")
