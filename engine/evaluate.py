@@ -35,7 +35,7 @@ The weights are one `EvalWeights`; `features` gives each term's value so
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from damka.engine.geometry import iter_bits
