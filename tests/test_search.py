@@ -3,6 +3,7 @@ keeps to its time, and stops when told."""
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from pathlib import Path
@@ -190,6 +191,34 @@ def test_uses_the_whole_time_it_is_given(name: str) -> None:
             continue  # a forced result seen to its end: deeper adds nothing
         assert result.stopped and result.elapsed >= 1.0
         assert result.move in variant.legal_moves(position)
+
+
+def test_the_collectors_pass_over_the_search_is_in_its_time() -> None:
+    """The cycle collector is off during a search; its first pass over what
+    the search made (8-67 ms after 0.5 s) runs before the search returns, in
+    its `elapsed`, not at whatever allocation comes next (the other
+    engine's move in a match, the board's loop)."""
+    variant = find_variant("international")
+    position = random_positions(variant, 1, seed=3, max_plies=20, min_moves=3)[0]
+    clock = FakeClock(step=0.001)
+    passes: list[float] = []
+
+    def stamp(phase: str, info: dict) -> None:
+        if phase == "stop" and info["generation"] == 0:
+            passes.append(clock())  # a look at the clock: the search's `elapsed` counts it only if it comes before
+
+    was_on = gc.isenabled()
+    gc.enable()
+    gc.callbacks.append(stamp)
+    try:
+        started = clock.time + clock.step  # the search's own first look at the clock
+        result = Searcher(variant).search(position, time_limit=0.5, now=clock)
+    finally:
+        gc.callbacks.remove(stamp)
+        if not was_on:
+            gc.disable()
+    assert passes, "the collector made no pass over the search's objects before it returned"
+    assert passes[0] <= started + result.elapsed
 
 
 @pytest.mark.parametrize("name", ["classic", "international", "multiwarcaby"])
