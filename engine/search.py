@@ -173,7 +173,7 @@ class Searcher(SearchLimits):
         # across iterations (a board-only evaluation: any other is not cached).
         self._eval_cache: tuple[dict[Board, int], dict[Board, int]] | None = (
             ({}, {}) if white_score is not None else None)
-        # The share of the last timed search's time the collector's pass took (`_collect_within_time`).
+        # The share of the last timed search's limit the collector's pass took (`_collect_within_time`).
         self._collect_share = 0.0
 
     # -- entry point ----------------------------------------------------------
@@ -201,7 +201,7 @@ class Searcher(SearchLimits):
         with _cyclic_gc_paused() as collector_was_on:
             result = self._search(position, max_depth, time_limit, now, stop, history, check_every,
                                   all_root_scores, max_nodes)
-            if collector_was_on and self._deadline is not None:
+            if collector_was_on and self._deadline is not None and self._time_limit > 0:
                 self._collect_within_time(result)
             return result
 
@@ -211,12 +211,13 @@ class Searcher(SearchLimits):
         Once the collector is on again that pass comes anyway, at the next
         allocation: 8-67 ms after a 0.5 s search, time the caller did not
         give. So it runs here, counted in `elapsed`, and the next search ends
-        that share of its time earlier (at most a fifth)."""
+        that share of its time limit earlier (at most a fifth). The share is of
+        the limit, not of the time searched: a forced move answered at once
+        would otherwise cost the next search a fifth of its time."""
         searched = result.elapsed
         gc.collect(0)
         result.elapsed = self._now() - self._start
-        spent = result.elapsed - searched
-        self._collect_share = min(0.2, spent / searched) if searched > 0 else 0.0
+        self._collect_share = min(0.2, (result.elapsed - searched) / self._time_limit)
 
     # Long on purpose: iterative deepening with its time checks and aspiration window in one loop.
     def _search(self, position: Any, max_depth: int, time_limit: float | None, now: Callable[[], float] | None,
@@ -228,6 +229,7 @@ class Searcher(SearchLimits):
         clock = now or _no_clock
         self._now = clock
         self._start = clock()
+        self._time_limit = time_limit or 0.0
         self._deadline = (self._start + time_limit * (1 - self._collect_share)
                           if time_limit is not None and now is not None else None)
         self._stop = stop

@@ -221,6 +221,27 @@ def test_the_collectors_pass_over_the_search_is_in_its_time() -> None:
     assert passes[0] <= started + result.elapsed
 
 
+def test_a_forced_move_answered_at_once_leaves_the_next_search_its_time() -> None:
+    """The collector's pass is reserved as a share of the time limit: a
+    move with one answer (found at once, then its pass) must not cut the
+    next search's time."""
+    variant = find_variant("international")
+    forced = variant.parse_position("W:W28:B23")
+    assert len(variant.legal_moves(forced)) == 1
+    position = random_positions(variant, 1, seed=3, max_plies=20, min_moves=3)[0]
+    was_on = gc.isenabled()
+    gc.enable()
+    try:
+        searcher = Searcher(variant)
+        searcher.search(forced, time_limit=0.5, now=FakeClock(step=0.001))
+        result = searcher.search(position, time_limit=0.5, now=FakeClock(step=0.001))
+    finally:
+        if not was_on:
+            gc.disable()
+    assert abs(result.score) < WIN_BOUND
+    assert result.elapsed >= 0.49
+
+
 @pytest.mark.parametrize("name", ["classic", "international", "multiwarcaby"])
 def test_keeps_to_the_time_limit_on_the_real_clock(name: str) -> None:
     variant = find_variant(name)
