@@ -222,9 +222,11 @@ def test_the_coach_hints_and_warns_through_the_engine(fake_engine) -> None:
     variant = build_variant(GameSetup("classic"))
     coach = HubCoach(variant, HUB, hint_time=0.5, check_time=0.3)
     try:
-        # d4-e5 gives a man and takes two back (tests/test_coach.py's shot).
-        shot = Game(variant, variant.parse_position("W:Wa1,g1,d4,c5:Bg3,h4,a7,c7"))
-        assert coach.hint(shot) == parse_move(variant, shot.position, "d4-e5") and coach.hints_used == 1
+        # g3-h4 wins (puzzle classic-0084, from a real game). Damka's search picks it at every
+        # depth from 2 to 18, so the hint does not hang on how deep 0.5 s reaches on a busy
+        # machine: in tests/test_coach.py's shot d4-e5 and a1-b2 trade places at depth 12.
+        shot = Game(variant, variant.parse_position("W:We1,g3,d4,f4,c5:BKc1,h6,a7,c7,e7"))
+        assert coach.hint(shot) == parse_move(variant, shot.position, "g3-h4") and coach.hints_used == 1
         game = Game(variant, variant.parse_position("W:Wa1,d4:Bf6,h8"))
         blunder = parse_move(variant, game.position, "d4-e5")  # f6xd4 follows
         warning = coach.check_blunder(game, blunder)
