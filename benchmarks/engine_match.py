@@ -2,7 +2,7 @@
 """Damka's computer against other engines, at equal time per move.
 
     python benchmarks/engine_match.py --games 100 --time 0.1
-    python benchmarks/engine_match.py --variants international --games 20 --time 1
+    python benchmarks/engine_match.py --variants international --games 20 --time 1 --pdn games.pdn
     python benchmarks/engine_match.py --opponent levels --pairs master:strong club:casual --games 20
 
 Opponents:
@@ -54,6 +54,8 @@ from damka.bridges.hub_protocol import HubBoard, find_dialect, format_line, pars
 from damka.engine import Game, find_variant  # noqa: E402
 from damka.engine.levels import choose_move, find_level, make_searcher  # noqa: E402
 from damka.engine.move import Move  # noqa: E402
+from damka.engine.pdn_write import write_game  # noqa: E402
+from damka.engine.variant import Result  # noqa: E402
 
 # Damka variant -> (py-draughts board class name, Hub name)
 VARIANTS = {
@@ -245,6 +247,7 @@ class Adjudicator:
 class Outcome:
     points: float  # white's points of the game as scored
     plies: int
+    game: Game
     adjudicated: bool = False
     verdict: float | None = None  # with --check-adjudication: what adjudication would have said
     verdict_ply: int = 0  # ... and at which ply
@@ -262,10 +265,10 @@ def play_game(variant: Any, opening: list[Move], white: Callable, black: Callabl
         if judge is not None:
             judge.see(game)
             if judge.verdict is not None and not check:
-                return Outcome(judge.verdict, game.ply, adjudicated=True)
+                return Outcome(judge.verdict, game.ply, game, adjudicated=True)
     result = game.result
     points = 0.5 if result is None or result.winner is None else (1.0 if result.winner == 0 else 0.0)
-    return Outcome(points, game.ply, verdict=judge.verdict if judge is not None else None,
+    return Outcome(points, game.ply, game, verdict=judge.verdict if judge is not None else None,
                    verdict_ply=judge.at_ply if judge is not None else 0)
 
 
@@ -277,6 +280,24 @@ def random_opening(variant: Any, rng: random.Random, plies: int) -> list[Move]:
             break
         game.push(rng.choice(moves))
     return list(game.moves)
+
+
+def save_game(path: Path, outcome: Outcome, label: str, index: int, damka_white: bool) -> None:
+    """Append the game's PDN record to `path` as soon as it ends (a stopped match keeps its games)."""
+    game = outcome.game
+    damka, _, other = label.partition("-vs-")
+    tags = {"Event": f"engine_match {label}", "Round": str(index + 1),
+            "White": damka if damka_white else other, "Black": other if damka_white else damka}
+    result = game.result
+    if result is None or outcome.adjudicated:  # the result as scored, not (yet) by the rules
+        white = outcome.points
+        reason = "adjudication" if outcome.adjudicated else f"ply limit ({outcome.plies} plies)"
+        places = (1, 1) if white == 0.5 else ((1, 2) if white == 1 else (2, 1))
+        winner = None if white == 0.5 else (0 if white == 1 else 1)
+        result = Result(points=(white, 1 - white), places=places, reason=reason, winner=winner)
+        tags["Termination"] = reason
+    with path.open("a", encoding="utf-8") as out:
+        out.write(write_game(game.variant, None, game.moves, tags, result=result) + "\n")
 
 
 def match(variant_name: str, make_damka: Callable, make_other: Callable, args: argparse.Namespace, label: str) -> Tally:
@@ -308,6 +329,8 @@ def match(variant_name: str, make_damka: Callable, make_other: Callable, args: a
         tally.draws += mine == 0.5
         tally.losses += mine == 0
         tally.adjudicated += outcome.adjudicated
+        if args.pdn is not None:
+            save_game(args.pdn, outcome, label, index, damka_white)
         note = " adjudicated" if outcome.adjudicated else ""
         if outcome.verdict is not None:
             checked += 1
@@ -339,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opening-plies", type=int, default=2, help="random plies before the engines play")
     parser.add_argument("--max-plies", type=int, default=300, help="a game this long is a draw")
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--pdn", type=Path, metavar="FILE",
+                        help="append every game to this PDN file as it ends (to replay or study them)")
     parser.add_argument("--adjudicate", type=int, default=0, metavar="LEAD",
                         help="end a game won for a side leading by LEAD men (king = 3) for --adjudicate-plies plies")
     parser.add_argument("--adjudicate-plies", type=int, default=10)
