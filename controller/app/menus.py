@@ -204,12 +204,12 @@ class Menu:
     def _changed(self) -> None:
         """Settings that depend on others show or hide; keep the cursor on its row."""
         current = self.current
-        self._update_visibility()
+        self.update_visibility()
         rows = self.visible_rows()
         self.cursor = rows.index(current) if current in rows else min(self.cursor, len(rows) - 1)
 
-    def _update_visibility(self) -> None:
-        pass
+    def update_visibility(self) -> None:
+        """Show the rows that apply to the values chosen (none depend on others here)."""
 
 
 def retold(menu: Menu | None, before: str) -> Menu | None:
@@ -274,7 +274,8 @@ class GameMenu(Menu):
             label = say("clock.casual")
         row.choices = tuple((value, label if value == "casual" else text) for value, text in row.choices)
 
-    def _update_visibility(self) -> None:
+    def update_visibility(self) -> None:
+        """Sides only for a game that takes them, the level only against the computer, and so on."""
         variant = self.row("variant").value
         mode = self.row("mode").value
         players = variant_class(variant).takes_option("sides")
@@ -343,7 +344,7 @@ def game_menu(setup: GameSetup | None = None) -> GameMenu:
     menu.row("hints").select(hint_value)
     menu.engines = setup.engines
     menu.fit_engine(setup.engine_name())
-    menu._update_visibility()
+    menu.update_visibility()
     menu.fit_clock()
     menu.description = board_note(setup.variant)
     menu.cursor = len(menu.visible_rows()) - 1  # on "Start": one press of ok starts the same game again
