@@ -128,8 +128,8 @@ def speed_table(specs: list[str], seconds: float, seed: int) -> None:
 
 def same_tree_searcher(variant: Any) -> Searcher:
     """Today's search over the tree the search before issue 26 walked: the old
-    evaluation and no threat extension (both changed later, for strength)."""
-    return Searcher(variant, BaselineEvaluator(variant), threat_extension=False)
+    evaluation, no threat extension and no forward pruning (changed later, for strength)."""
+    return Searcher(variant, BaselineEvaluator(variant), threat_extension=False, forward_pruning=False)
 
 
 def before_after_table(specs: list[str], depth: int, seed: int) -> None:

@@ -46,11 +46,11 @@ def baseline() -> ModuleType:
 
 def as_before(variant: Any, evaluate: Any = None) -> Searcher:
     """Today's search over the tree the search before it walked: the old
-    evaluation (search_baseline/evaluate.py) unless another is given, and no
-    threat extension."""
+    evaluation (search_baseline/evaluate.py) unless another is given, no
+    threat extension and no forward pruning."""
     baseline()
     old_evaluate = evaluate or sys.modules["search_baseline.evaluate"].DraughtsEvaluator(variant)
-    return Searcher(variant, old_evaluate, threat_extension=False)
+    return Searcher(variant, old_evaluate, threat_extension=False, forward_pruning=False)
 
 
 def game_positions(variant: Any, seed: int, plies: tuple[int, ...]) -> list[Any]:

@@ -101,7 +101,7 @@ class Coach:
         self.hints_used = 0
         # None: a game of n sides (MultiSearcher per check); else the draughts material searcher.
         self._material = (None if variant.search_kind == "multi"
-                          else Searcher(variant, evaluate=MaterialEvaluator(variant)))
+                          else Searcher(variant, evaluate=MaterialEvaluator(variant), forward_pruning=False))
 
     def take_notices(self) -> list[str]:
         """Lines for the screen since last asked (an engine that failed): none here."""
