@@ -99,7 +99,8 @@ class Coach:
         self.blunder_depth = blunder_depth
         self.blunder_nodes = blunder_nodes
         self.hints_used = 0
-        # None: a game of n sides (MultiSearcher per check); else the draughts material searcher.
+        # None: a game of n sides (MultiSearcher per check); else the draughts material searcher,
+        # without forward pruning: a blunder check must see every refutation.
         self._material = (None if variant.search_kind == "multi"
                           else Searcher(variant, evaluate=MaterialEvaluator(variant), forward_pruning=False))
 
