@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from damka.controller import events as ev
 from damka.controller.clock.clock import Clock
 from damka.controller.clock.records import State
 from damka.controller.session import Phase
@@ -47,6 +48,25 @@ def test_a_press_commits_the_move_and_switches_the_clock() -> None:
     assert events(rig, "move")[0]["clock_ms"] == [301000, 303000]
     until(rig, 6000)
     assert clock.remaining(0) == 301000 and clock.remaining(1) == 302000
+
+
+def test_a_press_the_clock_refuses_is_not_published_as_a_press() -> None:
+    """The clock already runs Black's time when White's move is committed: a
+    power cut leaves it so when an engine's move was pressed as it arrived
+    (carrying_out = "next") and the board no longer remembers that press. The
+    clock refuses White's press, and no `ClockPressed` goes out (the hall's
+    clock feed shows it as a press); Black's next move is pressed as always."""
+    rig, clock = timed(mode="casual")
+    until(rig, 1000)
+    clock.press(0, rig.board.now)             # the press the board forgot
+    rig.move("c3-d4")
+    until(rig, 5000)
+    assert rig.texts == ["c3-d4"] and clock.active == 1
+    assert rig.history.of(ev.ClockPressed) == []
+    rig.move("f6-e5")
+    until(rig, 9000)
+    assert rig.texts == ["c3-d4", "f6-e5"] and clock.active == 0
+    assert [event.side for event in rig.history.of(ev.ClockPressed)] == [1]
 
 
 def test_a_refused_press_on_an_incomplete_capture_does_not_switch_the_clock() -> None:

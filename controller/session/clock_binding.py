@@ -42,12 +42,15 @@ class ClockBinding:
     def next_deadline(self, now: int) -> int | None:
         return self.clock.next_deadline(now) if self.polled else None  # type: ignore[union-attr]
 
-    def press(self, side: int, now: int, *, board_ok: bool, reason: str = "", moves: int = 1) -> Iterable[Any]:
-        """Press (or record a refused press); the events the press itself found."""
+    def press(self, side: int, now: int, *, board_ok: bool, reason: str = "",
+              moves: int = 1) -> tuple[bool, Iterable[Any]]:
+        """Press (or record a refused press): whether the clock took it, and the
+        events the press itself found. A press it refuses (not `side`'s turn on
+        the clock, which a power cut can leave so) is no `ClockPressed`."""
         if self.clock is None:
-            return ()
+            return False, ()
         result = self.clock.press(side, now, board_ok=board_ok, reason=reason, moves=moves)
-        return getattr(result, "events", ()) or ()  # a bare press target may answer with a bool
+        return bool(result), getattr(result, "events", ()) or ()  # a bare press target may answer with a bool
 
     def start_if_waiting(self, now: int, first: int) -> bool:
         """Start a clock that waits for the game's first press or move (tournament

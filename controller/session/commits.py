@@ -58,11 +58,12 @@ class Commits:
         """The clock pressed for `side`'s turn of `moves` moves, just committed
         (the first move starts a clock nobody started, the mover's time not
         counted; a turn pressed when its move arrived is not pressed again);
-        the events the press found, the times stamped on the turn and whether it pressed now."""
+        the events the press found, the times stamped on the turn and whether
+        the clock took a press now."""
         s = self.s
         self.start_clock(side)
-        pressed_now = not s.clock_binding.settle_arrival_press(side)
-        found = s.clock_binding.press(side, s.now, board_ok=True, moves=moves) if pressed_now else ()
+        pressed_now, found = (False, ()) if s.clock_binding.settle_arrival_press(side) else (
+            s.clock_binding.press(side, s.now, board_ok=True, moves=moves))
         clock_ms = s.clock_ms()
         if clock_ms is not None:
             s.record.stamp_clock(clock_ms)

@@ -165,7 +165,7 @@ class Judge:
         s = self.s
         s.flag.show(squares, s.now + s.settings.flag_ms)
         s.line.say(say("session.press_refused", text=text))
-        found = s.clock_binding.press(s.game.turn, s.now, board_ok=False, reason=text)
+        _, found = s.clock_binding.press(s.game.turn, s.now, board_ok=False, reason=text)
         s.bus.publish(ev.MoveRefused(s.now, s.game.ply, s.game.turn, text, tuple(s.board.names(squares)),
                                      s.clock_ms()))
         s.ends.clock_events(found)
