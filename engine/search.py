@@ -156,10 +156,10 @@ class Searcher(SearchLimits):
         # Off by default: at 0.1 s a move it cost 1.6x the positions at the
         # same depth and no match showed it stronger (docs/computer.md).
         self.threat_extension = threat_extension
-        # On by default: at 0.5 s a move it scored 65.8% against TurboEngine
-        # where the search without it scored 55.8% (the same 60 openings; at
-        # 0.1 s level or worse, docs/computer.md). Off for exact tactics (the
-        # coach's blunder check).
+        # On by default: at 0.5 s a move it scored 61.0% against TurboEngine
+        # where the search without it scored 57.0% (the same 100 openings; at
+        # 0.1 s level or worse; neither outside the noise, docs/computer.md).
+        # Off for exact tactics (the coach's blunder check).
         self.forward_pruning = forward_pruning
         self.evaluate = evaluate or DraughtsEvaluator(variant)
         self.legal_moves = variant.legal_moves
