@@ -119,11 +119,13 @@ def _led_test(board: HardwareBoard, layout: Layout, out: Out) -> None:
 
 
 MOCK_GRACE_S = 30.0  # how long past `seconds` the simulated hands may take to press every input
+MOCK_RETRY_S = 1.0  # an input the board has not reported this long after its press is pressed again
 
 
 def _watch(board: HardwareBoard, layout: Layout, seconds: float, out: Out, inputs: list[str]) -> dict[str, int]:
     """The live map for `seconds`; on simulated hardware, hands move pieces and
-    press every input once. Returns how often each input was seen."""
+    press every input (again, if the board did not report it). Returns how
+    often each input was seen."""
     rng = random.Random(7)
     hands = board.hands
     end = time.monotonic() + seconds
@@ -131,6 +133,7 @@ def _watch(board: HardwareBoard, layout: Layout, seconds: float, out: Out, input
     next_move = time.monotonic()
     pieces: set[tuple[int, int]] = set()
     to_press = list(inputs)
+    pressed_at: dict[str, float] = {}
     seen: dict[str, int] = {}
     # The simulated hands finish their round of presses even past `seconds`
     # (a busy machine runs the loop late), within a bound.
@@ -145,8 +148,14 @@ def _watch(board: HardwareBoard, layout: Layout, seconds: float, out: Out, input
             cell = (rng.randrange(layout.rows), rng.randrange(layout.cols))
             pieces ^= {cell}
             hands.set_closed(pieces)
-            if to_press:
-                hands.press(to_press.pop(0))
+            # A press the scanner missed (one made before its first scans, or
+            # while a busy machine held its thread) is made again, as a person would.
+            unseen = [name for name in inputs if name not in seen and now - pressed_at[name] >= MOCK_RETRY_S
+                      ] if not to_press else []
+            name = to_press.pop(0) if to_press else (unseen[0] if unseen else None)
+            if name is not None:
+                hands.press(name)
+                pressed_at[name] = now
             next_move = now + 0.2
         snap = board.sensor.snapshot()
         ghosts = board.ghosts()
