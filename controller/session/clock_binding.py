@@ -92,11 +92,11 @@ class ClockBinding:
         events the press found; None: not pressed (the clock does not run)."""
         if not self.polled or self.clock.state.value != "running":  # type: ignore[union-attr]
             return None   # (a paused clock is whoever paused it's to restart)
-        result = self.clock.press(side, now, board_ok=True, moves=moves)  # type: ignore[union-attr]
-        if not result:
+        accepted, found = self.press(side, now, board_ok=True, moves=moves)
+        if not accepted:
             return None
         self.pressed_on_arrival = side
-        return getattr(result, "events", ()) or ()
+        return found
 
     def settle_arrival_press(self, side: int) -> bool:
         """`side`'s move is committed: whether its turn was pressed already when

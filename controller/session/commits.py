@@ -8,7 +8,7 @@ is `controller/game/record.py`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from damka.controller import events as ev
 from damka.controller.session.types import CarryingOut, CommittedMove, Phase
@@ -62,8 +62,10 @@ class Commits:
         the clock took a press now."""
         s = self.s
         self.start_clock(side)
-        pressed_now, found = (False, ()) if s.clock_binding.settle_arrival_press(side) else (
-            s.clock_binding.press(side, s.now, board_ok=True, moves=moves))
+        found: Iterable[Any] = ()
+        pressed_now = False
+        if not s.clock_binding.settle_arrival_press(side):
+            pressed_now, found = s.clock_binding.press(side, s.now, board_ok=True, moves=moves)
         clock_ms = s.clock_ms()
         if clock_ms is not None:
             s.record.stamp_clock(clock_ms)
