@@ -132,7 +132,6 @@ def _watch(board: HardwareBoard, layout: Layout, seconds: float, out: Out, input
     last_map = None
     next_move = time.monotonic()
     pieces: set[tuple[int, int]] = set()
-    to_press = list(inputs)
     pressed_at: dict[str, float] = {}
     seen: dict[str, int] = {}
     # The simulated hands finish their round of presses even past `seconds`
@@ -150,12 +149,11 @@ def _watch(board: HardwareBoard, layout: Layout, seconds: float, out: Out, input
             hands.set_closed(pieces)
             # A press the scanner missed (one made before its first scans, or
             # while a busy machine held its thread) is made again, as a person would.
-            unseen = [name for name in inputs if name not in seen and now - pressed_at[name] >= MOCK_RETRY_S
-                      ] if not to_press else []
-            name = to_press.pop(0) if to_press else (unseen[0] if unseen else None)
-            if name is not None:
-                hands.press(name)
-                pressed_at[name] = now
+            due = ([name for name in inputs if name not in pressed_at]
+                   or [name for name in inputs if name not in seen and now - pressed_at[name] >= MOCK_RETRY_S])
+            if due:
+                hands.press(due[0])
+                pressed_at[due[0]] = now
             next_move = now + 0.2
         snap = board.sensor.snapshot()
         ghosts = board.ghosts()
