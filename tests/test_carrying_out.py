@@ -36,6 +36,11 @@ from tests.test_hub_opponent import idle, make, on_board
 HUB = f"{sys.executable} -m damka hub"
 CARRY_MS = 20_000      # people slow to carry the move out
 SETTLE_MS = 5_000      # at most this much more: the pieces moved step by step, the board settling
+# A Hub engine thinks for its share of the clock in real time (`damka hub`: a
+# 25th of it): one minute, not five, so each answer takes 2-4 s, not 12-13.
+# A minute still holds the person's move and CARRY_MS + SETTLE_MS.
+HUB_CLOCK = "1+0"
+HUB_CLOCK_INC = "1+3"
 
 
 def history(app: App) -> ev.EventHistory:
@@ -95,7 +100,7 @@ def test_a_dxp_peers_move_carried_out_is_charged_as_the_config_says(who: Carryin
 
 
 def hub_app(engines: bool, carrying_out: CarryingOut = CarryingOut.NOBODY) -> App:
-    setup = GameSetup("classic", mode="computer", colours="first", level="casual", time_control="5+0",
+    setup = GameSetup("classic", mode="computer", colours="first", level="casual", time_control=HUB_CLOCK,
                       engines=(("classic", "DamkaHub", HUB),) if engines else ())
     return App(setup=setup, start_game=True, seed=7, carrying_out=carrying_out)
 
@@ -148,10 +153,10 @@ def test_damkas_own_computer_is_timed_as_before(who: CarryingOut) -> None:
 
 
 def engine_move_pressed_early() -> tuple[App, VirtualBoard, Move, tuple[int, ...]]:
-    """Carrying out counts for the next side, 5+3: the person's first move, the
+    """Carrying out counts for the next side, 1+3: the person's first move, the
     engine's answer lit and its turn pressed as it arrived (its increment
     added): the App, its board, the person's move, the clock then."""
-    setup = GameSetup("classic", mode="computer", colours="first", level="casual", time_control="5+3",
+    setup = GameSetup("classic", mode="computer", colours="first", level="casual", time_control=HUB_CLOCK_INC,
                       engines=(("classic", "DamkaHub", HUB),))
     app = App(setup=setup, start_game=True, seed=7, carrying_out=CarryingOut.NEXT)
     board = on_board(app)
