@@ -2,8 +2,9 @@
 international and canadian, exactly as RULES.md reads them.
 
 Each variant is a class whose class attributes are its rules; the shared
-machinery is `DraughtsVariant`. Construction builds the board geometry and a
-`MoveGenerator` (its tables) once; positions are `DraughtsPosition` tuples.
+machinery is `DraughtsVariant`. Construction builds the board geometry; the
+`MoveGenerator` (its tables) is built once per rule set and shared
+(`shared_generator`); positions are `DraughtsPosition` tuples.
 
     variant = ClassicDraughts.create(free_capture=True)
     pos = variant.start_position()
@@ -13,6 +14,7 @@ machinery is `DraughtsVariant`. Construction builds the board geometry and a
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from typing import Any, ClassVar, Hashable
 
 from damka.engine.draughts_movegen import MoveGenerator
@@ -26,6 +28,17 @@ __all__ = [
     "AmericanCheckers", "CanadianDraughts", "Classic81", "ClassicDraughts", "DraughtsPosition",
     "DraughtsVariant", "InternationalDraughts", "RussianDraughts", "VARIANTS",
 ]
+
+
+@cache  # speed: the tables take milliseconds to build (more on a Pi), only ever read; a few rule sets exist
+def shared_generator(geometry: Geometry, *, men_capture_backward: bool, flying_kings: bool, majority: bool,
+                     promote_mid_capture: bool, free_capture: bool, promotion: tuple[int, int]) -> MoveGenerator:
+    """The move generator of one rule set, built once and shared by every
+    variant object of those rules (each new game and each stored game
+    replayed builds a variant)."""
+    return MoveGenerator(geometry, men_capture_backward=men_capture_backward, flying_kings=flying_kings,
+                         majority=majority, promote_mid_capture=promote_mid_capture,
+                         free_capture=free_capture, promotion=promotion)
 
 
 class DraughtsVariant(Variant):
@@ -71,7 +84,7 @@ class DraughtsVariant(Variant):
         for key, value in options.items():
             setattr(self, key, value)
         self.geometry = self.make_geometry()
-        self._generator = MoveGenerator(
+        self._generator = shared_generator(
             self.geometry,
             men_capture_backward=self.men_capture_backward,
             flying_kings=self.flying_kings,
