@@ -217,7 +217,7 @@ class VirtualBoard(BoardSensor, LedOutput, Buttons):
 
     def step(self) -> None:
         """One pass of the board's loop at the current time: tick the listener
-        and show its LED frame. The board's loop (`controller/board/loop.py`)
+        and show its LED frame. The board's loop (`controller/board_loop.py`)
         ticks on every pass, not only at a deadline, so what was worked out off
         the loop meanwhile (the computer's move, a hint, a remote seat's move)
         is lit at this pass; a driver that ticked the listener itself would

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from damka.controller.app import App, AppState
-from damka.controller.board.loop import BoardLoop
+from damka.controller.board_loop import BoardLoop
 from damka.controller.app.match import Match
 from damka.controller.clock.records import State
 from damka.controller.store.store import Store

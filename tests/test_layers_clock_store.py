@@ -1,10 +1,14 @@
-"""The clock and the store need nothing from the rest of the controller.
+"""The clock, the store and the board's reading need nothing from the layers above them.
 
 `controller/clock/` may import the engine and itself; `controller/store/` the
 engine, itself and the clock (a stored game keeps its time control and clock
 times as the clock writes them). So either can be read, tested and reused
-without the session, the app or the board. Read with `ast`, like the other
-layer tests, so an import in a module no test imports is caught too.
+without the session, the app or the board. `controller/board/` (the tracker,
+the LED frame, the hints) sits under the session: it may read the game record,
+the words and the hardware's interfaces, never the session or the app (the
+loop that runs the app on the devices is `controller/board_loop.py`, above
+them). Read with `ast`, like the other layer tests, so an import in a module
+no test imports is caught too.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from test_layers import ROOT, imported_modules, python_files
 ALLOWED = {
     "clock": ("damka.controller.clock",),
     "store": ("damka.controller.store", "damka.controller.clock"),
+    "board": ("damka.controller.board", "damka.controller.words", "damka.controller.game.record",
+              "damka.hardware.interfaces"),
 }
 
 

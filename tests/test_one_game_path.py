@@ -16,7 +16,7 @@ import pytest
 
 from damka.cli import main
 from damka.controller.app import App
-from damka.controller.board.loop import BoardLoop
+from damka.controller.board_loop import BoardLoop
 from damka.controller.board.eventlog import read_log
 from damka.controller.game.setup import GameSetup
 from damka.controller.board.board_map import BoardMap

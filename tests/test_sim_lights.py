@@ -16,7 +16,7 @@ import pygame
 import pytest
 
 from damka.controller.app import App, AppListener
-from damka.controller.board.loop import BoardLoop
+from damka.controller.board_loop import BoardLoop
 from damka.controller.players.computer import ComputerOpponent
 from damka.controller.game.setup import GameSetup
 from damka.hardware.interfaces import Role

@@ -21,7 +21,7 @@ from damka.commands.sim import add_game_arguments, players_from, setup_from
 
 if TYPE_CHECKING:
     from damka.controller.app import App
-    from damka.controller.board.loop import BoardLoop
+    from damka.controller.board_loop import BoardLoop
     from damka.controller.cues.sinks import ThreadedSink
     from damka.controller.game.setup import Engines, GameSetup
     from damka.controller.app.views import View
@@ -122,7 +122,7 @@ def board_loop(app: App, board: "HardwareBoard", config: "BoardConfig", *, now_m
     """The board loop on the opened devices, with the config's cues; while the
     board does not answer its screen says so (and one line on stderr, for a
     board run without a screen), and it carries on when the board is back."""
-    from damka.controller.board.loop import BoardLoop
+    from damka.controller.board_loop import BoardLoop
 
     sinks = attach_cues(app, board, config)
     board.closers.extend(sink.close for sink in sinks)
