@@ -75,6 +75,7 @@ GAMES = (  # (weight, variant, sides, teams)
     (30, "classic", 2, False), (6, "russian", 2, False), (4, "classic81", 2, False),
     (14, "multiwarcaby", 2, False), (12, "multiwarcaby", 3, False), (12, "multiwarcaby", 4, False),
     (10, "multiwarcaby", 2, True), (6, "multiwarcaby7", 2, False),
+    (4, "american", 2, False), (3, "international", 2, False), (1, "canadian", 2, False),
 )
 CLOCKS = ((40, ""), (35, "5+3"), (20, "0.5+1"), (5, "5+3d"))
 ACTIONS = (  # (weight, kind): what happens at the board, by how often
@@ -190,7 +191,9 @@ class World:
         self.start_game()                      # (no board yet: the game waits for its first snapshot)
         self.variant = self.app.session.variant  # built once (building one builds its move tables)
         self.squares = BoardMap(self.variant)
-        self.board = VirtualBoard(self.occupied_of(self.variant.start_position()))
+        geometry = self.variant.geometry      # (international and canadian: a larger reed matrix)
+        self.board = VirtualBoard(self.occupied_of(self.variant.start_position()),
+                                  files=max(9, geometry.width), ranks=max(9, geometry.height))
         self.seen: set[frozenset[str]] = {self.board.pieces}   # boards some legal sequence gives
         self.loop = Loop(self)
         self.board.connect(self.loop)
