@@ -121,6 +121,19 @@ class ClockStarted(GameEvent):
 
 
 @dataclass(frozen=True)
+class ClockHeldForCarryingOut(GameEvent):
+    """An outside program's move (a DXP peer's, a Hub engine's) is lit for people
+    to carry out, and the clock did as the board's config says: it stopped
+    (`by` "nobody") or it pressed the mover's turn so the next side's time runs
+    (`by` "next"). Not a move: the store keeps the clock as it is now, or a
+    power cut would give the program back the time it thought."""
+
+    side: int                      # the program's side, whose move is being carried out
+    by: str                        # the config's carrying_out: "nobody" or "next"
+    clock_ms: tuple[int, ...] | None
+
+
+@dataclass(frozen=True)
 class FlagFell(GameEvent):
     side: int
     stage: int                     # 1-based

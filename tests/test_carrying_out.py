@@ -20,10 +20,11 @@ from damka.controller.config.board_config import CARRYING_OUT
 from damka.hardware.errors import ConfigError
 
 from damka.controller import events as ev
-from damka.controller.app import App
+from damka.controller.app import App, AppState
 from damka.controller.clock.records import State
 from damka.controller.game.setup import GameSetup
 from damka.controller.session.types import CarryingOut
+from damka.controller.store.store import Store
 from damka.dxp import protocol as dxp
 from damka.engine.move import Move
 from damka.hardware.interfaces import Button
@@ -138,6 +139,41 @@ def test_a_hub_engines_move_carried_out_at_the_board_is_charged_as_the_config_sa
         assert app.session.opponent.engine_moves == 1
     finally:
         app.session.close()
+
+
+@pytest.mark.parametrize("who", [CarryingOut.NOBODY, CarryingOut.NEXT])
+def test_a_power_cut_while_an_engines_move_is_carried_out_keeps_the_clock(who: CarryingOut, tmp_path: Path) -> None:
+    """The engine's move is lit and the clock stopped for it (nobody's time) or
+    pressed for it (the next side's); the power goes before people carry it
+    out. The resumed clock is the clock at the cut: before, a stopped clock was
+    not stored, so the engine got back the time it had thought, and the early
+    press was lost (the person's increment with it)."""
+    setup = GameSetup("classic", mode="computer", colours="first", level="casual", time_control=HUB_CLOCK_INC,
+                      engines=(("classic", "DamkaHub", HUB),))
+    app = App(store=Store(tmp_path / "games.db"), setup=setup, start_game=True, seed=7, carrying_out=who)
+    again = None
+    try:
+        board = on_board(app)
+        make(board, app, app.session.game.legal_moves()[0])
+        idle(app, board)
+        assert app.session.planned, "the engine's move is lit"
+        expected_state = State.PAUSED if who is CarryingOut.NOBODY else State.RUNNING
+        assert app.clock.state is expected_state
+        at_the_cut = app.clock_ms()
+        active = app.clock.active
+        assert at_the_cut is not None and active == (1 if who is CarryingOut.NOBODY else 0)
+        # The power goes: nothing is closed; the board comes back on the same store and resumes.
+        again = App(store=Store(tmp_path / "games.db"), setup=setup, offer_resume=True, seed=7, carrying_out=who)
+        board.connect(again)
+        assert again.state is AppState.RESUME
+        board.button(Button.OK)
+        assert again.state is AppState.GAME and again.clock is not None
+        assert again.clock.state is State.PAUSED                  # a resumed clock waits for play
+        assert again.clock_ms() == at_the_cut and again.clock.active == active
+    finally:
+        app.session.close()
+        if again is not None and again.session is not None:
+            again.session.close()
 
 
 @pytest.mark.parametrize("who", [CarryingOut.NOBODY, CarryingOut.NEXT])

@@ -78,15 +78,21 @@ class Commits:
         mover, or is pressed now so that the next side's time runs."""
         s = self.s
         binding = s.clock_binding
+        side = s.game.turn
         if binding.carrying_out is CarryingOut.NOBODY:
-            binding.pause_for_carrying_out(s.now)
+            if binding.pause_for_carrying_out(s.now):
+                self._clock_held(side, binding.carrying_out)
         elif binding.carrying_out is CarryingOut.NEXT:
-            side = s.game.turn
             self.start_clock(side)
             found = binding.press_on_arrival(side, s.now, moves)
             if found is not None:
                 self._clock_pressed(side, s.clock_ms())
+                self._clock_held(side, binding.carrying_out)
                 s.ends.clock_events(found)
+
+    def _clock_held(self, side: int, by: CarryingOut) -> None:
+        s = self.s
+        s.bus.publish(ev.ClockHeldForCarryingOut(s.now, s.game.ply, side, by.value, s.clock_ms()))
 
     def _clock_pressed(self, side: int, clock_ms: tuple[int, ...] | None) -> None:
         s = self.s
