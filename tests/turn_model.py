@@ -21,14 +21,18 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from damka.controller import events as ev
 from damka.controller.app import App, AppState
 from damka.controller.app import CommandRefused
+from damka.controller.game import factory
 from damka.controller.game.factory import build_variant
+from damka.controller.players.computer import ComputerOpponent
+from damka.controller.session.types import CarryingOut
 from damka.controller.session import Phase
 from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
@@ -62,6 +66,10 @@ class Config:
     colours: str = "first"
     computers: int = 0
     remote_seat: int | None = None   # a seat played from the web page (mode "computer")
+    # "nobody", "mover" or "next": the computer stands in for an outside program
+    # (`OutsideProgram`) and the board's config says whose time carrying its
+    # moves out is; "": the computer is Damka's own.
+    carrying_out: str = ""
 
     def setup(self) -> GameSetup:
         return GameSetup(self.variant, sides=self.sides, teams=self.teams, mode=self.mode,
@@ -99,11 +107,14 @@ def draw_config(rng: random.Random, learning: float = 0.03) -> Config:
     remote = None
     colours = rng.choice(("first", "second", "lot"))
     computers = 0
+    carrying_out = ""
     if mode == "computer":
         computers = rng.randint(0, sides - 1) if sides > 2 else 0
         if rng.random() < 0.4:
             remote = rng.randrange(sides)   # (two teams: two seats)
-    return Config(variant, sides, teams, mode, clock, colours, computers, remote)
+        if rng.random() < 0.3:
+            carrying_out = rng.choice([who.value for who in CarryingOut])
+    return Config(variant, sides, teams, mode, clock, colours, computers, remote, carrying_out)
 
 
 def draw_action(rng: random.Random, kinds: tuple = ACTIONS) -> tuple:
@@ -173,6 +184,39 @@ class Loop:
         return self.world.app.frame
 
 
+class OutsideProgram(ComputerOpponent):
+    """Damka's own search standing in for an outside program (a Hub engine, a
+    DXP peer) that keeps its own clock: the session asks a player only that,
+    and times the carrying out of its moves as the board's config says. The
+    real programs, slower to start, are in test_carrying_out.py."""
+
+    @property
+    def engine_name(self) -> str:
+        return "Outside"
+
+    def keeps_own_clock_for(self, seat: int) -> bool:
+        return True
+
+
+@contextmanager
+def outside_programs(on: bool) -> Iterator[None]:
+    """While on, every game's computer is an `OutsideProgram` (new games and resumed ones)."""
+    if not on:
+        yield
+        return
+    real = factory.make_opponent
+
+    def make(setup: GameSetup, variant: Any, clock: Any, controls: Any, seed: int | None,
+             now: Callable[[], int]) -> OutsideProgram:
+        return OutsideProgram(variant, setup.level, time_per_move=setup.move_time, seed=seed)
+
+    factory.make_opponent = make  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        factory.make_opponent = real
+
+
 class World:
     """The App on a virtual board with a store, and the hands and pages acting on it."""
 
@@ -204,7 +248,9 @@ class World:
     # -- building ---------------------------------------------------------------------
 
     def _new_app(self, offer_resume: bool) -> App:
-        app = App(store=self.store, setup=self.config.setup(), offer_resume=offer_resume, seed=self.seed)
+        who = CarryingOut(self.config.carrying_out) if self.config.carrying_out else CarryingOut.NOBODY
+        app = App(store=self.store, setup=self.config.setup(), offer_resume=offer_resume, seed=self.seed,
+                  carrying_out=who)
         app.listen(FarSeats(self._resumed_remote))   # as the web driver does: a resumed seat from afar
         return app
 

@@ -14,7 +14,7 @@ from damka.controller.clock.view import ClockView
 from damka.controller.session import Phase
 from damka.hardware.interfaces import Role
 
-from turn_model import Violation, World, lit, playing
+from turn_model import Violation, World, lit, playing, seat_not_at_the_table
 
 # Events after which the clock's times may change otherwise than by running.
 CLOCK_EVENTS = (ev.MoveCommitted, ev.ClockPressed, ev.TakenBack, ev.Redone, ev.FlagFell, ev.SideOut, ev.GameOver,
@@ -84,10 +84,23 @@ class Checker:
             raise Violation("clock runs after the end", f"result {session.result}, clock {view.state}")
         if session.phase is not Phase.PLAYING:
             raise Violation("clock runs before play", f"phase {session.phase}")
-        if view.active != session.game.turn:
+        if view.active != self.clock_side(world):
             raise Violation("wrong clock runs", f"side {view.active}'s clock runs, side {session.game.turn} "
                             f"to move (ply {session.game.ply}); times {view.remaining_ms}; "
                             f"screen: {session.message!r}")
+
+    @staticmethod
+    def clock_side(world: World) -> int:
+        """Whose clock should run: the side to move, or, while people carry out an
+        outside program's lit move with carrying_out "next", the side after it."""
+        session = world.session
+        if (world.config.carrying_out != "next" or not session.planned or not seat_not_at_the_table(world)
+                or session.game.turn in world.app.remote_sides()):   # (the remote page: a person, no program)
+            return session.game.turn
+        after = session.game.copy()
+        for move in session.planned:
+            after.push(move)
+        return after.turn
 
     def clock_times(self, world: World) -> None:
         """While nothing but time passed, only the side to move's time went down, by the time passed."""

@@ -17,7 +17,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
-from turn_model import AVOID, Config, Violation, World, draw_sequence
+from turn_model import AVOID, Config, Violation, World, draw_sequence, outside_programs
 from turn_model_actions import act
 from turn_model_checks import Checker
 
@@ -30,7 +30,8 @@ def scratch_dir() -> str | None:
 def run(config: Config, actions: list[tuple], seed: int, *, store_every: bool = True,
         avoid: frozenset[str] = AVOID) -> int:
     """Play the sequence; the number of moves committed. Violation at the first broken invariant."""
-    with tempfile.TemporaryDirectory(prefix="damka-model-", dir=scratch_dir()) as folder:
+    with (tempfile.TemporaryDirectory(prefix="damka-model-", dir=scratch_dir()) as folder,
+          outside_programs(bool(config.carrying_out))):
         world = None
         step = -1
         try:
