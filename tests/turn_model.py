@@ -32,12 +32,14 @@ from damka.controller.app import CommandRefused
 from damka.controller.game import factory
 from damka.controller.game.factory import build_variant
 from damka.controller.players.computer import ComputerOpponent
+from damka.controller.players.hub_opponent import hub_variant
 from damka.controller.session.types import CarryingOut
 from damka.controller.session import Phase
 from damka.controller.game.setup import GameSetup
 from damka.controller.store.store import Store
 from damka.controller.board.board_map import BoardMap
 from damka.engine.game import Game
+from damka.engine.variants import default_variant
 from damka.engine.move import Move
 from damka.hardware.interfaces import Button, Role
 from damka.sim.virtual_board import VirtualBoard
@@ -112,8 +114,8 @@ def draw_config(rng: random.Random, learning: float = 0.03) -> Config:
         computers = rng.randint(0, sides - 1) if sides > 2 else 0
         if rng.random() < 0.4:
             remote = rng.randrange(sides)   # (two teams: two seats)
-        if rng.random() < 0.3:
-            carrying_out = rng.choice([who.value for who in CarryingOut])
+        if rng.random() < 0.3 and hub_variant(default_variant(variant)) is not None:   # (no program plays
+            carrying_out = rng.choice([who.value for who in CarryingOut])          # multiwarcaby: no Hub name)
     return Config(variant, sides, teams, mode, clock, colours, computers, remote, carrying_out)
 
 
