@@ -40,7 +40,8 @@ def test_the_notice_stays_clear_of_the_buttons_and_goes_when_the_game_moves_on(b
     unlock(page, board.code)
     start_named_game(page)                                 # the board is empty: the pieces must go on
     page.wait_for_function("document.getElementById('status').textContent.startsWith('Set up the pieces')")
-    assert page.is_visible("#notice")
+    page.wait_for_selector("#notice", state="visible")       # (with the command's answer: before or after its state)
+    assert page.text_content("#noticetext") == "new game started"
     board.rig.set_up()                                     # set up: the "new game" notice has had its day
     page.wait_for_function("damka.state.game.phase === 'playing'")
     page.wait_for_selector("#notice", state="hidden")

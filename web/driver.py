@@ -171,21 +171,25 @@ class Driver(AppListener):
                 fn, future = self._queue.popleft()
             if not future.set_running_or_notify_cancel():
                 continue
+            result: Any = None
+            error: CommandError | None = None
             try:
                 result = fn()
-            except CommandError as error:
+            except CommandError as refused:
+                error = refused
+            except BadArgument as refused:    # the App's commands: the request was wrong in itself
+                error = CommandError(str(refused), 400)
+            except CommandRefused as refused:  # ... or cannot be done now
+                error = CommandError(str(refused), 409)
+            except ValueError as refused:     # a move or a setting the rules refuse: the reason as it is
+                error = CommandError(str(refused), 400)
+            except Exception as failed:  # noqa: BLE001 - a bad request must never stop the board
+                error = CommandError(f"{type(failed).__name__}: {failed}", 400)
+            number = self.feed.command_ran()
+            if error is not None:
                 future.set_exception(error)
-            except BadArgument as error:      # the App's commands: the request was wrong in itself
-                future.set_exception(CommandError(str(error), 400))
-            except CommandRefused as error:   # ... or cannot be done now
-                future.set_exception(CommandError(str(error), 409))
-            except ValueError as error:       # a move or a setting the rules refuse: the reason as it is
-                future.set_exception(CommandError(str(error), 400))
-            except Exception as error:  # noqa: BLE001 - a bad request must never stop the board
-                future.set_exception(CommandError(f"{type(error).__name__}: {error}", 400))
-            else:
-                future.set_result(result)
-            self.feed.touch()
+            else:   # (the number: the page knows the first state that shows what it did)
+                future.set_result({**result, "command": number} if isinstance(result, dict) else result)
 
     def new_game(self, setup: GameSetup, names: list[str], remote_seat: int | None, who: str) -> dict[str, Any]:
         app = self.app

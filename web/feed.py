@@ -62,6 +62,7 @@ class WebFeed(AppListener):
         self._version = -1                     # the read model's version last pictured
         self._dirty = True
         self.seq = 0
+        self.commands = 0                      # the pages' commands run (`command_ran`)
         self.history: deque[Item] = deque(maxlen=HISTORY)
         self.latest_state: Item | None = None
         self.pages: set[asyncio.Queue] = set()
@@ -89,9 +90,14 @@ class WebFeed(AppListener):
         self.arbiter_log.add(who, action, detail, self.app.now)
         self._dirty = True
 
-    def touch(self) -> None:
-        """Something the page shows changed outside the bus (a command ran): picture it."""
+    def command_ran(self) -> int:
+        """A page's command ran (what the page shows may have changed outside the
+        bus): picture it. Its number, which every state pictured from now on
+        carries as `commands`, so the page that sent it knows which state is
+        the first to show what it did (its answer and the state race each other)."""
+        self.commands += 1
         self._dirty = True
+        return self.commands
 
     def notice(self, data: dict[str, Any]) -> None:
         """From any thread: an event that is not the board's (an upload's progress) for every page."""
@@ -117,7 +123,8 @@ class WebFeed(AppListener):
             return
         self._version = model.version
         self._dirty = False
-        self._hand_over("state", state.snapshot(model, self.remote(), self.arbiter_log.entries))
+        self._hand_over("state", dict(state.snapshot(model, self.remote(), self.arbiter_log.entries),
+                                      commands=self.commands))
 
     def _hand_over(self, kind: str, data: dict[str, Any]) -> None:
         with self._loop_lock:

@@ -11,17 +11,32 @@ function seat() { try { return JSON.parse(sessionStorage.getItem("damka_seat") |
 function mine() { const s = seat(), r = damka.state && damka.state.remote; return !!(s && r && s.id === r.seat_id); }
 // The notice: one line about what just happened. It goes away when closed, or by itself once the game has
 // moved on (another move, another phase, another game: the situation it spoke of has passed).
+// A notice said of a command just answered speaks of the state that command made. The answer and that
+// state come by different roads, either first: until the state shows the command (`commands`, the board's
+// count of the pages' commands run) the notice waits, then it speaks of that state.
 function notice(text, bad) {
   $("noticetext").textContent = text || "";
   $("notice").className = bad ? "bad" : "";
   $("notice").hidden = !text;
   damka.noticeAt = situation();
+  const command = damka.answered || 0;
+  damka.answered = 0;
+  damka.noticeAwaits = text && command > shownCommands() ? command : 0;
 }
 function situation() {
   const s = damka.state, g = s && s.game;
   return s ? [s.app, g ? [g.id, g.ply, g.phase, !!g.result].join(":") : ""].join("|") : "";
 }
-function clearPassedNotice() { if (!$("notice").hidden && damka.noticeAt !== situation()) notice(""); }
+function shownCommands() { return (damka.state && damka.state.commands) || 0; }
+function clearPassedNotice() {
+  if (damka.noticeAwaits) {
+    if (shownCommands() < damka.noticeAwaits) return;          // not yet the state the command made
+    damka.noticeAwaits = 0;
+    damka.noticeAt = situation();
+    return;
+  }
+  if (!$("notice").hidden && damka.noticeAt !== situation()) notice("");
+}
 
 async function post(path, body) {
   const headers = { "Content-Type": "application/json", "X-CSRF-Token": csrf(), "X-Damka-Code": code() };
@@ -31,6 +46,7 @@ async function post(path, body) {
   let data = {};
   try { data = await res.json(); } catch (e) { data = { error: `${res.status} ${res.statusText}` }; }
   if (!res.ok) throw new Error(data.error || `${res.status}`);
+  damka.answered = data.command || 0;   // a notice said of it now waits for its state (notice())
   return data;
 }
 window.damkaPost = post;   // for the arbiter's console and the archive (arbiter.js, archive.js)
@@ -48,7 +64,7 @@ function connect() {
 function receive(e, isState) {
   const data = JSON.parse(e.data);
   const boot = (e.lastEventId || "").split(":")[0];
-  if (boot !== damka.boot) { damka.boot = boot; damka.lastSeq = data.seq - 1; }  // a new board: start afresh
+  if (boot !== damka.boot) { damka.boot = boot; damka.lastSeq = data.seq - 1; damka.noticeAwaits = 0; }  // a new board: start afresh
   if (data.seq <= damka.lastSeq) { damka.dups++; return; }
   if (data.seq !== damka.lastSeq + 1 && !isState) damka.gaps++;
   damka.lastSeq = data.seq;
