@@ -161,3 +161,18 @@ def test_the_remote_seats_move_needs_its_seat_token_besides_the_code(served) -> 
                                  source="127.0.0.50")
         assert status == expected, (code, given, answer)
     assert picture(served) == before and served.rig.do(lambda: served.app.session.planned) in (None, ())
+
+
+def test_a_request_too_large_and_a_board_that_does_not_answer_are_said_in_the_boards_language(
+        served, monkeypatch) -> None:
+    """A person at the page reads these (a PDN file too big to upload, a board
+    busy or stuck): on a Polish board, in Polish."""
+    from damka.controller.app.board_settings import BoardSettings
+    from damka.web import driver
+    served.rig.do(lambda: served.app.set_board_settings(BoardSettings(language="pl")))
+    status, answer = request(served, "POST", "/api/games/import", raw=b"{" + b" " * (3 << 20) + b"}", code=PIN)
+    assert (status, answer["error"]) == (413, "za duże: plansza przyjmuje najwyżej 2048 KiB naraz")
+    served.rig.stop()                                          # the board's loop stops: nothing runs the command
+    monkeypatch.setattr(driver, "COMMAND_TIMEOUT_S", 0.5)      # (10 s on a board)
+    status, answer = request(served, "POST", "/api/game/new", {"game": {"variant": "classic"}}, code=PIN)
+    assert status == 503 and answer["error"].startswith("plansza nie odpowiedziała na czas: spróbuj znowu")

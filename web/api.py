@@ -149,14 +149,14 @@ def media_type(header: str) -> str:
 async def read_json(request: Request, limit: int) -> dict[str, Any]:
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or len(length) > 12 or int(length) > limit):
-        raise Refused(413, f"request body too large (at most {limit // 1024} KiB)")
+        raise Refused(413, say("web.too_large", kib=limit // 1024))
     if media_type(request.headers.get("content-type", "")) != "application/json":
         raise Refused(415, "send JSON (Content-Type: application/json)")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise Refused(413, f"request body too large (at most {limit // 1024} KiB)")
+            raise Refused(413, say("web.too_large", kib=limit // 1024))
     try:
         data = json.loads(body.decode("utf-8") or "null")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:

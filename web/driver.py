@@ -159,7 +159,7 @@ class Driver(AppListener):
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
         except asyncio.TimeoutError:
-            raise CommandError("the board did not answer in time (is its loop running?)", 503) from None
+            raise CommandError(say("web.no_answer"), 503) from None
 
     # -- the board's thread -------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """What the board's web server says: the board's screen line about the page
-(the code, what a page changed), and the refusals a person at the page reads.
-Field errors of the page's own requests (bad JSON, a field's form) stay in
-English: the page never sends them wrong."""
+(the code, what a page changed), and the refusals a person at the page reads
+(a file too large, a board that did not answer). Field errors of the page's
+own requests (bad JSON, a field's form) stay in English: the page never
+sends them wrong."""
 
 from damka.controller.words.catalogue import add
 
@@ -55,5 +56,9 @@ add({
     "web.no_stored_game": ("there is no stored game {id}", "nie ma zapisanej gry {id}"),
     "web.cannot_show": ("there is no stored game {id} that can be shown", "nie ma zapisanej gry {id}, którą da się pokazać"),
     "web.cannot_store": ("the games cannot be stored now", "teraz nie da się zapisać gier"),
+    "web.too_large": ("too large: the board takes at most {kib} KiB at once",
+                      "za duże: plansza przyjmuje najwyżej {kib} KiB naraz"),
+    "web.no_answer": ("the board did not answer in time: try again (if it keeps happening, restart the board)",
+                      "plansza nie odpowiedziała na czas: spróbuj znowu (jeśli to się powtarza, uruchom ją ponownie)"),
     "web.importing": ("{name} is being imported: wait until it is done", "trwa wczytywanie {name}: poczekaj, aż się skończy"),
 })
