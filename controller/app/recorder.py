@@ -154,7 +154,7 @@ class Recorder:
         self._handlers: dict[type, Callable[[Any], None]] = {
             ev.GameStarted: self._started, ev.TakenBack: self._taken_back, ev.NewGame: self._new_game,
             ev.SideOut: self._side_out, ev.FlagFell: self._flag, ev.GameOver: self._over,
-            ev.ClockStarted: self._clock_started, ev.ClockHeldForCarryingOut: self._clock_held,
+            ev.ClockStarted: self._clock_changed, ev.ClockHeldForCarryingOut: self._clock_changed,
             ev.OfferMade: self._offer, ev.OfferAnswered: self._offer,
         }
 
@@ -232,13 +232,11 @@ class Recorder:
             if self.next_checkpoint is not None:
                 self.next_checkpoint = self.now() + self.checkpoint_ms
 
-    def _clock_started(self, event: ev.ClockStarted) -> None:
-        """A running clock is stored at once: a power cut right after the start resumes it paused, not unstarted."""
-        self.checkpoint(event.time_ms)
-
-    def _clock_held(self, event: ev.ClockHeldForCarryingOut) -> None:
-        """Stopped, or pressed early, for people carrying out a program's move: stored
-        at once (a paused clock is saved at no other time; an early press is no move)."""
+    def _clock_changed(self, event: ev.ClockStarted | ev.ClockHeldForCarryingOut) -> None:
+        """The clock changed with no move to store it: stored at once. Started: a
+        power cut right after the start resumes it paused, not unstarted. Stopped,
+        or pressed early, for people carrying out a program's move: a paused clock
+        is saved at no other time, and an early press is no move."""
         self.checkpoint(event.time_ms)
 
     def _taken_back(self, event: ev.TakenBack) -> None:
