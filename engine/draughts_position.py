@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from damka.engine.errors import InvalidSquareError, PositionError
 from damka.engine.geometry import Geometry, iter_bits
+from damka.engine.reasons import Reason, reason_of
 
 COLOURS = "WB"  # FEN letters of the sides, by side index
 
@@ -70,11 +71,11 @@ def parse_fen(text: str, geometry: Geometry) -> DraughtsPosition:
     if compact.endswith("."):
         compact = compact[:-1]
     if not compact:
-        raise PositionError("empty FEN")
+        raise PositionError(Reason("fen.empty"))
     fields = compact.split(":")
     turn_field = fields[0].upper()
     if turn_field not in ("W", "B"):
-        raise PositionError(f"FEN field 1: side to move must be W or B, not {fields[0]!r}")
+        raise PositionError(Reason("fen.turn", text=fields[0]))
     turn = COLOURS.index(turn_field)
     pieces = [0, 0]
     kings = 0
@@ -83,21 +84,21 @@ def parse_fen(text: str, geometry: Geometry) -> DraughtsPosition:
     seen_counters: set[str] = set()
     for index, field in enumerate(fields[1:], 2):
         if not field:
-            raise PositionError(f"FEN field {index} is empty (expected W..., B..., H... or F...)")
+            raise PositionError(Reason("fen.field_empty", index=index))
         head = field[0].upper()
         if head in ("H", "F"):
             if head in seen_counters:
-                raise PositionError(f"FEN field {index}: a second {head} field")
+                raise PositionError(Reason("fen.second_counter", index=index, head=head))
             seen_counters.add(head)
             if not field[1:].isdigit():
-                raise PositionError(f"FEN field {index}: {head} must be followed by a number, not {field[1:]!r}")
+                raise PositionError(Reason("fen.counter_number", index=index, head=head, text=field[1:]))
             if head == "H":
                 quiet = int(field[1:])
             continue
         if head not in COLOURS:
-            raise PositionError(f"FEN field {index}: expected W or B and a list of squares, not {field!r}")
+            raise PositionError(Reason("fen.field_form", index=index, text=field))
         if head in seen_colours:
-            raise PositionError(f"FEN field {index}: a second field for {'white' if head == 'W' else 'black'}")
+            raise PositionError(Reason("fen.second_white" if head == "W" else "fen.second_black", index=index))
         seen_colours.add(head)
         side = COLOURS.index(head)
         body = field[1:]
@@ -107,18 +108,17 @@ def parse_fen(text: str, geometry: Geometry) -> DraughtsPosition:
             king, squares = _read_token(token, geometry, index)
             for sq in squares:
                 bit = 1 << sq
-                where = f"FEN field {index}, token {token!r}"
                 if pieces[side] & bit:
-                    raise PositionError(f"{where}: square {_show(sq, geometry)} is listed twice")
+                    raise _token_error(index, token, Reason("fen.twice", square=_show(sq, geometry)))
                 if pieces[1 - side] & bit:
-                    other = "white" if side == 1 else "black"
-                    raise PositionError(f"{where}: square {_show(sq, geometry)} already holds a {other} piece")
+                    holds = "fen.holds_white" if side == 1 else "fen.holds_black"
+                    raise _token_error(index, token, Reason(holds, square=_show(sq, geometry)))
                 pieces[side] |= bit
                 if king:
                     kings |= bit
     missing = [name for letter, name in zip(COLOURS, ("white", "black")) if letter not in seen_colours]
     if missing:
-        raise PositionError(f"FEN has no field for {' and '.join(missing)} (write W: or B: with no squares for none)")
+        raise PositionError(Reason("fen.no_sides" if len(missing) == 2 else f"fen.no_{missing[0]}"))
     return DraughtsPosition(pieces[0], pieces[1], kings, turn, quiet)
 
 
@@ -126,29 +126,32 @@ def _show(square: int, geometry: Geometry) -> str:
     return f"{geometry.name(square)} ({geometry.number(square)})"
 
 
+def _token_error(index: int, token: str, why: str) -> PositionError:
+    return PositionError(Reason("fen.token", index=index, token=token, why=why))
+
+
 def _read_token(token: str, geometry: Geometry, index: int) -> tuple[bool, list[int]]:
     """(is king, squares) of one FEN token: `K30`, `21-32`, `d4`, `Kd4`."""
-    where = f"FEN field {index}, token {token!r}"
     body = token
     king = body[:1].upper() == "K"
     if king:
         body = body[1:]
     if not body:
-        raise PositionError(f"{where}: no square")
+        raise _token_error(index, token, Reason("fen.no_square"))
     last = len(geometry.squares)
     if body[0].isdigit():
         first_text, dash, end_text = body.partition("-")
         if not first_text.isdigit() or (dash and not end_text.isdigit()):
-            raise PositionError(f"{where}: not a square number or range (like 21 or 21-32)")
+            raise _token_error(index, token, Reason("fen.not_number"))
         first = int(first_text)
         end = int(end_text) if dash else first
         for number in (first, end):
             if not 1 <= number <= last:
-                raise PositionError(f"{where}: square {number} is off the board (1-{last})")
+                raise _token_error(index, token, Reason("fen.off_board", number=number, last=last))
         if end < first:
-            raise PositionError(f"{where}: range runs backwards ({first} > {end})")
+            raise _token_error(index, token, Reason("fen.backwards", first=first, end=end))
         return king, [geometry.from_number(n) for n in range(first, end + 1)]
     try:
         return king, [geometry.parse(body)]
     except InvalidSquareError as error:
-        raise PositionError(f"{where}: {error}") from None
+        raise _token_error(index, token, reason_of(error)) from None

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from damka.engine.errors import InvalidSquareError
+from damka.engine.reasons import Reason
 
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -117,15 +118,15 @@ class Geometry:
         """The playable square named `text` (`e5`); InvalidSquareError otherwise."""
         name = text.strip().lower()
         if len(name) < 2 or name[0] not in FILE_LETTERS or not name[1:].isdigit():
-            raise InvalidSquareError(f"{text!r} is not a square name (expected a file letter and a rank, like e5)")
+            raise InvalidSquareError(Reason("square.not_name", text=text))
         file = FILE_LETTERS.index(name[0])
         rank = int(name[1:]) - 1
         if not (0 <= file < self.width and 0 <= rank < self.height):
             last = f"{FILE_LETTERS[self.width - 1]}{self.height}"
-            raise InvalidSquareError(f"square {text!r} is off the board (a1-{last})")
+            raise InvalidSquareError(Reason("square.off_board", text=text, last=last))
         square = self.index(file, rank)
         if not self.is_playable(square):
-            raise InvalidSquareError(f"square {text!r} is not a playable square of this board")
+            raise InvalidSquareError(Reason("square.not_playable", text=text))
         return square
 
     def number(self, square: int) -> int:
@@ -134,7 +135,7 @@ class Geometry:
 
     def from_number(self, number: int) -> int:
         if not 1 <= number <= len(self._by_number):
-            raise InvalidSquareError(f"square number {number} is off the board (1-{len(self._by_number)})")
+            raise InvalidSquareError(Reason("square.number_off_board", number=number, last=len(self._by_number)))
         return self._by_number[number - 1]
 
     @property

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from damka.engine.errors import PositionError
 from damka.engine.geometry import Geometry
+from damka.engine.reasons import Reason
 
 # The error for a field of a position string: (field key, what is wrong) -> PositionError.
 Failure = Callable[[str, str], PositionError]
@@ -110,58 +111,52 @@ class PositionFormat:
     def parse(self, text: str) -> MultiwarcabyPosition:
         fields = text.strip().split(":")
         if fields[0].upper() != self.tag:
-            raise PositionError(
-                f"position field 1 {fields[0]!r}: expected the board tag {self.tag!r} "
-                "(MW9 for the 9x9 board, MW7 for the 7x7)"
-            )
+            raise PositionError(Reason("mw.board_tag", text=fields[0], tag=self.tag))
         seen: dict[str, tuple[int, str, str]] = {}
         for number, item in enumerate(fields[1:], 2):
             key = item[:1].upper()
             if not key or key not in "STPXKQOB":
-                raise PositionError(
-                    f"position field {number} {item!r}: unknown field (expected one of S T P X K Q O B)"
-                )
+                raise PositionError(Reason("mw.unknown_field", number=number, item=item))
             if key in seen:
-                raise PositionError(f"position field {number} {item!r}: field {key} given twice")
+                raise PositionError(Reason("mw.field_twice", number=number, item=item, key=key))
             seen[key] = (number, item[1:], item)
-        for key, what in (("S", "sides"), ("T", "turn"), ("P", "scores"), ("O", "board")):
+        for key, missing in (("S", "mw.no_sides"), ("T", "mw.no_turn"), ("P", "mw.no_scores"), ("O", "mw.no_board")):
             if key not in seen:
-                raise PositionError(f"position string has no {key} field ({what})")
+                raise PositionError(Reason(missing))
 
         def fail(key: str, problem: str) -> PositionError:
             number, _, item = seen[key]
-            return PositionError(f"position field {number} {item!r}: {problem}")
+            return PositionError(Reason("mw.field", number=number, item=item, problem=problem))
 
         if seen["S"][1].upper() != self.sides_field[1:]:
-            raise fail("S", f"this variant plays with {self.sides_field} "
-                       "(S2, S3, S4 players, SAB two teams)")
+            raise fail("S", Reason("mw.sides", sides=self.sides_field))
         side, move_in_turn = self._parse_turn(seen["T"][1], fail)
         scores = self._parse_numbers(seen["P"][1], fail, "P")
         if len(scores) != self.sides:
-            raise fail("P", f"expected {self.sides} scores, one per side, got {len(scores)}")
+            raise fail("P", Reason("mw.scores", sides=self.sides, count=len(scores)))
         active = [True] * self.sides
         if "X" in seen:
             for label in seen["X"][1].split(","):
                 index = self._side_index(label.strip())
                 if index is None:
-                    raise fail("X", f"{label!r} is not a side of this game")
+                    raise fail("X", Reason("mw.not_side", label=label))
                 active[index] = False
         if not active[side]:
-            raise fail("T", "the side to move is out of play (listed in X)")
+            raise fail("T", Reason("mw.mover_out"))
         calm = self._parse_count(seen, "K", fail)
         quiet = self._parse_count(seen, "Q", fail)
         occupied = self._parse_board(seen["O"][1], fail, "O")
         if move_in_turn:
             if "B" not in seen:
-                raise fail("T", "the second move of a turn needs the B field (the board at the turn start)")
+                raise fail("T", Reason("mw.needs_start"))
             turn_start = self._parse_board(seen["B"][1], fail, "B")
             if turn_start == occupied:
-                raise fail("B", "equals the board now, but the first move of the turn has been made")
+                raise fail("B", Reason("mw.start_same"))
             if turn_start.bit_count() < occupied.bit_count():
-                raise fail("B", "has fewer pieces than the board now; pieces are never added")
+                raise fail("B", Reason("mw.start_fewer"))
         else:
             if "B" in seen:
-                raise fail("B", "only the second move of a turn (T..2) has a turn-start board")
+                raise fail("B", Reason("mw.start_first"))
             turn_start = occupied
         return MultiwarcabyPosition(
             occupied=occupied,
@@ -184,16 +179,16 @@ class PositionFormat:
         side = self._side_index(label)
         if side is None:
             names = ", ".join(self.side_label(i) for i in range(self.sides))
-            raise fail("T", f"side {label!r} is not one of {names}")
+            raise fail("T", Reason("mw.turn_side", label=label, names=names))
         if not dot or move not in ("1", "2"):
-            raise fail("T", "expected the side, a dot and the move of the turn, 1 or 2 (T1.2)")
+            raise fail("T", Reason("mw.turn_form"))
         return side, int(move) - 1
 
     @staticmethod
     def _parse_numbers(value: str, fail: Failure, key: str) -> list[int]:
         parts = value.split(",")
         if not all(part.strip().isdigit() for part in parts):
-            raise fail(key, "expected non-negative whole numbers separated by commas")
+            raise fail(key, Reason("mw.numbers"))
         return [int(part) for part in parts]
 
     @staticmethod
@@ -202,7 +197,7 @@ class PositionFormat:
             return 0
         value = seen[key][1]
         if not value.isdigit():
-            raise fail(key, "expected a non-negative whole number")
+            raise fail(key, Reason("mw.count"))
         return int(value)
 
     def _parse_board(self, value: str, fail: Failure, key: str) -> int:
@@ -210,7 +205,7 @@ class PositionFormat:
         width = self.files[1] - self.files[0] + 1
         rows = value.split("/")
         if len(rows) != height:
-            raise fail(key, f"expected {height} ranks separated by '/', got {len(rows)}")
+            raise fail(key, Reason("mw.ranks", height=height, count=len(rows)))
         occupied = 0
         for row_number, row in enumerate(rows):
             rank = self.ranks[1] - row_number
@@ -223,11 +218,9 @@ class PositionFormat:
                 elif char in "123456789":
                     file += int(char)
                 else:
-                    raise fail(
-                        key, f"rank {rank + 1}: {char!r} is neither 'o' (a piece) nor a digit (empty squares)"
-                    )
+                    raise fail(key, Reason("mw.board_char", rank=rank + 1, char=char))
             if file - self.files[0] != width:
-                raise fail(key, f"rank {rank + 1} ({row!r}) covers {file - self.files[0]} squares, not {width}")
+                raise fail(key, Reason("mw.rank_length", rank=rank + 1, row=row, count=file - self.files[0], width=width))
         return occupied
 
 

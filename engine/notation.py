@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 
 from damka.engine.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidSquareError
 from damka.engine.move import Move
+from damka.engine.reasons import Reason, reason_of
 from damka.engine.variant import Position, Variant
 
 # A move: squares (a number or a file letter and a rank) joined by separators.
@@ -56,7 +57,7 @@ def parse_square(variant: Variant, text: str) -> int:
     name = text.strip()
     if name.isdigit():
         if not variant.numeric_notation and variant.family != "draughts":
-            raise InvalidSquareError(f"{text!r} is not a square name on {variant.name} (expected a name like e5)")
+            raise InvalidSquareError(Reason("square.not_name_on", text=text, variant=variant.name))
         return variant.geometry.from_number(int(name))
     return variant.geometry.parse(name)
 
@@ -114,26 +115,26 @@ def split_move_text(variant: Variant, text: str) -> tuple[list[int], str]:
     cleaned = _STRENGTH_RE.sub("", text.strip())
     match = _MOVE_RE.match(cleaned)
     if not match:
-        raise InvalidMoveError(f"{text!r} is not a move (expected e.g. {_example(variant)})")
+        raise InvalidMoveError(Reason("move.not_move", text=text, example=_example(variant)))
     parts = [match.group(1)]
     separators = set()
     for separator, square in _PART_RE.findall(match.group(2)):
         separators.add("x" if separator in "xX:" else "-")
         parts.append(square)
     if len(separators) > 1:
-        raise InvalidMoveError(f"{text!r} mixes '-' and 'x'; a move is either a step or a capture")
+        raise InvalidMoveError(Reason("move.mixed", text=text))
     try:
         squares = [parse_square(variant, part) for part in parts]
     except InvalidSquareError as exc:
-        raise InvalidMoveError(f"{text!r}: {exc}") from None
+        raise InvalidMoveError(Reason("move.bad_square", text=text, why=reason_of(exc))) from None
     kind = separators.pop()
     if kind == "-" and len(squares) > 2:
-        raise InvalidMoveError(f"{text!r}: only a capture has more than two squares (write it with 'x')")
+        raise InvalidMoveError(Reason("move.long_step", text=text))
     return squares, kind
 
 
 def _example(variant: Variant) -> str:
-    return "32-28 or 28x19" if variant.numeric_notation else "c3-d4 or c3xe5"
+    return Reason("move.example_numeric" if variant.numeric_notation else "move.example_algebraic")
 
 
 def _between(variant: Variant, a: int, b: int) -> list[int] | None:
@@ -192,19 +193,16 @@ def parse_move(variant: Variant, position: Position, text: str, legal: Sequence[
         if len(partial) == 1 and len(squares) > 2:
             return partial[0]
         if len(squares) > 2:
-            raise IllegalMoveError(
-                f"{text.strip()!r} is not a legal capture route here; {_hint(variant, position, legal, start)}"
-            )
+            raise IllegalMoveError(Reason("move.illegal_route", text=text.strip(),
+                                          hint=_hint(variant, position, legal, start)))
     # Prefer the kind the separator says; accept the other kind when it is the only one (lenient).
     preferred = [move for move in candidates if bool(move.captures) == (kind == "x")]
     candidates = preferred or candidates
     if not candidates:
-        raise IllegalMoveError(f"{text.strip()!r} is not a legal move here; {_hint(variant, position, legal, start)}")
+        raise IllegalMoveError(Reason("move.illegal", text=text.strip(), hint=_hint(variant, position, legal, start)))
     if len(candidates) > 1:
         routes = ", ".join(sorted(format_route(variant, move) for move in candidates))
-        raise AmbiguousMoveError(
-            f"{text.strip()!r} matches {len(candidates)} legal moves; give the full route: {routes}"
-        )
+        raise AmbiguousMoveError(Reason("move.ambiguous", text=text.strip(), count=len(candidates), routes=routes))
     return candidates[0]
 
 
@@ -217,18 +215,15 @@ def _in_order(some: Sequence[int], route: Sequence[int]) -> bool:
 def _hint(variant: Variant, position: Position, legal: Sequence[Move], start: int) -> str:
     """A short 'what is legal instead' for an IllegalMoveError message."""
     if not legal:
-        return "there is no legal move in this position"
+        return Reason("hint.no_legal")
     from_start = [move for move in legal if move.start == start]
     name = square_name(variant, start)
     if from_start:
-        return f"legal from {name}: {_list(variant, from_start, legal)}"
-    if variant.piece_at(position, start) is None:
-        why = f"there is no piece on {name}"
-    else:
-        why = f"no legal move from {name}"
+        return Reason("hint.legal_from", square=name, moves=_list(variant, from_start, legal))
+    why = Reason("hint.no_piece" if variant.piece_at(position, start) is None else "hint.no_move_from", square=name)
     if variant.family == "draughts" and all(move.captures for move in legal):
-        return f"{why}; a capture is compulsory: {_list(variant, legal, legal)}"
-    return f"{why}; legal moves: {_list(variant, legal, legal)}"
+        return Reason("hint.compulsory", why=why, moves=_list(variant, legal, legal))
+    return Reason("hint.legal", why=why, moves=_list(variant, legal, legal))
 
 
 def _list(variant: Variant, moves: Sequence[Move], legal: Sequence[Move]) -> str:
@@ -237,7 +232,7 @@ def _list(variant: Variant, moves: Sequence[Move], legal: Sequence[Move]) -> str
         key=_natural_key,
     )
     shown = ", ".join(texts[:_HINT_LIMIT])
-    return shown + (f", ... ({len(texts)} in all)" if len(texts) > _HINT_LIMIT else "")
+    return Reason("hint.more", moves=shown, count=len(texts)) if len(texts) > _HINT_LIMIT else shown
 
 
 def _natural_key(text: str) -> list[object]:

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from damka.engine.reasons import Reason
+
 _YES = {"1", "yes", "true", "on", "y"}
 _NO = {"0", "no", "false", "off", "n"}
 
@@ -50,15 +52,16 @@ class OptionSpec:
     def allowed(self) -> str:
         """The allowed values in words, as the error messages and the help say them."""
         if self.kind is bool:
-            return "yes or no"
+            return Reason("option.yes_no")
         low, high = (None if b is None else b + self.one_based for b in (self.minimum, self.maximum))
+        text: str
         if low is not None and high is not None:
-            text = f"{low}" if low == high else f"{low}-{high}"
+            text = f"{low}" if low == high else Reason("option.range", low=low, high=high)
         elif low is not None:
-            text = f"a whole number, {low} or more"
+            text = Reason("option.at_least", low=low)
         else:
-            text = "a whole number"
-        return text + (", or off" if self.off else "")
+            text = Reason("option.whole")
+        return Reason("option.or_off", allowed=text) if self.off else text
 
     def check(self, value: object, variant: str = "") -> object:
         """`value` if this option allows it, else ValueError naming the option and the allowed values."""
@@ -89,7 +92,7 @@ class OptionSpec:
             return None
         elif word.isdigit():
             return int(word) - self.one_based
-        raise ValueError(f"option {self.name}: {text.strip()!r} is not {self.allowed()}")
+        raise ValueError(Reason("option.not_one_of", name=self.name, text=text.strip(), allowed=self.allowed()))
 
     def format(self, value: object) -> str:
         """The text of `value`; `parse` reads it back."""

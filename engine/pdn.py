@@ -48,6 +48,7 @@ from damka.engine.pdn_tags import (
     write_out_tag,
 )
 from damka.engine.pdn_tokens import Lines, Token, tokenize
+from damka.engine.reasons import Reason
 from damka.engine.pdn_write import LINE_WIDTH, ROSTER, SETUP_TAGS, write_game, write_games
 
 
@@ -182,11 +183,10 @@ def read_game(text: str, default_variant: str | None = DEFAULT_VARIANT, strict: 
     """The first game in `text`; RecordError if there is none, or (`strict`) if it has errors."""
     games = read_games(text, default_variant)
     if not games:
-        raise RecordError("no game record in the text")
+        raise RecordError(Reason("pdn.no_record"))
     game = games[0]
     if strict and game.errors:
-        more = f" (and {len(game.errors) - 1} more)" if len(game.errors) > 1 else ""
-        raise RecordError(f"{game.errors[0]}{more}")
+        raise RecordError(game.first_error())
     return game
 
 

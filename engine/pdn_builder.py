@@ -20,6 +20,7 @@ from damka.engine.notation import parse_move as parse_move_text
 from damka.engine.pdn_detect import DETECT, PROBE_MOVES, detect_variant, fen_side_fixed
 from damka.engine.pdn_game import BaseVisitor, PdnGame
 from damka.engine.pdn_tags import DEFAULT_VARIANT, OUT_TAG, VARIANT_TAG, read_out_tag, variant_from_tags
+from damka.engine.reasons import Reason, reason_of
 from damka.engine.variant import Position, Variant
 
 _FIRST_SQUARE_RE = re.compile(r"[a-zA-Z]?\d+")  # a move's first square: its piece's moves are the ones to read
@@ -100,14 +101,13 @@ class GameBuilder(BaseVisitor):
         reach = [_moves_read(variant, variant.play(position, move), following) for move in candidates]
         if reach and reach.count(max(reach)) == 1:
             move = candidates[reach.index(max(reach))]
-            self.handle_warning(f"move {len(game.moves) + 1} {text!r} matches {len(candidates)} legal moves; "
-                                f"{format_route(variant, move)} is read, the one the next moves follow", where)
+            self.handle_warning(Reason("pdn.ambiguous_read", number=len(game.moves) + 1, text=text,
+                                       count=len(candidates), route=format_route(variant, move)), where)
             self._play(move, variant.legal_moves(position))
             return
         routes = ", ".join(sorted(format_route(variant, move) for move in candidates))
-        self.handle_error(f"move {len(game.moves) + 1} {text!r} matches {len(candidates)} legal moves "
-                          f"({routes}) and the next move does not tell which; it and the moves after it "
-                          f"are left out", where)
+        self.handle_error(Reason("pdn.ambiguous_left_out", number=len(game.moves) + 1, text=text,
+                                 count=len(candidates), routes=routes), where)
         self._stopped = True
 
     def _start(self, default_variant: str | None) -> None:
@@ -118,7 +118,7 @@ class GameBuilder(BaseVisitor):
             game.variant = variant_from_tags(game.tags, default_variant,
                                              warn=lambda message: self.handle_warning(message, where))
         except (DamkaError, ValueError) as exc:
-            self.handle_error(f"{exc}; the moves are not read", where)
+            self.handle_error(Reason("pdn.moves_not_read", why=reason_of(exc)), where)
             self._stopped = True
             return
         fen_where = self._tag_where.get("FEN", "1:1")
@@ -127,14 +127,14 @@ class GameBuilder(BaseVisitor):
                                  lambda message: self.handle_warning(message, fen_where))
             game.start = game.variant.parse_position(fen) if fen else game.variant.start_position()
         except (DamkaError, ValueError) as exc:
-            self.handle_error(f"FEN tag: {exc}; the moves are not read", fen_where)
+            self.handle_error(Reason("pdn.fen_moves_not_read", why=reason_of(exc)), fen_where)
             self._stopped = True
             return
         game.positions = [game.start]
         try:
             game.drops = read_out_tag(game.tags.get(OUT_TAG, ""))
         except ValueError as exc:
-            self.handle_error(f"{exc}; the moves are not read", self._tag_where.get(OUT_TAG, "1:1"))
+            self.handle_error(Reason("pdn.moves_not_read", why=reason_of(exc)), self._tag_where.get(OUT_TAG, "1:1"))
             self._stopped = True
             return
         self._apply_drops()
@@ -153,10 +153,10 @@ class GameBuilder(BaseVisitor):
                 drop_side = getattr(game.variant, "drop_side", None)
                 try:
                     if drop_side is None:
-                        raise ValueError(f"{self._variant().name} has no players going out")
+                        raise ValueError(Reason("pdn.no_players_out", variant=self._variant().name))
                     game.positions[-1] = drop_side(game.positions[-1], side)
                 except (DamkaError, ValueError) as exc:
-                    self.handle_error(f"{OUT_TAG} tag: side {side + 1} after move {ply}: {exc}",
+                    self.handle_error(Reason("pdn.out_side", tag=OUT_TAG, side=side + 1, ply=ply, why=reason_of(exc)),
                                       self._tag_where.get(OUT_TAG, "1:1"))
                     self._stopped = True
 
@@ -180,7 +180,7 @@ class GameBuilder(BaseVisitor):
                 self.visit_result(text, where)  # a result of a ResultFormat (`4-6`): it looks like a move
                 return
             number = len(game.moves) + 1
-            self.handle_error(f"move {number} {text!r}: {exc}; it and the moves after it are left out", where)
+            self.handle_error(Reason("pdn.move_left_out", number=number, text=text, why=reason_of(exc)), where)
             self._stopped = True
             return
         self._play(move, legal)
@@ -234,15 +234,14 @@ class GameBuilder(BaseVisitor):
         game = self.game
         tag = game.tags.get("Result", "").strip()
         if tag and tag != text:
-            self.handle_warning(f"the movetext ends with {text} but the Result tag says {tag}; {text} is kept",
-                                where)
+            self.handle_warning(Reason("pdn.result_differs", text=text, tag=tag), where)
         game.result = text
 
     def handle_error(self, message: str, where: str) -> None:
-        self.game.errors.append(f"{where}: {message}")
+        self.game.errors.append(Reason("pdn.at", where=where, message=message))
 
     def handle_warning(self, message: str, where: str) -> None:
-        self.game.warnings.append(f"{where}: {message}")
+        self.game.warnings.append(Reason("pdn.at", where=where, message=message))
 
     def end_game(self) -> PdnGame:
         if self._held is not None:

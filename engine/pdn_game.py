@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from damka.engine.errors import RecordError
 from damka.engine.move import Move
 from damka.engine.pdn_write import write_game
+from damka.engine.reasons import Reason
 from damka.engine.variant import Position, Variant
 
 @dataclass
@@ -44,6 +45,11 @@ class PdnGame:
     texts: list[str] = field(default_factory=list)
     drops: list[tuple[int, int]] = field(default_factory=list)  # (ply, side) players out, from DamkaOut
     line: int = 0  # where the record starts in its file
+
+    def first_error(self) -> str:
+        """The first error, saying how many more there are (the record has at least one)."""
+        first = self.errors[0]
+        return Reason("pdn.more", first=first, count=len(self.errors) - 1) if len(self.errors) > 1 else first
 
     @property
     def end(self) -> Position | None:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 
 from damka.engine.errors import DamkaError, RecordError, UnknownVariantError
+from damka.engine.reasons import Reason, reason_of
 from damka.engine.variant import Result, Variant
 from damka.engine.variants import all_option_specs, default_variant, variant_class, variant_names
 
@@ -38,7 +39,7 @@ def read_out_tag(text: str) -> list[tuple[int, int]]:
     for token in text.split():
         side, colon, ply = token.partition(":")
         if not colon or not side.isdigit() or not ply.isdigit() or int(side) < 1:
-            raise ValueError(f"{OUT_TAG} tag: {token!r} is not SIDE:PLY (e.g. 3:14)")
+            raise ValueError(Reason("pdn.out_tag_form", tag=OUT_TAG, token=token))
         drops.append((int(ply), int(side) - 1))
     return sorted(drops)
 
@@ -97,10 +98,10 @@ def options_from_tags(tags: Mapping[str, str], factory: type[Variant]) -> dict[s
         try:
             value = spec.parse(text)
         except ValueError as exc:
-            raise RecordError(f"tag {tag} {text!r}: {exc}") from None
+            raise RecordError(Reason("pdn.tag_value", tag=tag, text=text, why=reason_of(exc))) from None
         if tag not in declared:
             if value != spec.default:
-                raise RecordError(f"tag {tag} {text!r}: variant {factory.name!r} takes no option {spec.name!r}")
+                raise RecordError(Reason("pdn.tag_option", tag=tag, text=text, variant=factory.name, option=spec.name))
         elif value != spec.default:
             options[spec.name] = value
     return options
@@ -146,15 +147,15 @@ def variant_from_tags(tags: Mapping[str, str], default_variant: str | None = DEF
     if gametype:
         found = _gametype_name(gametype)
         if found is None and unplayed_game(gametype):
-            raise UnknownVariantError(f"GameType {gametype_number(gametype)} is {unplayed_game(gametype)}, "
-                                      f"a game Damka does not play")
+            raise UnknownVariantError(Reason("pdn.gametype_unplayed", number=gametype_number(gametype),
+                                             game=unplayed_game(gametype)))
         if found is None:
             table = _gametype_table()
             known = ", ".join(f"{number} {name}" for number, name in table.items() if "," not in number)
-            raise UnknownVariantError(f"GameType {gametype!r} is not a game Damka plays (known: {known})")
+            raise UnknownVariantError(Reason("pdn.gametype_unknown", gametype=gametype, known=known))
         return _build(found, tags)
     if default_variant is None:
-        raise UnknownVariantError("the record has no GameType or Variant tag, so its game is unknown")
+        raise UnknownVariantError(Reason("pdn.no_game_tag"))
     return _build(default_variant, tags)
 
 

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from damka.engine.reasons import Reason
+
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -82,24 +84,24 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
                 pos = match.end()
             else:
                 end = _line_end(text, pos, "]")
-                yield Token("error", text[pos:end], pos, value=f"malformed tag {text[pos:end].strip()!r}")
+                yield Token("error", text[pos:end], pos, value=Reason("pdn.malformed_tag", tag=text[pos:end].strip()))
                 pos = end
         elif char == "{":
             end = text.find("}", pos)
             if end < 0:
-                yield Token("error", text[pos:], pos, value="comment '{' is never closed")
+                yield Token("error", text[pos:], pos, value=Reason("pdn.comment_open"))
                 return
             yield Token("comment", text[pos:end + 1], pos, value=text[pos + 1:end].strip())
             pos = end + 1
         elif char == "(":
             end = _variation_end(text, pos)
             if end < 0:
-                yield Token("error", text[pos:], pos, value="variation '(' is never closed")
+                yield Token("error", text[pos:], pos, value=Reason("pdn.variation_open"))
                 return
             yield Token("variation", text[pos:end], pos)
             pos = end
         elif char in ")]}":
-            yield Token("error", char, pos, value=f"unexpected {char!r}")
+            yield Token("error", char, pos, value=Reason("pdn.unexpected_char", char=char))
             pos += 1
         elif char == "$" and (match := _NAG_RE.match(text, pos)):
             yield Token("nag", match.group(0), pos)
@@ -133,7 +135,7 @@ def tokenize(text: str, line_start: bool = True) -> Iterator[Token]:
                 yield Token("move", glued.group(1), pos)  # `8-11Redoversteppedthetime...`: a comment lost its braces
                 yield Token("comment", glued.group(2), pos + len(glued.group(1)), value=glued.group(2))
             else:
-                yield Token("error", word, pos, value=f"unexpected {word!r} (not a move, move number or result)")
+                yield Token("error", word, pos, value=Reason("pdn.unexpected_word", word=word))
             pos = match.end()
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from damka.engine.errors import UnknownVariantError
 from damka.engine.option_spec import OptionSpec
+from damka.engine.reasons import Reason
 from damka.engine.variant import Variant
 
 
@@ -50,7 +51,7 @@ def variant_class(name: str) -> type[Variant]:
     """The class of the variant named `name` (or an alias): its rules and option declarations."""
     factory = _factories().get(name.strip().lower())
     if factory is None:
-        raise UnknownVariantError(f"unknown variant {name!r}; known: {', '.join(variant_names())}")
+        raise UnknownVariantError(Reason("variant.unknown", name=name, known=", ".join(variant_names())))
     return factory
 
 

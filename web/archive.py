@@ -14,8 +14,9 @@ from damka.controller.store.rows import StoredGame
 from damka.controller.store.schema import StoreError
 from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn, iter_outcomes
-from damka.controller.words import say
+from damka.controller.words import said, say
 from damka.engine.errors import EngineError
+from damka.engine.reasons import reason_of
 
 log = logging.getLogger("damka.web")
 MAX_ID = 2 ** 63 - 1   # SQLite's largest row id: a bigger number is no game (not an OverflowError)
@@ -123,9 +124,10 @@ def check_first_record(text: str, name: str, variant: str | None = None) -> None
         for count, outcome in enumerate(iter_outcomes(pieces(text, 1024), variant=variant), 1):
             if outcome.record is not None:
                 return
-            first = first or f"{name}, game {outcome.number}: line {outcome.line}: {outcome.reason}"
+            first = first or say("import.first_problem", name=name, number=outcome.number, line=outcome.line,
+                                 reason=said(outcome.reason))
             if count >= FIRST_RECORDS:
                 break
     except (EngineError, ValueError) as error:
-        first = first or str(error)
-    raise CommandError(f"PDN not imported: {first or 'no game record in the file'}", 400)
+        first = first or said(reason_of(error))
+    raise CommandError(say("import.not_imported", why=first or say("import.no_record")), 400)

@@ -20,7 +20,8 @@ the good ones are stored, and the file sent again once fixed adds only what
 was missing.
 
 Progress goes to every page as an `ImportProgress` event of the feed (read,
-stored, already there, done or the reason it stopped).
+stored, already there, done or the reason it stopped). Its reasons are said in
+the language of the page that sent the file (the job is told it).
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ from typing import Any, Callable, Iterable, Iterator
 from damka.controller.store.schema import StoreError
 from damka.controller.store.store import Store
 from damka.controller.store.pdn import iter_outcomes, record_key
-from damka.controller.words import say
+from damka.controller.words import language, said, say, speaking, text_in
 from damka.engine.errors import EngineError
+from damka.engine.reasons import reason_of
 
 BATCH = 100             # records a transaction: the board's own writes wait for one batch at most
 PAUSE_S = 0.002         # between batches: the board's own writes get the database
@@ -102,16 +104,18 @@ def main() -> None:
         sys.stdout.write(json.dumps(changes) + "\n")
         sys.stdout.flush()
 
-    run_job(Path(header["store"]), text, header["name"], put, header.get("variant"))
+    with speaking(header.get("language", "en")):
+        run_job(Path(header["store"]), text, header["name"], put, header.get("variant"))
 
 
 def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
             variant: str | None = None) -> None:
     """The import job: `put` gets each change of the progress (a dict), at most every PUBLISH_S.
-    A record with no tag naming its game is read as `variant` (None: as its FEN and moves say)."""
+    A record with no tag naming its game is read as `variant` (None: as its FEN and moves say).
+    Its words are in the language spoken here."""
     last = 0.0
 
-    def say(**changes: Any) -> None:
+    def report(**changes: Any) -> None:
         nonlocal last
         now = time.monotonic()
         if changes.get("state") or now - last >= PUBLISH_S:
@@ -122,7 +126,7 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
         store = Store(store_path)
     except (StoreError, OSError) as error:
         log.warning("import of %s: the store cannot be opened: %s", name, error)
-        put({"state": "stopped", "error": "the games cannot be stored now"})
+        put({"state": "stopped", "error": say("import.cannot_store")})
         return
     read = stored = known = refused = 0
     first: list[int] = []
@@ -137,7 +141,8 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
                 continue
             refused += 1
             if len(problems) < PROBLEMS_KEPT:
-                problems.append(f"game {outcome.number} (line {outcome.line}): {outcome.reason}")
+                problems.append(say("import.problem", number=outcome.number, line=outcome.line,
+                                    reason=said(outcome.reason)))
 
     def flush(batch: list) -> None:
         nonlocal read, stored, known
@@ -145,7 +150,7 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
             ids, already = store.add_new_records(batch)
             first.extend(ids[:max(0, 20 - len(first))])
             read, stored, known = read + len(batch), stored + len(ids), known + already
-            say(read=read, stored=stored, known=known, ids=list(first), refused=refused, problems=list(problems))
+            report(read=read, stored=stored, known=known, ids=list(first), refused=refused, problems=list(problems))
             time.sleep(PAUSE_S)
 
     try:
@@ -156,16 +161,17 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
                 flush(batch)
                 batch = []
         flush(batch)
-        say(state="done", read=read, stored=stored, known=known, ids=list(first), refused=refused,
-            problems=list(problems))
+        report(state="done", read=read, stored=stored, known=known, ids=list(first), refused=refused,
+               problems=list(problems))
     except (EngineError, ValueError) as error:
-        say(state="stopped", read=read, stored=stored, known=known, ids=list(first),
-            error=f"PDN not imported: {error}" if not read else
-            f"PDN stopped after {read} games ({stored} stored): {error}")
+        why = said(reason_of(error))
+        report(state="stopped", read=read, stored=stored, known=known, ids=list(first),
+               error=say("import.not_imported", why=why) if not read else
+               say("import.stopped", read=read, stored=stored, why=why))
     except StoreError as error:
         log.warning("import of %s: %s", name, error)
-        say(state="stopped", read=read, stored=stored, known=known, ids=list(first),
-            error=f"PDN stopped after {read} games ({stored} stored): the games cannot be stored now")
+        report(state="stopped", read=read, stored=stored, known=known, ids=list(first),
+               error=say("import.stopped", read=read, stored=stored, why=say("import.cannot_store")))
     finally:
         store.close()
 
@@ -189,8 +195,8 @@ class Importer:
             if self.progress.state == "reading":
                 raise ImportBusy(say("web.importing", name=self.progress.name))
             self.progress = Progress(job=self.progress.job + 1, name=name, state="reading")
-            self._thread = threading.Thread(target=self._watch, args=(text, name, variant), name="damka-import",
-                                            daemon=True)
+            self._thread = threading.Thread(target=self._watch, args=(text, name, variant, language()),
+                                            name="damka-import", daemon=True)
             progress = self.progress
         self.publish(progress)
         self._thread.start()
@@ -203,15 +209,17 @@ class Importer:
             thread.join(timeout)
         return self.progress
 
-    def _watch(self, text: str, name: str, variant: str | None = None) -> None:
+    def _watch(self, text: str, name: str, variant: str | None = None, spoken: str = "en") -> None:
         """The board's side of a job: start its process, hand it the text, pass its progress
-        on, and notice when it ends without saying so."""
+        on, and notice when it ends without saying so. `spoken`: the language of the page that
+        sent the file."""
         process = subprocess.Popen([sys.executable, "-m", "damka.web.importer"], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, text=True, encoding="utf-8")
         ended = False
         try:
             assert process.stdin is not None and process.stdout is not None
-            process.stdin.write(json.dumps({"store": str(self.store_path), "name": name, "variant": variant}) + "\n")
+            process.stdin.write(json.dumps({"store": str(self.store_path), "name": name, "variant": variant,
+                                            "language": spoken}) + "\n")
             process.stdin.write(text)
             process.stdin.close()
             for line in process.stdout:
@@ -223,7 +231,7 @@ class Importer:
         finally:
             code = process.wait()
             if not ended:
-                self._set(state="stopped", error=f"the import stopped unexpectedly (exit code {code})")
+                self._set(state="stopped", error=text_in(spoken, "import.died", code=code))
 
     def _set(self, **changes: Any) -> None:
         with self._lock:

@@ -29,6 +29,7 @@ from damka.engine import pdn, pdn_tags
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.engine.pdn_tags import unplayed_game
+from damka.engine.reasons import Reason, reason_of
 from damka.engine.variant import Result, Variant
 from damka.engine.variants import variant_class
 
@@ -128,12 +129,14 @@ def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = 
     for number, record in enumerate(pdn.iter_games(chunks, variant or pdn.DETECT), 1):
         where = f"{name}, game {number}"
         if record.errors:
-            more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
-            raise RecordError(f"{where}: {record.errors[0]}{more}")
+            raise RecordError(f"{where}: {record.first_error()}")
         if warn is not None:
             for warning in record.warnings:
                 warn(f"{where}: {warning}")
-        yield _stored_form(record, where, keep_open, upto_ply)
+        try:
+            yield _stored_form(record, keep_open, upto_ply)
+        except RecordError as exc:
+            raise RecordError(f"{where}: {exc}") from None
     if not number:
         raise RecordError(f"{name}: no game record found")
 
@@ -141,7 +144,8 @@ def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = 
 @dataclass(frozen=True)
 class Outcome:
     """One record of a file as read: `record` (Game and `Store.add_records` details) when it can
-    be stored, else `reason`; `number` counts records from 1, `line` is where it starts."""
+    be stored, else `reason` (the engine's English, a Reason a board says in its own language:
+    `words.said`); `number` counts records from 1, `line` is where it starts."""
 
     number: int
     line: int
@@ -158,14 +162,12 @@ def iter_outcomes(chunks: Iterable[str], *, variant: str | None = None, keep_ope
     for number, record in enumerate(pdn.iter_games(chunks, variant or pdn.DETECT), 1):
         warnings = tuple(record.warnings)
         if record.errors:
-            more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
-            yield Outcome(number, record.line, reason=f"{record.errors[0]}{more}", warnings=warnings)
+            yield Outcome(number, record.line, reason=record.first_error(), warnings=warnings)
             continue
         try:
-            yield Outcome(number, record.line, _stored_form(record, f"game {number}", keep_open, upto_ply),
-                          warnings=warnings)
+            yield Outcome(number, record.line, _stored_form(record, keep_open, upto_ply), warnings=warnings)
         except RecordError as exc:
-            yield Outcome(number, record.line, reason=str(exc).removeprefix(f"game {number}: "), warnings=warnings)
+            yield Outcome(number, record.line, reason=reason_of(exc), warnings=warnings)
 
 
 def import_variant(name: str | None) -> str | None:
@@ -189,14 +191,14 @@ def record_key(game: Game, details: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
-                 upto_ply: int | None) -> tuple[Game, dict[str, Any]]:
-    """The Game and the `Store.add_records` details of one record read without errors."""
+def _stored_form(record: pdn.PdnGame, keep_open: bool, upto_ply: int | None) -> tuple[Game, dict[str, Any]]:
+    """The Game and the `Store.add_records` details of one record read without errors; RecordError
+    for one that cannot be stored."""
     if record.variant is None:
-        raise RecordError(f"{where}: no variant")
+        raise RecordError(Reason("pdn.no_variant"))
     moves = record.moves if upto_ply is None else record.moves[:upto_ply]
     drops = [(ply, side) for ply, side in record.drops if ply <= len(moves)]
-    game = _played(record.variant, record, moves, drops, where)
+    game = _played(record.variant, record, moves, drops)
     variant = game.variant
     tags = dict(record.tags)
     players = [tags.get(variant.player_tag(side), "?") for side in range(len(variant.sides))]
@@ -206,8 +208,9 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
     if time_control is None and pdn_control not in (None, "", "?", "-"):
         try:
             parsed = pdn_tag.parse_pdn(pdn_control)
-        except TimeControlError as exc:
-            raise RecordError(f"{where}: {exc}") from None
+        except TimeControlError:
+            parsed = None
+            tags["TimeControl"] = pdn_control  # a control Damka cannot read (`90 min`): kept as the file wrote it
         time_control = timecontrol.format_control(parsed) if parsed is not None else None
     mode = tags.pop("DamkaMode", "casual")
     for tag in ("FEN", *pdn.SETUP_TAGS, pdn.VARIANT_TAG, "GameType", *pdn.OPTION_TAGS, "MovesPerTurn", pdn.OUT_TAG):
@@ -232,8 +235,7 @@ def _stored_form(record: pdn.PdnGame, where: str, keep_open: bool,
 _CLAIMED_DRAWS: dict[str, dict[str, object]] = {"threefold repetition": {"threefold": False}, "king moves": {"draw_moves": 1000}}
 
 
-def _played(variant: Variant, record: pdn.PdnGame, moves: Sequence[Any], drops: Sequence[tuple[int, int]],
-            where: str) -> Game:
+def _played(variant: Variant, record: pdn.PdnGame, moves: Sequence[Any], drops: Sequence[tuple[int, int]]) -> Game:
     """The record's moves played in a Game; RecordError for a move after the game ended."""
     game = Game(variant, record.start)
     for ply, move in enumerate(moves):
@@ -242,9 +244,9 @@ def _played(variant: Variant, record: pdn.PdnGame, moves: Sequence[Any], drops: 
             rule = next((options for reason, options in _CLAIMED_DRAWS.items() if reason in game.result.reason), None)
             if rule is not None and any(variant.changed_options().get(name) != value for name, value in rule.items()):
                 options = {**variant.changed_options(), **rule}
-                return _played(type(variant).create(**options), record, moves, drops, where)
-            raise RecordError(f"{where}: move {ply + 1} ({record.texts[ply]}) comes after the end of the game "
-                              f"({game.result.reason})")
+                return _played(type(variant).create(**options), record, moves, drops)
+            raise RecordError(Reason("pdn.after_end", number=ply + 1, move=record.texts[ply],
+                                     ending=game.result.reason))
         game.push_unchecked(move)  # speed: the reader checked it against the legal moves
     _drop_sides(game, drops, len(moves))
     return game

@@ -4,7 +4,7 @@ See `catalogue.py` for how a text is looked up and the sibling modules for the t
 """
 
 from damka.controller.words.catalogue import (LANGUAGE_NAMES, LANGUAGES, Counted, follow, language, retell,
-                                              say, set_language, speaking, text_in, translate)
+                                              said, say, set_language, speaking, text_in, translate)
 
-__all__ = ["LANGUAGE_NAMES", "LANGUAGES", "Counted", "follow", "language", "retell", "say", "set_language", "speaking",
-           "text_in", "translate"]
+__all__ = ["LANGUAGE_NAMES", "LANGUAGES", "Counted", "follow", "language", "retell", "said", "say", "set_language",
+           "speaking", "text_in", "translate"]

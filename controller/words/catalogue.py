@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol, Union
 
 from damka.controller.words import plurals
+from damka.engine.reasons import Reason
 LANGUAGES: tuple[str, ...] = ("en", "pl")
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "pl": "Polski"}  # each in its own words
 
@@ -121,6 +122,17 @@ def text_in(code: str, key: str, /, **fields: object) -> str:
     return chosen.format(**fields) if fields else chosen
 
 
+def said(text: str) -> str:
+    """A sentence of the rules engine (engine/reasons.py: why a record, a FEN or a move was
+    refused) in the language spoken here, the reasons inside it with it (and a text of its
+    fields the catalogue knows word for word, a game's end: `translate`); other text as it came."""
+    if not isinstance(text, Reason):
+        return text
+    fields = {name: (said(value) if isinstance(value, Reason) else translate(value)) if isinstance(value, str)
+              else value for name, value in text.fields.items()}
+    return say(f"engine.{text.key}", **fields)
+
+
 def placeholders(text: Text) -> set[str]:
     """The named fields a text fills ({side}, {count}); every form of a counted one."""
     forms = text.forms if isinstance(text, Counted) else (text,)
@@ -178,4 +190,5 @@ def _load() -> None:
     if not _loaded:
         from damka.controller.words import game, lessons, menus, page, puzzles, screen, voice, web  # noqa: F401
         from damka.controller.words import learn_page  # noqa: F401  (the page's Learn tab)
+        from damka.controller.words import engine_reasons, pdn_import  # noqa: F401  (a PDN file's refusals)
         _loaded = True
