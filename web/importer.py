@@ -21,7 +21,8 @@ was missing.
 
 Progress goes to every page as an `ImportProgress` event of the feed (read,
 stored, already there, done or the reason it stopped). Its reasons are said in
-the language of the page that sent the file (the job is told it).
+the language spoken when the file came, the board's (the job, a process of its
+own, is told it).
 """
 
 from __future__ import annotations
@@ -211,8 +212,8 @@ class Importer:
 
     def _watch(self, text: str, name: str, variant: str | None = None, spoken: str = "en") -> None:
         """The board's side of a job: start its process, hand it the text, pass its progress
-        on, and notice when it ends without saying so. `spoken`: the language of the page that
-        sent the file."""
+        on, and notice when it ends without saying so. `spoken`: the language spoken when the
+        file came (the board's)."""
         process = subprocess.Popen([sys.executable, "-m", "damka.web.importer"], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, text=True, encoding="utf-8")
         ended = False
