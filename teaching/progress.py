@@ -25,6 +25,7 @@ from damka.teaching.puzzles import Puzzle, shipped_set
 START_RATING = 1000
 DEFAULT_LEARNER = "Player 1"   # kept in the store as it is: the same learner in every language
 K = 32
+FIRST_PUZZLES = "classic"   # the puzzles a learner who has tried none is offered first
 MAX_NAME = 24
 
 
@@ -137,7 +138,7 @@ class ProgressBook:
             counts = variants.setdefault(row.variant, [0, 0])
             counts[0] += row.solved
             counts[1] += 1
-        variant = puzzles[-1].variant if puzzles else "classic"
+        variant = puzzles[-1].variant if puzzles else FIRST_PUZZLES
         puzzle = self.next_puzzle(learner, variant)
         return ProgressFacts(
             learner=learner, lessons_done=done, lessons_total=len(names),

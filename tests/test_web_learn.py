@@ -179,3 +179,52 @@ def test_a_puzzle_of_every_variant_is_pictured_for_the_page(served, variant) -> 
                if game.variant.piece_at(game.position, index)}
     assert set(shown["board"]["pieces"]) == squares and squares
     assert set(shown["board"]["frame"]) == {square for square, _ in facts.lights}
+
+
+def test_a_flood_of_progress_reads_takes_one_run_of_the_board_and_no_answer_is_older_than_its_ask(served) -> None:
+    """GET /api/learn needs no code, and its progress is read on the board's thread: reads asked
+    while the board is busy share one run; a read asked after that run began gets a run of its own."""
+    import asyncio
+    import threading
+
+    driver = served.web.driver
+    runs: list[int] = []
+    busy, free = threading.Event(), threading.Event()
+
+    def hold_the_board() -> None:   # the board's thread busy (a search, a slow store) while the pages ask
+        busy.set()
+        free.wait(30)
+
+    def progress() -> int:
+        runs.append(len(runs) + 1)
+        return runs[-1]
+
+    threading.Thread(target=lambda: served.rig.do(hold_the_board), daemon=True).start()
+    assert busy.wait(30)
+
+    async def pages() -> tuple[list[int], int]:
+        flood = [asyncio.ensure_future(driver.read(("learn", None), progress)) for _ in range(12)]
+        await asyncio.sleep(0)       # each read asked (queued, or joined to the one queued)
+        free.set()
+        answers = await asyncio.gather(*flood)
+        return answers, await driver.read(("learn", None), progress)
+
+    answers, later = asyncio.run(pages())
+    assert answers == [1] * 12 and later == 2 and runs == [1, 2]
+    status, data = get(served, "/api/learn")
+    assert status == 200 and data["lessons"] and len(runs) == 2   # the page's own read is another key's run
+
+
+def test_the_server_reads_the_lessons_and_the_first_puzzles_before_a_page_asks(tmp_path) -> None:
+    """Read on a page's first GET /api/learn, they held the board's thread 0.1 s (0.4 s on a Pi)."""
+    from damka.teaching.puzzles import shipped_set
+    from damka.web.learn import lesson_titles
+
+    shipped_set.cache_clear()
+    lesson_titles.cache_clear()
+    board = Served(tmp_path)
+    try:
+        wait_until(lambda: shipped_set.cache_info().currsize == 1 and lesson_titles.cache_info().currsize == 1,
+                   "the server's own thread reading the shipped lessons and puzzles")
+    finally:
+        board.close()

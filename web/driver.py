@@ -13,7 +13,7 @@ import asyncio
 import threading
 from collections import deque
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Hashable
 
 from damka.controller.app import AppListener, BadArgument, CommandRefused
 from damka.controller.game.factory import build_variant, time_controls
@@ -123,6 +123,7 @@ class Driver(AppListener):
         self.app = app
         self.feed = feed
         self._queue: deque[tuple[Callable[[], Any], Future]] = deque()
+        self._reads: dict[Hashable, Future] = {}   # reads queued and not yet begun, by what they read
         self._lock = threading.Lock()
         self.announce: Callable[[str], None] = lambda note: setattr(app, "banner", note)
         app.listen(self, first=True)
@@ -156,8 +157,31 @@ class Driver(AppListener):
         future: Future = Future()
         with self._lock:
             self._queue.append((fn, future))
+        return await self._answer(asyncio.wrap_future(future))   # given up on, the command is never run
+
+    async def read(self, key: Hashable, fn: Callable[[], Any]) -> Any:
+        """`call` for a read that changes nothing, shared: a request for `key` that comes while one
+        for it waits in the queue, not yet begun, takes that one's answer. So a flood of one GET
+        from pages that need no code costs the board's thread one run a tick, not one a request,
+        and every answer is read after its request came."""
+        with self._lock:
+            future = self._reads.get(key)
+            if future is None:
+                future = self._reads[key] = Future()
+                self._queue.append((lambda: self._begin_read(key, fn), future))
+        return await self._answer(asyncio.shield(asyncio.wrap_future(future)))   # given up on, it runs for the others
+
+    def _begin_read(self, key: Hashable, fn: Callable[[], Any]) -> Any:
+        """On the board's thread: a read begins, so a request from now on queues a read of its own."""
+        with self._lock:
+            self._reads.pop(key, None)
+        return fn()
+
+    @staticmethod
+    async def _answer(answer: Awaitable[Any]) -> Any:
+        """The queued run's answer; a board that does not run it within COMMAND_TIMEOUT_S is CommandError 503."""
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
+            return await asyncio.wait_for(answer, COMMAND_TIMEOUT_S)
         except asyncio.TimeoutError:
             raise CommandError(say("web.no_answer"), 503) from None
 

@@ -28,6 +28,8 @@ from damka.controller.app.teaching_menus import PUZZLE_VARIANTS
 from damka.controller.words import say
 from damka.teaching.exercise import Words
 from damka.teaching.lesson_file import shipped, shipped_names
+from damka.teaching.progress import FIRST_PUZZLES
+from damka.teaching.puzzles import shipped_set
 from damka.web.driver import CommandError
 
 if TYPE_CHECKING:
@@ -47,9 +49,17 @@ async def overview(web: WebServer, learner: str | None, language: str) -> dict[s
     """GET /api/learn: the lists and `learner`'s progress (None: the learner at the board), in `language`."""
     if learner is not None and not 0 < len(learner) <= NAME_LIMIT:
         raise CommandError(f"learner: a learner's name (1 to {NAME_LIMIT} characters)", 400)
-    now, learners, facts = await web.driver.call(lambda: _progress(web, learner))
+    now, learners, facts = await web.driver.read(("learn", learner), lambda: _progress(web, learner))
     with words.speaking(language):
         return overview_data(now, learners, facts)
+
+
+def warm() -> None:
+    """Read the shipped lessons' titles and the first puzzle set now, in a thread of the server's
+    own: read on the first GET /api/learn, they held the board's thread 0.1 s here (about 0.4 s on
+    a Pi) while a page opened its Learn tab, in the middle of somebody's game."""
+    lesson_titles()
+    shipped_set(FIRST_PUZZLES)
 
 
 # -- what the page lists ----------------------------------------------------------------------

@@ -33,7 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from damka.controller.words import say
-from damka.web import api
+from damka.web import api, learn
 from damka.web.driver import Driver
 from damka.web.feed import WebFeed
 from damka.web.guard import Limits, StreamCap, guarded_listener, guarded_protocol
@@ -131,6 +131,7 @@ class WebServer:
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
                                         name="damka-web", daemon=True)
         self._thread.start()
+        threading.Thread(target=learn.warm, name="damka-learn-warm", daemon=True).start()
         if not self._started.wait(timeout):
             raise RuntimeError(f"the web server did not start on {self.config.bind}:{self.port}")
         log.info("web page on http://%s:%d/ (pairing code %s, arbiter PIN %s)",  # the command says it
