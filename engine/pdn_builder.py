@@ -23,6 +23,9 @@ from damka.engine.pdn_tags import DEFAULT_VARIANT, OUT_TAG, VARIANT_TAG, read_ou
 from damka.engine.reasons import Reason, reason_of
 from damka.engine.variant import Position, Variant
 
+# The errors (and warnings) a record keeps; the rest are counted. Each is kept as a Reason, and
+# a 2 MB file of stray tokens, an error each, held 1.4 GB and took 100 s to read with every one kept.
+KEPT_PROBLEMS = 20
 _FIRST_SQUARE_RE = re.compile(r"[a-zA-Z]?\d+")  # a move's first square: its piece's moves are the ones to read
 _ANNOTATION_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 
@@ -238,10 +241,18 @@ class GameBuilder(BaseVisitor):
         game.result = text
 
     def handle_error(self, message: str, where: str) -> None:
-        self.game.errors.append(Reason("pdn.at", where=where, message=message))
+        game = self.game
+        if len(game.errors) < KEPT_PROBLEMS:
+            game.errors.append(Reason("pdn.at", where=where, message=message))
+        else:
+            game.errors_left_out += 1
 
     def handle_warning(self, message: str, where: str) -> None:
-        self.game.warnings.append(Reason("pdn.at", where=where, message=message))
+        game = self.game
+        if len(game.warnings) < KEPT_PROBLEMS:
+            game.warnings.append(Reason("pdn.at", where=where, message=message))
+        else:
+            game.warnings_left_out += 1
 
     def end_game(self) -> PdnGame:
         if self._held is not None:

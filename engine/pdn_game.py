@@ -42,14 +42,16 @@ class PdnGame:
     result: str = "*"
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    errors_left_out: int = 0     # beyond the first KEPT_PROBLEMS (a file of stray tokens has one each)
+    warnings_left_out: int = 0
     texts: list[str] = field(default_factory=list)
     drops: list[tuple[int, int]] = field(default_factory=list)  # (ply, side) players out, from DamkaOut
     line: int = 0  # where the record starts in its file
 
     def first_error(self) -> str:
         """The first error, saying how many more there are (the record has at least one)."""
-        first = self.errors[0]
-        return Reason("pdn.more", first=first, count=len(self.errors) - 1) if len(self.errors) > 1 else first
+        first, more = self.errors[0], len(self.errors) - 1 + self.errors_left_out
+        return Reason("pdn.more", first=first, count=more) if more else first
 
     @property
     def end(self) -> Position | None:

@@ -154,3 +154,25 @@ def test_the_page_s_upload_says_in_polish_why_records_were_passed_over(polish_bo
     assert "ruch 3 '28-22': '28-22' to tutaj nie jest legalny ruch" in problem, problem
     assert not any(part in problem for part in ENGLISH_PARTS), problem
     assert re.search(r"legalne z pola 28: 28x19|bicie jest obowiązkowe", problem), problem
+
+
+def test_a_record_of_stray_tokens_keeps_its_first_problems_and_counts_the_rest() -> None:
+    """A 2 MB file of stray tokens has an error each: all kept, they held 1.4 GB as reasons."""
+    from damka.engine.pdn import read_games
+    from damka.engine.pdn_builder import KEPT_PROBLEMS
+
+    [game] = read_games('[GameType "20"]\n' + "} " * 100_000)
+    assert len(game.errors) == KEPT_PROBLEMS and game.errors_left_out == 100_000 - KEPT_PROBLEMS
+    assert game.first_error() == "2:1: unexpected '}' (and 99999 more)"
+    with words.speaking("pl"):
+        assert words.said(game.first_error()) == "2:1: niespodziewany znak '}' (i jeszcze 99999)"
+
+
+def test_a_big_file_of_stray_tokens_goes_to_the_import_job_which_says_what_it_found(polish_board) -> None:
+    """The check made while the page waits reads the first 32 KiB only (it shares the board's
+    interpreter); the job, in a process of its own, reads the rest and reports the record."""
+    from upload_rig import upload
+
+    done = upload(polish_board, '[GameType "20"]\n' + "} " * (1 << 19))
+    assert done["state"] == "done" and done["stored"] == 0 and done["refused"] == 1, done
+    assert done["problems"] == [f"partia 1 (wiersz 1): 2:1: niespodziewany znak '}}' (i jeszcze {(1 << 19) - 1})"]
