@@ -26,6 +26,9 @@ from damka.engine.variant import Position, Variant
 # The errors (and warnings) a record keeps; the rest are counted. Each is kept as a Reason, and
 # a 2 MB file of stray tokens, an error each, held 1.4 GB and took 100 s to read with every one kept.
 KEPT_PROBLEMS = 20
+# The parts of a record held while its game is found from its first moves: a record of a million
+# results or comments and no move held them all (140 MB from a 2 MB file); this many, it goes on.
+HELD_PARTS = 1000
 _FIRST_SQUARE_RE = re.compile(r"[a-zA-Z]?\d+")  # a move's first square: its piece's moves are the ones to read
 _ANNOTATION_RE = re.compile(r"\[%(\w+)\s*([^\]]*)\]")
 
@@ -44,6 +47,9 @@ class GameBuilder(BaseVisitor):
         self._tag_where: dict[str, str] = {}
         self._held: list[tuple[str, str, str]] | None = None  # (method, text, where) until the variant is known
         self._ambiguous: tuple[str, str, list[Move]] | None = None  # a move the next one must choose
+        # The comments after the last move (before the first: the intro), joined once it is followed:
+        # joined one by one, 500,000 comments of one move took 12 s.
+        self._notes: list[str] = []
 
     def begin_game(self) -> None:
         self.game = PdnGame()
@@ -51,6 +57,17 @@ class GameBuilder(BaseVisitor):
         self._tag_where = {}
         self._held = None
         self._ambiguous = None
+        self._notes = []
+
+    def _settle_notes(self) -> None:
+        """The comments gathered since the last move (or the start) written to it (or the intro)."""
+        if self._notes:
+            game = self.game
+            if game.moves:
+                game.comments[-1] = " ".join(filter(None, [game.comments[-1], *self._notes]))
+            else:
+                game.intro = " ".join(filter(None, [game.intro, *self._notes]))
+            self._notes = []
 
     def visit_start(self, where: str) -> None:
         self.game.line = int(where.split(":")[0])
@@ -73,9 +90,9 @@ class GameBuilder(BaseVisitor):
         if self._held is None:
             return False
         self._held.append((method, text, where))
-        if self._ambiguous is None and method == "visit_move" and \
-                sum(1 for held in self._held if held[0] == "visit_move") >= PROBE_MOVES:
-            self._release()  # (an ambiguous move waits for the end of the game: `end_game`)
+        if len(self._held) >= HELD_PARTS or (self._ambiguous is None and method == "visit_move" and
+                                             sum(1 for held in self._held if held[0] == "visit_move") >= PROBE_MOVES):
+            self._release()  # (an ambiguous move waits for the end of the game, `end_game`, or HELD_PARTS)
         return True
 
     def _release(self) -> None:
@@ -193,6 +210,7 @@ class GameBuilder(BaseVisitor):
         game = self.game
         position = game.positions[-1]
         variant = self._variant()
+        self._settle_notes()
         game.moves.append(move)
         game.texts.append(format_move(variant, position, move, legal))
         game.comments.append("")
@@ -208,13 +226,11 @@ class GameBuilder(BaseVisitor):
         game = self.game
         annotations = {name: value.strip() for name, value in _ANNOTATION_RE.findall(text)}
         comment = " ".join(_ANNOTATION_RE.sub(" ", text).split())
-        if not game.moves:
-            game.intro = f"{game.intro} {comment}".strip()
-            return
-        if self._stopped:
+        if game.moves and self._stopped:
             return  # it would follow a move that was left out
-        game.comments[-1] = f"{game.comments[-1]} {comment}".strip()
-        game.annotations[-1].update(annotations)
+        self._notes.append(comment)
+        if game.moves:
+            game.annotations[-1].update(annotations)
 
     def visit_variation(self, text: str, where: str) -> None:
         if self._hold("visit_variation", text, where):
@@ -257,6 +273,7 @@ class GameBuilder(BaseVisitor):
     def end_game(self) -> PdnGame:
         if self._held is not None:
             self._release()
+        self._settle_notes()
         return self.game
 
 

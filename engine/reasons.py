@@ -134,6 +134,7 @@ class Reason(str):
     fields: dict[str, Any]
 
     def __new__(cls, key: str, /, **fields: Any) -> Reason:
+        fields = {name: _shortened(value) for name, value in fields.items()}
         self = super().__new__(cls, ENGLISH[key].format(**fields))
         self.key = key
         self.fields = fields
@@ -142,6 +143,16 @@ class Reason(str):
     def __reduce__(self) -> tuple[Any, ...]:
         """A Reason copied or pickled stays one (str's own would give back English only)."""
         return (_rebuild, (self.key, self.fields))
+
+
+FIELD_CHARS = 200   # a field quoted from a file (a tag, a word) is shown up to this long
+
+
+def _shortened(value: Any) -> Any:
+    """A text of a file as a reason quotes it: a 2 MB word made a 2 MB reason, on every page."""
+    if isinstance(value, str) and not isinstance(value, Reason) and len(value) > FIELD_CHARS:
+        return value[:FIELD_CHARS - 3] + "..."
+    return value
 
 
 def _rebuild(key: str, fields: dict[str, Any]) -> Reason:
