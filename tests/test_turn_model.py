@@ -130,3 +130,54 @@ def test_a_clock_restarted_after_a_resume_is_saved_while_it_runs() -> None:
     run(Config(variant='multiwarcaby', mode='computer', time_control='5+3', colours='second'),
         [('move', 423), ('power_cut',), ('move', 797), ('unpause',), ('wait', 4000), ('power_cut',)],
         seed=1033471, avoid=NOTHING)
+
+
+def test_an_outside_programs_move_lit_while_the_clock_was_paused_is_pressed_early_once_it_runs() -> None:
+    """Classic 5+3 against an outside program, carrying out on the next side's time: the
+    arbiter pauses, the program's first move is carried out, the person takes it back by the
+    pieces and the program lights a new one while the clock is still paused. The arbiter
+    restarts it: the program's clock ran (303.0 s) while people carried its move out, the
+    early press done only for a move that came while the clock ran."""
+    run(Config(variant='classic', mode='computer', time_control='5+3', colours='second', carrying_out='next'),
+        [('pause',), ('computer', 190), ('takeback_pieces',), ('unpause',)], seed=12002610, avoid=NOTHING)
+
+
+def test_an_outside_programs_move_lit_while_the_clock_was_paused_stops_it_again_once_restarted() -> None:
+    """The same with carrying out on nobody's time: the restarted clock ran for the program."""
+    run(Config(variant='classic', mode='computer', time_control='5+3', colours='second', carrying_out='nobody'),
+        [('pause',), ('computer', 190), ('takeback_pieces',), ('unpause',)], seed=12002610, avoid=NOTHING)
+
+
+def test_a_press_that_starts_the_clock_while_a_programs_first_move_is_lit_starts_nobodys_time() -> None:
+    """International against an outside program that moves first, carrying out on nobody's
+    time: the program's first move came while the clock waited for the game's first press
+    (nothing to stop), and a press then started it for the program while people carried
+    its move out."""
+    run(Config(variant='international', mode='computer', time_control='5+3', colours='lot', carrying_out='nobody'),
+        [('press_wrong',), ('wait', 3000), ('computer', 0), ('wait', 2000)], seed=13000115, avoid=NOTHING)
+
+
+def test_the_clock_stopped_for_carrying_out_a_programs_move_is_not_restarted_by_hand() -> None:
+    """Carrying out on nobody's time: the arbiter's restart of the clock stopped for it is
+    refused with the reason (it ran for the program before); carried out, the move restarts it."""
+    import tempfile
+    from pathlib import Path
+
+    from damka.controller.app import CommandRefused
+    from damka.controller.app.view_builder import carrying_out
+    from turn_model import World, outside_programs
+    from turn_model_actions import act
+
+    config = Config(variant='classic', mode='computer', time_control='5+3', colours='first', carrying_out='nobody')
+    with tempfile.TemporaryDirectory() as folder, outside_programs(True):
+        world = World(config, 5, Path(folder) / "games.db", NOTHING)
+        try:
+            act(world, ('move', 0))
+            assert carrying_out(world.session) and world.app.clock.view(world.board.now).state == "paused"
+            with pytest.raises(CommandRefused, match="carried out on nobody's time"):
+                world.app.resume_clock("arbiter")
+            act(world, ('computer', 0))
+            view = world.app.clock.view(world.board.now)
+            assert not carrying_out(world.session) and (view.state, view.active) == ("running", 0)
+        finally:
+            world.close()

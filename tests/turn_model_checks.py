@@ -84,10 +84,20 @@ class Checker:
             raise Violation("clock runs after the end", f"result {session.result}, clock {view.state}")
         if session.phase is not Phase.PLAYING:
             raise Violation("clock runs before play", f"phase {session.phase}")
+        if self.carried_out_on_nobodys_time(world):
+            raise Violation("clock runs while a program's move is carried out", f"side {view.active}'s clock runs "
+                            f"(carrying_out nobody, ply {session.game.ply}); screen: {session.message!r}")
         if view.active != self.clock_side(world):
             raise Violation("wrong clock runs", f"side {view.active}'s clock runs, side {session.game.turn} "
                             f"to move (ply {session.game.ply}); times {view.remaining_ms}; "
                             f"screen: {session.message!r}")
+
+    @staticmethod
+    def carried_out_on_nobodys_time(world: World) -> bool:
+        """Whether people carry out an outside program's lit move now, on nobody's time."""
+        session = world.session
+        return (world.config.carrying_out == "nobody" and bool(session.planned) and seat_not_at_the_table(world)
+                and session.game.turn not in world.app.remote_sides())
 
     @staticmethod
     def clock_side(world: World) -> int:

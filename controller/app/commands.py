@@ -29,8 +29,9 @@ from damka.controller.clock.records import State
 from damka.controller.clock.errors import ClockError
 from damka.controller.app.errors import BadArgument, CommandRefused
 from damka.controller.app.menus import MenuAction
+from damka.controller.session.clock_binding import CARRYING_OUT
 from damka.controller.session.types import Phase
-from damka.controller.app.view_builder import active_sides
+from damka.controller.app.view_builder import active_sides, carrying_out
 from damka.controller.words import say, translate
 from damka.engine.variant import Result
 
@@ -113,10 +114,14 @@ class ArbiterCommands:
         if self._session().phase is Phase.SETUP:
             # A resumed game: nobody's time runs while the pieces are put back as lit.
             raise CommandRefused(say("command.not_set_up"))
+        paused_by = next((entry.by for entry in reversed(clock.log) if entry.action == "pause"), "")
+        if paused_by == CARRYING_OUT and carrying_out(self._session()):
+            raise CommandRefused(say("command.carrying_out"))   # (its time is nobody's: the commit restarts it)
         try:
             clock.resume(self.app.now)
         except ClockError as error:
             raise CommandRefused(str(error)) from None
+        self._session().clock_started_by_hand()   # a program's move lit meanwhile: whose time carrying it out is
         self._store_clock()
         return self._acted("resume", say("command.clock_running"), where)
 

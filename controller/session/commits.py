@@ -90,6 +90,17 @@ class Commits:
                 self._clock_held(side, binding.carrying_out)
                 s.ends.clock_events(found)
 
+    def clock_started_by_hand(self) -> None:
+        """The clock was set going by hand (a press that starts a clock waiting for the game's
+        first, the arbiter's restart, a DXP peer back) while an outside program's move waits lit.
+        It came while the clock did not run, so nothing was done for it then: it is done now, as
+        if it came now (stopped again for `nobody`, pressed early for `next`), or the program's
+        side would be charged for carrying it out."""
+        s = self.s
+        if (s.planned and s.opponent is not None and s.opponent.keeps_own_clock_for(s.game.turn)
+                and s.clock_binding.pressed_on_arrival is None):
+            self.outside_move_arrived(len(s.planned))
+
     def _clock_held(self, side: int, by: CarryingOut) -> None:
         s = self.s
         s.bus.publish(ev.ClockHeldForCarryingOut(s.now, s.game.ply, side, by.value, s.clock_ms()))

@@ -209,6 +209,11 @@ class Session:
         """Take `side` out of a 3-4 player multiwarcaby game (its flag fell): see `ends.py`."""
         self.ends.drop_side(side, reason, at_ms=at_ms)
 
+    def clock_started_by_hand(self) -> None:
+        """The clock was restarted by hand (the arbiter, the menu, a DXP peer back): see
+        `commits.clock_started_by_hand`."""
+        self.commits.clock_started_by_hand()
+
     def take_back(self, plies: int, *, clock_undone: bool = False) -> None:
         """Take `plies` plies back in the record at once (an arbiter's undo of a
         clock press: `clock_undone`, the clock is put back already); the board

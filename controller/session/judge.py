@@ -38,6 +38,7 @@ class Judge:
         if s.phase is not Phase.PLAYING:
             return
         if s.reading.kind is Kind.UNCHANGED and s.commits.start_clock(s.game.turn):
+            s.commits.clock_started_by_hand()   # a program's move lit before: whose time carrying it out is
             s.line.say(say("session.clock_started", prompt=s.output.turn_prompt()))  # the press only started the clock
             return
         if press.side != s.game.turn:

@@ -125,6 +125,10 @@ add({
     "command.clock_paused": ("clock paused", "zegar zatrzymany"),
     "command.only_paused": ("the clock is {state}: only a paused clock can be restarted",
                             "zegar jest w stanie {state}: wznowić można tylko zatrzymany zegar"),
+    "command.carrying_out": ("the program's move is being carried out on nobody's time: the clock runs again "
+                             "once it stands on the board",
+                             "trwa wykonywanie ruchu programu, na niczyim czasie: zegar ruszy, gdy ruch stanie "
+                             "na planszy"),
     "command.not_set_up": ("the pieces are not set up yet: the clock runs again when play goes on",
                            "pionki nie są jeszcze ustawione: zegar ruszy, gdy gra będzie toczyć się dalej"),
     "command.clock_running": ("clock running again", "zegar znowu chodzi"),
