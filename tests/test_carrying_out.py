@@ -100,6 +100,37 @@ def test_a_dxp_peers_move_carried_out_is_charged_as_the_config_says(who: Carryin
         redial.close()
 
 
+@pytest.mark.parametrize("who", list(CarryingOut))
+def test_a_peers_move_that_came_while_the_clock_was_paused_is_charged_as_the_config_says_once_restarted(
+        who: CarryingOut) -> None:
+    """The arbiter pauses while the peer thinks and restarts once its move is lit: the move came
+    on a stopped clock, so nothing was done for it then; the restart does it. Before, the
+    restarted clock ran for the peer while people carried its move out, whatever the config."""
+    app, board, peer, _port, redial = follower_game(minutes=5, carrying_out=who)
+    events = history(app)
+    try:
+        session = app.session
+        make_dxp(board, app, session.game.legal_moves()[0])          # the board (white) moves
+        next_of(peer, dxp.MoveMessage)
+        board.advance(4_000)
+        app.pause_clock("arbiter")
+        reply = session.game.legal_moves()[0]
+        peer.send(dxp.move_message(session.variant, reply))
+        wait_for_peer(app, board)                                     # lit on the paused clock
+        board.advance(1_000)
+        app.resume_clock("arbiter")
+        lit = app.clock_ms()
+        assert lit is not None
+        assert_screen_while_lit(app, who)
+        board.advance(CARRY_MS)
+        make_dxp(board, app, reply)
+        assert session.game.ply == 2 and app.clock.state is State.RUNNING
+        assert_charged(who, 1, lost(lit, events.of(ev.MoveCommitted)[-1].clock_ms))
+    finally:
+        peer.close()
+        redial.close()
+
+
 def hub_app(engines: bool, carrying_out: CarryingOut = CarryingOut.NOBODY) -> App:
     setup = GameSetup("classic", mode="computer", colours="first", level="casual", time_control=HUB_CLOCK,
                       engines=(("classic", "DamkaHub", HUB),) if engines else ())
