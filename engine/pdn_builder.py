@@ -24,7 +24,7 @@ from damka.engine.reasons import Reason, reason_of
 from damka.engine.variant import Position, Variant
 
 # The errors (and warnings) a record keeps; the rest are counted. Each is kept as a Reason, and
-# a 2 MB file of stray tokens, an error each, held 1.4 GB and took 100 s to read with every one kept.
+# a 2 MB file of stray tokens, an error each, held 1.4 GB and took 20 s to read with every one kept.
 KEPT_PROBLEMS = 20
 # The parts of a record held while its game is found from its first moves: a record of a million
 # results or comments and no move held them all (140 MB from a 2 MB file); this many, it goes on.

@@ -181,3 +181,16 @@ def test_the_clock_stopped_for_carrying_out_a_programs_move_is_not_restarted_by_
             assert not carrying_out(world.session) and (view.state, view.active) == ("running", 0)
         finally:
             world.close()
+    # The arbiter pauses, the program's move is taken back and lit again on the paused clock:
+    # the restart says the clock stopped again at once.
+    with tempfile.TemporaryDirectory() as folder, outside_programs(True):
+        world = World(config, 5, Path(folder) / "games.db", NOTHING)
+        try:
+            for action in [('move', 0), ('computer', 0), ('pause',), ('takeback_pieces',)]:
+                act(world, action)
+            assert carrying_out(world.session)
+            line = world.app.resume_clock("arbiter")
+            assert line.startswith("clock restarted, and stopped while the program's move is carried out"), line
+            assert world.app.clock.view(world.board.now).state == "paused"
+        finally:
+            world.close()

@@ -123,7 +123,8 @@ class ArbiterCommands:
             raise CommandRefused(str(error)) from None
         self._session().clock_started_by_hand()   # a program's move lit meanwhile: whose time carrying it out is
         self._store_clock()
-        return self._acted("resume", say("command.clock_running"), where)
+        held = clock.state is State.PAUSED   # stopped again at once: the move is carried out on nobody's time
+        return self._acted("resume", say("command.clock_held" if held else "command.clock_running"), where)
 
     def _check_ms(self, ms: object, what: str) -> int:
         if not isinstance(ms, int) or isinstance(ms, bool) or not -MAX_CLOCK_MS <= ms <= MAX_CLOCK_MS:

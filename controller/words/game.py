@@ -132,6 +132,9 @@ add({
     "command.not_set_up": ("the pieces are not set up yet: the clock runs again when play goes on",
                            "pionki nie są jeszcze ustawione: zegar ruszy, gdy gra będzie toczyć się dalej"),
     "command.clock_running": ("clock running again", "zegar znowu chodzi"),
+    "command.clock_held": ("clock restarted, and stopped while the program's move is carried out: it runs once "
+                           "the move stands", "zegar wznowiony i zatrzymany na czas wykonywania ruchu programu: "
+                           "ruszy, gdy ruch stanie na planszy"),
     "command.not_a_time": ("{what}: {ms} is not a time in ms (at most a day)",
                            "{what}: {ms} to nie czas w ms (najwyżej doba)"),
     "command.zero_ms": ("ms: 0 changes nothing (give a time to add, or a negative one to take off)",
