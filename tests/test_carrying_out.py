@@ -75,8 +75,12 @@ def assert_screen_while_lit(app: App, who: CarryingOut) -> None:
         assert app.clock.state is State.RUNNING and "carrying out" not in status and "paused" not in status
 
 
+@pytest.mark.parametrize("paused", [False, True], ids=["clock running", "paused while the peer thinks"])
 @pytest.mark.parametrize("who", list(CarryingOut))
-def test_a_dxp_peers_move_carried_out_is_charged_as_the_config_says(who: CarryingOut) -> None:
+def test_a_dxp_peers_move_carried_out_is_charged_as_the_config_says(who: CarryingOut, paused: bool) -> None:
+    """`paused`: the arbiter pauses while the peer thinks and restarts once its move is lit. The
+    move came on a stopped clock, so nothing was done for it then; the restart does it. (Before,
+    the restarted clock ran for the peer while people carried its move out, whatever the config.)"""
     app, board, peer, _port, redial = follower_game(minutes=5, carrying_out=who)
     events = history(app)
     try:
@@ -84,9 +88,14 @@ def test_a_dxp_peers_move_carried_out_is_charged_as_the_config_says(who: Carryin
         make_dxp(board, app, session.game.legal_moves()[0])          # the board (white) moves
         next_of(peer, dxp.MoveMessage)
         board.advance(4_000)                                          # the peer thinks: its time
+        if paused:
+            app.pause_clock("arbiter")
         reply = session.game.legal_moves()[0]
         peer.send(dxp.move_message(session.variant, reply))
         wait_for_peer(app, board)                                     # its move is lit
+        if paused:
+            board.advance(1_000)
+            app.resume_clock("arbiter")
         lit = app.clock_ms()
         assert lit is not None and lit[1] <= 300_000 - 4_000
         assert_screen_while_lit(app, who)
@@ -95,37 +104,6 @@ def test_a_dxp_peers_move_carried_out_is_charged_as_the_config_says(who: Carryin
         assert session.game.ply == 2 and app.clock.state is State.RUNNING
         assert_charged(who, 1, lost(lit, events.of(ev.MoveCommitted)[-1].clock_ms))
         assert "carrying out" not in app.view().status
-    finally:
-        peer.close()
-        redial.close()
-
-
-@pytest.mark.parametrize("who", list(CarryingOut))
-def test_a_peers_move_that_came_while_the_clock_was_paused_is_charged_as_the_config_says_once_restarted(
-        who: CarryingOut) -> None:
-    """The arbiter pauses while the peer thinks and restarts once its move is lit: the move came
-    on a stopped clock, so nothing was done for it then; the restart does it. Before, the
-    restarted clock ran for the peer while people carried its move out, whatever the config."""
-    app, board, peer, _port, redial = follower_game(minutes=5, carrying_out=who)
-    events = history(app)
-    try:
-        session = app.session
-        make_dxp(board, app, session.game.legal_moves()[0])          # the board (white) moves
-        next_of(peer, dxp.MoveMessage)
-        board.advance(4_000)
-        app.pause_clock("arbiter")
-        reply = session.game.legal_moves()[0]
-        peer.send(dxp.move_message(session.variant, reply))
-        wait_for_peer(app, board)                                     # lit on the paused clock
-        board.advance(1_000)
-        app.resume_clock("arbiter")
-        lit = app.clock_ms()
-        assert lit is not None
-        assert_screen_while_lit(app, who)
-        board.advance(CARRY_MS)
-        make_dxp(board, app, reply)
-        assert session.game.ply == 2 and app.clock.state is State.RUNNING
-        assert_charged(who, 1, lost(lit, events.of(ev.MoveCommitted)[-1].clock_ms))
     finally:
         peer.close()
         redial.close()
