@@ -10,8 +10,8 @@ says a reason again in the board's language, its nested reasons with it.
 
 A field is shown as given (`{text!r}` quotes the text a file had); a field that
 is itself a Reason is said in the same language as the sentence around it, and
-one the board's catalogue knows word for word (a game's end, "threefold
-repetition") is said in its words.
+a field of `OWN_WORDS` (the engine's own English, a game's end: "threefold
+repetition") is said in the board's catalogue's words.
 """
 
 from __future__ import annotations
@@ -121,6 +121,11 @@ ENGLISH: dict[str, str] = {
     "mw.board_char": "rank {rank}: {char!r} is neither 'o' (a piece) nor a digit (empty squares)",
     "mw.rank_length": "rank {rank} ({row!r}) covers {count} squares, not {width}",
 }
+
+
+# Fields that hold the engine's own English, not text quoted from a file: only these may be
+# put into the board's words (a file's stray word "draw" is quoted as the file wrote it).
+OWN_WORDS = frozenset({"ending"})
 
 
 class Reason(str):

@@ -90,8 +90,10 @@ def test_a_reason_is_the_english_sentence_and_a_polish_board_says_it_whole() -> 
         assert words.said(reason) == reason
     assert words.said("a sentence from elsewhere") == "a sentence from elsewhere"
     after = Reason("pdn.after_end", number=61, move="27-21", ending="threefold repetition")   # a stored game's end
+    stray = Reason("pdn.unexpected_word", word="draw")   # a file's word, which the catalogue also holds
     with words.speaking("pl"):
         assert words.said(after) == "ruch 61 (27-21) jest po końcu partii (trzykrotne powtórzenie pozycji)"
+        assert words.said(stray) == "niespodziewane słowo 'draw' (to nie ruch, numer ruchu ani wynik)"
 
 
 def _refusals(files: list[Path], language: str) -> list[str]:

@@ -127,7 +127,7 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
         store = Store(store_path)
     except (StoreError, OSError) as error:
         log.warning("import of %s: the store cannot be opened: %s", name, error)
-        put({"state": "stopped", "error": say("import.cannot_store")})
+        put({"state": "stopped", "error": say("web.cannot_store")})
         return
     read = stored = known = refused = 0
     first: list[int] = []
@@ -172,7 +172,7 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
     except StoreError as error:
         log.warning("import of %s: %s", name, error)
         report(state="stopped", read=read, stored=stored, known=known, ids=list(first),
-               error=say("import.stopped", read=read, stored=stored, why=say("import.cannot_store")))
+               error=say("import.stopped", read=read, stored=stored, why=say("web.cannot_store")))
     finally:
         store.close()
 

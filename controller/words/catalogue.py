@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Protocol, Union
 
 from damka.controller.words import plurals
-from damka.engine.reasons import Reason
+from damka.engine.reasons import OWN_WORDS, Reason
 LANGUAGES: tuple[str, ...] = ("en", "pl")
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "pl": "Polski"}  # each in its own words
 
@@ -124,12 +124,14 @@ def text_in(code: str, key: str, /, **fields: object) -> str:
 
 def said(text: str) -> str:
     """A sentence of the rules engine (engine/reasons.py: why a record, a FEN or a move was
-    refused) in the language spoken here, the reasons inside it with it (and a text of its
-    fields the catalogue knows word for word, a game's end: `translate`); other text as it came."""
+    refused) in the language spoken here, the reasons inside it with it, and its fields of the
+    engine's own words (a game's end) as the catalogue says them (`translate`); a field quoted
+    from a file stays as the file wrote it. Other text as it came."""
     if not isinstance(text, Reason):
         return text
-    fields = {name: (said(value) if isinstance(value, Reason) else translate(value)) if isinstance(value, str)
-              else value for name, value in text.fields.items()}
+    fields = {name: said(value) if isinstance(value, Reason) else
+              translate(value) if name in OWN_WORDS and isinstance(value, str) else value
+              for name, value in text.fields.items()}
     return say(f"engine.{text.key}", **fields)
 
 

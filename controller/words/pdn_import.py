@@ -12,6 +12,5 @@ add({
                        "wczytywanie PDN przerwane (przeczytane partie: {read}, zapisane: {stored}): {why}"),
     "import.died": ("the import stopped unexpectedly (exit code {code})",
                     "wczytywanie przerwało się niespodziewanie (kod wyjścia {code})"),
-    "import.cannot_store": ("the games cannot be stored now", "teraz nie da się zapisać partii"),
     "import.no_record": ("no game record in the file", "w pliku nie ma zapisu żadnej partii"),
 })
