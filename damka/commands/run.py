@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
                   players=players_from(args), **app_options(config))
         from damka.web.launch import start_web
 
-        web = start_web(app, args.web, config.web if path is not None else None, bind=args.bind)
+        web = start_web(app, args.web, config.web if path is not None else None, bind=args.bind,
+                        archive=config.archive)
         if web is not None:
             stack.callback(web.close)
         if config.hall is not None:  # [hall]: the games go to the tournament hall too (docs/hall.md)
