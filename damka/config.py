@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from damka.controller.config.board_config import (
-    ArchiveBudget,
     ClockConfig,
     LightConfig,
     SoundConfig,
@@ -32,6 +31,7 @@ from damka.controller.config.board_config import (
     parse_voice,
 )
 from damka.controller.config.config_file import Section, read_toml
+from damka.controller.store.budget import ArchiveBudget
 from damka.controller.words.catalogue import LANGUAGES
 from damka.hardware.config import HardwareConfig, check_across, parse_hardware
 from damka.hardware.errors import ConfigError

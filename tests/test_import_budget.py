@@ -5,6 +5,7 @@ a child process, the board config where `damka run` finds it or named with --con
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -130,3 +131,20 @@ def test_a_wrong_budget_is_one_line_naming_the_setting(tmp_path: Path, setting: 
     done = damka("import", club, "--db", str(tmp_path / "games.db"), home=tmp_path)
     assert done.returncode == 2 and done.stderr == f"damka import: error: {config}: {message}\n", done
     assert not (tmp_path / "games.db").exists()
+
+
+def test_the_board_says_in_its_log_that_its_archive_is_full(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    with Store(db) as store:
+        for _ in range(2):
+            store.new_game(find_variant("classic"))
+    config = tmp_path / "board.toml"
+    config.write_text('[board]\nbackend = "sim"\n[web]\nenabled = false\n[archive]\nmax_games = 2\n', encoding="utf-8")
+    env = {**os.environ, "HOME": str(tmp_path), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    done = subprocess.run([sys.executable, "-m", "damka", "run", "--config", str(config), "--seconds", "1",
+                           "--db", str(db)], capture_output=True, text=True, timeout=DEADLINE_S, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if line.startswith("archive full: ")]
+    assert len(said) == 1 and re.fullmatch(
+        rf"archive full: 2 games, [0-9.]+ MB in {re.escape(str(db))}, at its budget \(\[archive\] max_games\); "
+        "imports store no more, games played at the board are stored all the same", said[0]), done.stderr
