@@ -100,6 +100,19 @@ def test_an_import_stops_at_the_megabytes_budget(tmp_path: Path) -> None:
                              for name in ("page_count", "freelist_count", "page_size"))
     assert MEGABYTE <= (pages - free) * size < MEGABYTE + 64 * 1024   # one game past the line, no more
 
+    # Room freed by removing games (sqlite3: Damka has no command for it) is room again, in the same file.
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("DELETE FROM games WHERE id > ?", (stored // 2,))
+    file_size = db.stat().st_size
+    later = pdn(tmp_path, "later.pdn", "".join(f'[Event "later {n}"]\n1. 32-28 {{{comment}}} *\n\n'
+                                               for n in range(400)))
+    done = damka("import", later, "--db", str(db), home=tmp_path)
+    assert done.returncode == 1 and "the archive is full" in done.stderr, done
+    again = int(done.stdout.splitlines()[-1].split()[0])
+    assert stored // 2 - 10 <= again <= stored - stored // 2 + 10, (stored, again)
+    assert db.stat().st_size <= file_size + 64 * 1024
+
 
 def test_a_record_with_no_move_and_no_setup_position_is_refused_with_its_reason(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
