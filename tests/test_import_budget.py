@@ -70,6 +70,12 @@ def test_an_import_stops_at_the_games_budget_and_keeps_what_it_stored(tmp_path: 
     assert again.returncode == 2 and again.stdout == "", again
     assert again.stderr == (f"damka import: error: the archive is full (its budget is 10 games): 0 games of {more} "
                             "stored, the rest not; to store more, raise [archive] max_games in the board config\n")
+    tags_first = pdn(tmp_path, "tags-first.pdn", TAG_ONLY.format("none") + ONE_MOVE.format("new"))
+    again = damka("import", tags_first, "--db", str(db), home=tmp_path)   # the refused record is said too
+    assert again.returncode == 2 and again.stderr.splitlines() == [
+        f"damka import: {tags_first}, game 1 (line 1) is not stored: {EMPTY}",
+        f"damka import: error: the archive is full (its budget is 10 games): 0 games of {tags_first} stored, "
+        "the rest not; to store more, raise [archive] max_games in the board config"], again.stderr
     strict = damka("import", more, "--db", str(db), "--strict", home=tmp_path)
     assert strict.returncode == 2 and "the archive is full (its budget is 10 games)" in strict.stderr, strict
     assert games_in(db) == 10

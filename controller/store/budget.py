@@ -21,7 +21,7 @@ import sqlite3
 from dataclasses import dataclass
 
 MEGABYTE = 1_000_000    # as SD cards are sold: 1 MB = 1,000,000 bytes
-# Defaults for a card beside the OS: a real game takes about 5 KB (docs/board.example.toml [archive]).
+# Defaults for an 8 GB card beside the OS: a real game takes about 6 KB (docs/board.example.toml [archive]).
 DEFAULT_GAMES = 50_000
 DEFAULT_MEGABYTES = 512
 

@@ -28,7 +28,7 @@ from damka.commands.games import add_db_argument
 from damka.controller.words.plurals import english
 from damka.controller.store.store import Store, default_path
 from damka.controller.store.pdn import import_variant, iter_outcomes, iter_records, record_key
-from damka.controller.store.budget import ArchiveBudget, ArchiveFull
+from damka.controller.store.budget import DEFAULT_GAMES, DEFAULT_MEGABYTES, ArchiveBudget, ArchiveFull
 from damka.controller.store.schema import Footprint
 from damka.controller.config.user_files import pdn_encoding, read_text_chunks
 from damka.controller.words.wording import archive_full_text
@@ -56,7 +56,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="show the count of games stored on stderr even when it is not a terminal")
     parser.add_argument("--config", metavar="FILE", type=Path, default=None,
                         help="board config whose [archive] budget the import stops at (default: "
-                             "/etc/damka/board.toml or ~/.config/damka/board.toml; none: 50,000 games, 512 MB)")
+                             "/etc/damka/board.toml or ~/.config/damka/board.toml; none: "
+                             f"{DEFAULT_GAMES:,} games, {DEFAULT_MEGABYTES} MB)")
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     except BaseException:
         created.undo()
         raise
-    if full is not None and not ids:
+    if full is not None and not ids:  # (a refused record before was said when the next one came)
         raise ValueError(archive_full_text(full, str(args.file), 0))  # nothing stored: one line, exit 2
     if not counts["read"]:
         created.undo()
