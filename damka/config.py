@@ -4,7 +4,7 @@ the sections each layer parses for itself.
     hardware/config.py          [board] [scan] [leds] [buttons] and a backend's own table
     web/settings.py             [web]
     hall/config.py              [hall]
-    controller/config/board_config.py  [sound] [voice] [light] [clock] [engines]
+    controller/config/board_config.py  [sound] [voice] [light] [clock] [archive] [engines]
     controller/config/config_file.py   the file reader and the table checker they share
 
 Every mistake becomes one `ConfigError` naming the file, the section and the
@@ -23,6 +23,7 @@ from damka.controller.config.board_config import (
     LightConfig,
     SoundConfig,
     VoiceConfig,
+    parse_archive,
     parse_clock,
     parse_engines,
     parse_light,
@@ -30,6 +31,7 @@ from damka.controller.config.board_config import (
     parse_voice,
 )
 from damka.controller.config.config_file import Section, read_toml
+from damka.controller.store.budget import ArchiveBudget
 from damka.controller.words.catalogue import LANGUAGES
 from damka.hardware.config import HardwareConfig, check_across, parse_hardware
 from damka.hardware.errors import ConfigError
@@ -48,6 +50,7 @@ class BoardConfig(HardwareConfig):
     voice: VoiceConfig = VoiceConfig()
     light: LightConfig = LightConfig()
     clock: ClockConfig = ClockConfig()
+    archive: ArchiveBudget = ArchiveBudget()  # [archive]: how far imports may fill the game database
     engines: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: Hub engine command}
     engine_dirs: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: working directory}
     language: str = "en"  # [board] language: what the board's screen, page and menus speak (LANGUAGES)
@@ -79,11 +82,12 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     voice = parse_voice(top.table_of("voice"))
     light = parse_light(top.table_of("light"))
     clock = parse_clock(top.table_of("clock"))
+    archive = parse_archive(top.table_of("archive"))
     engines, engine_dirs = parse_engines(top.table_of("engines"))
     top.done()
     config = BoardConfig(**{f.name: getattr(hardware, f.name) for f in fields(HardwareConfig)},
                          web=web, hall=hall, sound=sound, voice=voice, light=light, clock=clock, engines=engines,
-                         engine_dirs=engine_dirs,
+                         engine_dirs=engine_dirs, archive=archive,
                          language=language)
     check_across(config)
     return config

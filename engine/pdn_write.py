@@ -96,10 +96,11 @@ def write_game(
     for name in players:
         if name not in out:
             out[name] = given.get(name, "?")
-    # FEN when a reader rebuilding the variant from the tags would start elsewhere.
+    # FEN when a reader rebuilding the variant from the tags would start elsewhere, and in a
+    # record of no move: without a move or a setup position a record is not a game to a reader.
     fen = variant.format_position(start)
     given.pop("FEN", None)
-    if fen != variant.format_position(variant_from_tags(out, None).start_position()):
+    if not moves or fen != variant.format_position(variant_from_tags(out, None).start_position()):
         out["SetUp"] = "1"  # PDN 1.0 asks for it next to FEN
         out["FEN"] = fen
     for name, value in given.items():

@@ -41,6 +41,7 @@ ENGLISH: dict[str, str] = {
     "pdn.gametype_unplayed": "GameType {number} is {game}, a game Damka does not play",
     "pdn.gametype_unknown": "GameType {gametype!r} is not a game Damka plays (known: {known})",
     "pdn.no_game_tag": "the record has no GameType or Variant tag, so its game is unknown",
+    "pdn.empty_record": "the record has no move and no setup position (FEN tag): it is not a game",
     "variant.unknown": "unknown variant {name!r}; known: {known}",
     "option.not_one_of": "option {name}: {text!r} is not {allowed}",
     "option.yes_no": "yes or no",

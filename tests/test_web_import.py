@@ -13,7 +13,8 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 
-from upload_rig import TAG_ONLY, Pauses, get, tag_only_records, upload  # noqa: E402
+from damka.controller.store.budget import ArchiveBudget  # noqa: E402
+from upload_rig import ONE_MOVE, TAG_ONLY, Pauses, get, one_move_records, upload  # noqa: E402
 from web_support import Served, request, served  # noqa: E402,F401  (fixture)
 
 # The issue's 125,000 records take the parser minutes on a loaded machine: the default is smaller,
@@ -21,8 +22,17 @@ from web_support import Served, request, served  # noqa: E402,F401  (fixture)
 RECORDS = int(os.environ.get("DAMKA_IMPORT_RECORDS", "6000"))
 
 
-def test_a_big_upload_never_stops_the_board_and_the_same_file_again_adds_nothing(served) -> None:
-    text = tag_only_records(RECORDS)
+@pytest.fixture
+def roomy(tmp_path):
+    """A board whose archive takes every record of the big upload (beyond the default budget at full size)."""
+    s = Served(tmp_path, archive=ArchiveBudget(games=max(RECORDS, ArchiveBudget().games)))
+    yield s
+    s.close()
+
+
+def test_a_big_upload_never_stops_the_board_and_the_same_file_again_adds_nothing(roomy) -> None:
+    served = roomy
+    text = one_move_records(RECORDS)
     pages: list[float] = []
     stop = threading.Event()
 
@@ -66,7 +76,7 @@ def test_progress_reaches_the_pages_and_a_bad_file_says_why(served) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=30)
     conn.request("GET", "/api/events")
     stream = conn.getresponse()
-    done = upload(served, "".join(TAG_ONLY.format(n) for n in range(300)))
+    done = upload(served, "".join(ONE_MOVE.format(n) for n in range(300)))
     assert done["stored"] == 300
     while True:                              # the page's events carry the job's end
         line = stream.readline()
@@ -80,9 +90,9 @@ def test_progress_reaches_the_pages_and_a_bad_file_says_why(served) -> None:
     status, answer = request(served, "POST", "/api/games/import", {"pdn": '[Event "x"]\n1. 99-98 *\n'},
                              code=served.code)
     assert status == 400 and answer["error"].startswith("PDN not imported") and "99" in answer["error"]
-    good = "".join(TAG_ONLY.format(f"ok{n}") for n in range(250))
+    good = "".join(ONE_MOVE.format(f"ok{n}") for n in range(250))
     bad = '[Event "x"]\n1. 99-98 *\n'
-    last = '[E "last"]\n\n*\n\n'   # ends with its result: the bad record after it is a record of its own
+    last = '[E "last"]\n1. 32-28 *\n\n'   # ends with its result: the bad record after it is a record of its own
     later = upload(served, bad + good + last + bad)   # bad records first and further on: the good ones are stored
     assert later["state"] == "done" and later["stored"] == 251 and later["refused"] == 2, later
     assert later["problems"][0].startswith("game 1 (line 1): ") and "99" in later["problems"][0], later
@@ -91,7 +101,7 @@ def test_progress_reaches_the_pages_and_a_bad_file_says_why(served) -> None:
 
 
 def test_the_game_list_comes_in_pages(served) -> None:
-    upload(served, "".join(TAG_ONLY.format(n) for n in range(250)))
+    upload(served, "".join(ONE_MOVE.format(n) for n in range(250)))
     seen: list[int] = []
     status, page = get(served, "/api/games")
     assert status == 200 and len(page["games"]) == 100 and page["total"] == 250
@@ -123,3 +133,53 @@ def test_an_upload_names_the_game_of_untagged_records(served) -> None:
     assert progress["state"] == "done" and progress["stored"] == 1, progress
     game_id = progress["ids"][0]
     assert served.rig.do(lambda: served.store.load_game(game_id).game.variant.name) == "russian"
+
+
+# -- the archive's budget and records that are not games (issue 36) ---------------------------
+
+
+def test_an_upload_stops_at_the_archive_budget_and_the_board_still_records_its_own_game(tmp_path) -> None:
+    from damka.controller.app.board_settings import BoardSettings
+    from damka.controller.game.setup import GameSetup
+    from waiting import wait_until
+
+    served = Served(tmp_path, archive=ArchiveBudget(games=250))
+    try:
+        first = upload(served, "".join(ONE_MOVE.format(n) for n in range(300)))
+        assert first["state"] == "stopped" and first["stored"] == 250 and first["read"] == 250, first
+        assert first["error"] == ("the archive is full (its budget is 250 games): 250 games of club.pdn stored, "
+                                  "the rest not; to store more, raise [archive] max_games in the board config")
+        assert served.rig.do(lambda: served.store.count_games()) == 250
+        served.rig.do(lambda: served.app.set_board_settings(BoardSettings(language="pl")))
+        again = upload(served, "".join(ONE_MOVE.format(f"more {n}") for n in range(10)), name="więcej.pdn")
+        assert again["state"] == "stopped" and again["stored"] == 0, again
+        assert again["error"] == ("archiwum jest pełne (jego budżet to 250 partii): z więcej.pdn zapisano 0 partii, "
+                                  "reszty nie; aby zapisać więcej, podnieś [archive] max_games w konfiguracji planszy")
+        assert served.rig.do(lambda: served.store.count_games()) == 250
+        # A game played at the board is stored whatever the budget: a game in play is never lost.
+        served.rig.do(lambda: served.app.new_game(GameSetup("classic")))
+        served.rig.set_up()
+        served.rig.play(served.rig.do(lambda: served.app.session.game.legal_moves()[0]))
+
+        def board_game_plies() -> int:
+            games = served.store.list_games()
+            return served.store.load_game(games[-1].id).game.ply if len(games) == 251 else 0
+
+        wait_until(lambda: served.rig.do(board_game_plies) == 1, "the board's game stored, its move with it")
+    finally:
+        served.close()
+
+
+def test_a_record_with_no_move_and_no_setup_position_is_refused_and_counted(served) -> None:
+    status, answer = request(served, "POST", "/api/games/import",
+                             {"pdn": "".join(TAG_ONLY.format(n) for n in range(300)), "name": "tags.pdn"},
+                             code=served.code)
+    assert status == 400 and answer["error"] == (
+        "PDN not imported: tags.pdn, game 1: line 1: the record has no move and no setup position (FEN tag): "
+        "it is not a game"), answer
+    position = '[FEN "W:W31-50:B1-20"]\n*\n\n'      # a setup position with no move is a game
+    done = upload(served, ONE_MOVE.format("one") + position + "".join(TAG_ONLY.format(n) for n in range(300)))
+    assert done["state"] == "done" and done["stored"] == 2 and done["refused"] == 300, done
+    assert done["problems"][0] == ("game 3 (line 7): the record has no move and no setup position (FEN tag): "
+                                   "it is not a game"), done
+    assert served.rig.do(lambda: served.store.count_games()) == 2

@@ -17,7 +17,9 @@ before is skipped: the same file sent twice (a retry after a time-out)
 stores its games once. A bad record is passed over and counted (the first
 `PROBLEMS_KEPT` reasons, with the record's number and line, go to the page);
 the good ones are stored, and the file sent again once fixed adds only what
-was missing.
+was missing. The job stops at the archive's budget ([archive] in the board
+config, controller/store/budget.py): the games stored before stay, the rest of
+the file is not read, and the page reads why and what to raise.
 
 Progress goes to every page as an `ImportProgress` event of the feed (read,
 stored, already there, done or the reason it stopped). Its reasons are said in
@@ -39,10 +41,12 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from damka.controller.store.budget import ArchiveBudget, ArchiveFull
 from damka.controller.store.schema import StoreError
 from damka.controller.store.store import Store
 from damka.controller.store.pdn import iter_outcomes, record_key
 from damka.controller.words import language, said, say, speaking, text_in
+from damka.controller.words.wording import archive_full_text
 from damka.engine.errors import EngineError
 from damka.engine.reasons import reason_of
 
@@ -106,14 +110,16 @@ def main() -> None:
         sys.stdout.flush()
 
     with speaking(header.get("language", "en")):
-        run_job(Path(header["store"]), text, header["name"], put, header.get("variant"))
+        budget = header.get("budget")
+        run_job(Path(header["store"]), text, header["name"], put, header.get("variant"),
+                ArchiveBudget(**budget) if budget else None)
 
 
 def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
-            variant: str | None = None) -> None:
+            variant: str | None = None, budget: ArchiveBudget | None = None) -> None:
     """The import job: `put` gets each change of the progress (a dict), at most every PUBLISH_S.
     A record with no tag naming its game is read as `variant` (None: as its FEN and moves say).
-    Its words are in the language spoken here."""
+    It stops at `budget` (None: none). Its words are in the language spoken here."""
     last = 0.0
 
     def report(**changes: Any) -> None:
@@ -148,7 +154,12 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
     def flush(batch: list) -> None:
         nonlocal read, stored, known
         if batch:
-            ids, already = store.add_new_records(batch)
+            try:
+                ids, already = store.add_new_records(batch, budget=budget)
+            except ArchiveFull as full:   # what it stored is kept: counted, then the job stops
+                first.extend(full.ids[:max(0, 20 - len(first))])
+                read, stored, known = read + len(full.ids) + full.known, stored + len(full.ids), known + full.known
+                raise
             first.extend(ids[:max(0, 20 - len(first))])
             read, stored, known = read + len(batch), stored + len(ids), known + already
             report(read=read, stored=stored, known=known, ids=list(first), refused=refused, problems=list(problems))
@@ -164,6 +175,9 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
         flush(batch)
         report(state="done", read=read, stored=stored, known=known, ids=list(first), refused=refused,
                problems=list(problems))
+    except ArchiveFull as full:
+        report(state="stopped", read=read, stored=stored, known=known, ids=list(first), refused=refused,
+               problems=list(problems), error=archive_full_text(full, name, stored))
     except (EngineError, ValueError) as error:
         why = said(reason_of(error))
         report(state="stopped", read=read, stored=stored, known=known, ids=list(first),
@@ -178,11 +192,14 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
 
 
 class Importer:
-    """The one import job at a time of a board's store; `publish(progress)` from the watching thread."""
+    """The one import job at a time of a board's store; `publish(progress)` from the watching thread.
+    Each job stops at `budget` (None: none)."""
 
-    def __init__(self, store_path: Path | None, publish: Callable[[Progress], None]) -> None:
+    def __init__(self, store_path: Path | None, publish: Callable[[Progress], None],
+                 budget: ArchiveBudget | None = None) -> None:
         self.store_path = store_path
         self.publish = publish
+        self.budget = budget
         self.progress = Progress()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -220,7 +237,8 @@ class Importer:
         try:
             assert process.stdin is not None and process.stdout is not None
             process.stdin.write(json.dumps({"store": str(self.store_path), "name": name, "variant": variant,
-                                            "language": spoken}) + "\n")
+                                            "language": spoken,
+                                            "budget": asdict(self.budget) if self.budget else None}) + "\n")
             process.stdin.write(text)
             process.stdin.close()
             for line in process.stdout:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from damka.controller.store.budget import ArchiveBudget
+
 if TYPE_CHECKING:
     from damka.controller.app import App
     from damka.web.settings import WebSettings
@@ -15,10 +17,11 @@ LOCAL = "127.0.0.1"  # the simulator's page: this computer only, unless --bind s
 
 
 def start_web(app: App, port: int | None, settings: WebSettings | None = None, *,
-              bind: str | None = None) -> WebServer | None:
+              bind: str | None = None, archive: ArchiveBudget = ArchiveBudget()) -> WebServer | None:
     """The running `WebServer`, or None when off (no --web and [web] enabled = false, or no config
     asking for it). A missing `web` extra is one clear line, not a crash of the board. The
-    address: `bind` (--bind), else the config's [web] bind, else this computer only."""
+    address: `bind` (--bind), else the config's [web] bind, else this computer only. `archive`:
+    the config's [archive], where an upload's import stops."""
     if port is None:  # not asked for on the command line: the config decides
         if settings is None or not settings.enabled:
             return None
@@ -32,7 +35,7 @@ def start_web(app: App, port: int | None, settings: WebSettings | None = None, *
                        bind=bind or (settings.bind if settings is not None else LOCAL),
                        pin=settings.arbiter_pin if settings is not None else "",
                        proxies=settings.proxies if settings is not None else (),
-                       hosts=settings.hosts if settings is not None else ())
+                       hosts=settings.hosts if settings is not None else (), archive=archive)
     server = WebServer(app, config)
     server.start()
     print(f"web page: http://{config.bind}:{server.port}/  pairing code {server.access.code}, "

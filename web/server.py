@@ -32,6 +32,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from damka.controller.store.budget import ArchiveBudget
 from damka.controller.words import say
 from damka.web import api, learn
 from damka.web.driver import Driver
@@ -63,6 +64,7 @@ class WebConfig:
     write_timeout_s: float = 20.0    # a client that takes nothing written to it for this long is closed
     keep_alive_s: int = 5            # uvicorn's timeout_keep_alive: an idle socket between requests
     max_connections: int = 1000      # uvicorn's limit_concurrency: everyone together (503 beyond)
+    archive: ArchiveBudget = ArchiveBudget()   # [archive]: where an upload's import stops
 
 
 class WebServer:
@@ -77,7 +79,8 @@ class WebServer:
         self.driver = Driver(app, self.feed)
         store = getattr(app, "store", None)
         self.importer = Importer(store.path if store is not None else None,
-                                 lambda progress: self.feed.notice({"type": "ImportProgress", **progress.data()}))
+                                 lambda progress: self.feed.notice({"type": "ImportProgress", **progress.data()}),
+                                 config.archive)
         self.driver.announce = self.announce
         self.announce("")
         self._thread: threading.Thread | None = None

@@ -1,5 +1,5 @@
 """The controller's sections of the board's config: [sound], [voice], [light],
-[clock] and [engines] (docs/board.example.toml). `damka.config` hands them here."""
+[clock], [archive] and [engines] (docs/board.example.toml). `damka.config` hands them here."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass
 
 from damka.controller.config.config_file import Section
+from damka.controller.store.budget import DEFAULT_GAMES, DEFAULT_MEGABYTES, ArchiveBudget
 
 # Cue names of [sound] off (controller/cues/listener.py Cue values; a test keeps them equal).
 CUE_NAMES = ("byoyomi", "last_seconds", "flag", "refused", "illegal", "computer_moved", "game_over")
@@ -16,6 +17,8 @@ ENGINE_NAME_MAX = 30
 # [clock] carrying_out: whose time carrying out an outside program's move is
 # (controller/session/types.py CarryingOut values; a test keeps them equal).
 CARRYING_OUT = ("nobody", "mover", "next")
+ARCHIVE_MAX_GAMES = 10_000_000      # [archive] max_games: beyond any card
+ARCHIVE_MAX_MEGABYTES = 1_000_000   # [archive] max_megabytes: 1 TB
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,14 @@ def parse_clock(c: Section) -> ClockConfig:
     clock = ClockConfig(carrying_out=c.choice("carrying_out", CARRYING_OUT, "nobody") or "nobody")
     c.done()
     return clock
+
+
+def parse_archive(a: Section) -> ArchiveBudget:
+    """[archive]: how far imports may fill the game database (controller/store/budget.py)."""
+    budget = ArchiveBudget(games=a.int_in("max_games", DEFAULT_GAMES, 1, ARCHIVE_MAX_GAMES),
+                           megabytes=a.int_in("max_megabytes", DEFAULT_MEGABYTES, 1, ARCHIVE_MAX_MEGABYTES))
+    a.done()
+    return budget
 
 
 def parse_engines(section: Section) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:

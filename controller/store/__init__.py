@@ -8,5 +8,6 @@ control and clock times are written as the clock writes them).
     progress_rows.py  a learner's finished lessons and puzzles (teaching/progress.py adds them up)
     rebuild.py   a stored game rebuilt with the engine from its rows, every move checked
     imports.py   a whole game stored at once (an imported record)
+    budget.py    how far imports may fill the archive ([archive] max_games, max_megabytes)
     pdn.py       stored games to PDN and back (`damka export`, `damka import`)
 """

@@ -194,6 +194,8 @@ def record_key(game: Game, details: Mapping[str, Any]) -> str:
 def _stored_form(record: pdn.PdnGame, keep_open: bool, upto_ply: int | None) -> tuple[Game, dict[str, Any]]:
     """The Game and the `Store.add_records` details of one record read without errors; RecordError
     for one that cannot be stored."""
+    if not record.moves and "FEN" not in record.tags:
+        raise RecordError(Reason("pdn.empty_record"))  # tags alone: 20,000 of them were 20,000 empty games
     if record.variant is None:
         raise RecordError(Reason("pdn.no_variant"))
     moves = record.moves if upto_ply is None else record.moves[:upto_ply]

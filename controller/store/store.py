@@ -28,6 +28,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from damka.controller.store.budget import ArchiveBudget, ArchiveFull, ArchiveUse, archive_use, used_bytes
 from damka.controller.store.imports import insert_record
 from damka.controller.store.progress_rows import (EXERCISES, LEARNERS, ExerciseRow, add_learner, exercise_from_row,
                                                   insert_exercise)
@@ -268,7 +269,8 @@ class Store:
         return self.add_records([(game, details)])[0]
 
     def add_records(self, records: Iterable[tuple[Game, Mapping[str, Any]]],
-                    on_stored: Callable[[int, Game, Mapping[str, Any]], None] | None = None) -> list[int]:
+                    on_stored: Callable[[int, Game, Mapping[str, Any]], None] | None = None,
+                    *, budget: ArchiveBudget | None = None) -> list[int]:
         """Store whole games (an imported file) all or nothing, in one transaction.
 
         `records` may be a generator reading a file game by game: each game is
@@ -278,10 +280,14 @@ class Store:
         and `clocks` per move, `players`, `mode`, `time_control`,
         `clock_start`, `tags`, `result` (default: the game's own), `finished`
         (default True; False leaves it to be resumed on the board), `drops`
-        ((ply, side) players out), `notes` (comments, variations, NAGs: store/pdn.py)."""
-        ids = []
+        ((ply, side) players out), `notes` (comments, variations, NAGs: store/pdn.py).
+        A record that finds the archive over `budget` stores nothing: ArchiveFull."""
+        ids: list[int] = []
         with self._transaction() as conn:
+            games = archive_use(conn).games if budget is not None else 0
             for game, details in records:
+                if budget is not None and (full := ArchiveUse(games + len(ids), used_bytes(conn)).over(budget)):
+                    raise ArchiveFull([], 0, full, budget)  # all or nothing: the transaction rolls back
                 ids.append(insert_record(conn, game, self._stamp, **details))
                 if on_stored is not None:
                     on_stored(ids[-1], game, details)
@@ -289,22 +295,38 @@ class Store:
 
     def add_new_records(self, records: Iterable[tuple[str, Game, Mapping[str, Any]]],
                         on_stored: Callable[[int, Game, Mapping[str, Any]], None] | None = None,
-                        ) -> tuple[list[int], int]:
+                        *, budget: ArchiveBudget | None = None) -> tuple[list[int], int]:
         """Store the records whose key was never stored, in one transaction: (the new ids, how many
         were there already). A key names a record's content (and its place among equal ones), so
-        importing the same file again adds nothing."""
-        ids, known = [], 0
+        importing the same file again adds nothing. With a `budget`, the first new record that
+        finds the archive full is not stored and no more are read: what was stored is committed,
+        then ArchiveFull says so (controller/store/budget.py)."""
+        ids: list[int] = []
+        known = 0
+        full = ""
         with self._transaction() as conn:
             conn.execute(IMPORTED)
+            games = archive_use(conn).games if budget is not None else 0
             for key, game, details in records:
                 if conn.execute("SELECT 1 FROM imported WHERE key = ?", (key,)).fetchone():
                     known += 1
                     continue
+                if budget is not None and (full := ArchiveUse(games + len(ids), used_bytes(conn)).over(budget)):
+                    break
                 ids.append(insert_record(conn, game, self._stamp, **details))
                 conn.execute("INSERT INTO imported (key, game_id) VALUES (?, ?)", (key, ids[-1]))
                 if on_stored is not None:
                     on_stored(ids[-1], game, details)
+        if full and budget is not None:
+            raise ArchiveFull(ids, known, full, budget)
         return ids, known
+
+    def archive_use(self) -> ArchiveUse:
+        """How many games the archive holds and the bytes they take (its budget: budget.py)."""
+        try:
+            return archive_use(self._conn)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the game database: {exc}") from None
 
     def add_learner(self, name: str) -> None:
         """A learner (teaching/progress.py), kept even before the first lesson."""

@@ -26,6 +26,7 @@ POLISH: dict[str, str] = {
     "pdn.gametype_unplayed": "GameType {number} to {game}, gra, w którą Damka nie gra",
     "pdn.gametype_unknown": "GameType {gametype!r} to nie gra, w którą gra Damka (znane: {known})",
     "pdn.no_game_tag": "zapis nie ma tagu GameType ani Variant, więc nie wiadomo, jaka to gra",
+    "pdn.empty_record": "zapis nie ma żadnego ruchu ani pozycji początkowej (tagu FEN): to nie jest partia",
     "variant.unknown": "nieznana gra {name!r}; znane: {known}",
     "option.not_one_of": "opcja {name}: {text!r} to nie {allowed}",
     "option.yes_no": "tak lub nie",

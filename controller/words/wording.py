@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from damka.controller.board.takeback_guide import PieceStep, TakebackGuide
+from damka.controller.store.budget import ArchiveFull
 from damka.controller.words import say, translate
 from damka.controller.words.catalogue import keys as _catalogue_keys
 from damka.engine.game import Game
@@ -162,3 +163,11 @@ def takeback_text(variant: Variant, guide: TakebackGuide) -> str:
 def board_missing_text(device: str) -> str:
     """The board's devices do not answer (unplugged): which one, and what to do."""
     return say("board.missing", device=device)
+
+
+def archive_full_text(error: ArchiveFull, name: str, stored: int) -> str:
+    """An import of `name` stopped at the archive's budget: the `stored` games of it that were
+    stored, which limit was reached, and the setting to raise (`damka import` and the page)."""
+    limit = (say("import.full_games", count=error.budget.games) if error.limit == "games" else
+             say("import.full_megabytes", megabytes=error.budget.megabytes))
+    return say("import.full", limit=limit, count=stored, name=name, key=f"max_{error.limit}")

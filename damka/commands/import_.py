@@ -8,6 +8,11 @@ A record with no tag naming its game is read as `--variant`, else as its FEN
 and first moves say. The file is read and stored game by game (a block of
 text at a time), so its size does not decide the memory used. A long import shows a count on stderr when stderr is a terminal (or
 with `--progress`: one line now and then, for a log).
+
+The import stops at the archive's budget, [archive] in the board config
+(`--config`, else the one `damka run` reads; controller/store/budget.py): the
+games stored before it stay, one line says the archive is full and what to
+raise, and the exit code is 1; with nothing stored (or `--strict`), 2.
 """
 
 from __future__ import annotations
@@ -23,8 +28,10 @@ from damka.commands.games import add_db_argument
 from damka.controller.words.plurals import english
 from damka.controller.store.store import Store, default_path
 from damka.controller.store.pdn import import_variant, iter_outcomes, iter_records, record_key
+from damka.controller.store.budget import DEFAULT_GAMES, DEFAULT_MEGABYTES, ArchiveBudget, ArchiveFull
 from damka.controller.store.schema import Footprint
 from damka.controller.config.user_files import pdn_encoding, read_text_chunks
+from damka.controller.words.wording import archive_full_text
 from damka.engine.errors import RecordError
 from damka.engine.game import Game
 from damka.engine.pdn import result_text
@@ -47,6 +54,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--strict", action="store_true", help="all or nothing: a bad record stores no game")
     parser.add_argument("--progress", action="store_true",
                         help="show the count of games stored on stderr even when it is not a terminal")
+    parser.add_argument("--config", metavar="FILE", type=Path, default=None,
+                        help="board config whose [archive] budget the import stops at (default: "
+                             "/etc/damka/board.toml or ~/.config/damka/board.toml; none: "
+                             f"{DEFAULT_GAMES:,} games, {DEFAULT_MEGABYTES} MB)")
     add_db_argument(parser)
     parser.set_defaults(func=run)
 
@@ -55,10 +66,11 @@ def run(args: argparse.Namespace) -> int:
     if args.ply is not None and args.ply < 0:
         raise ValueError(f"--ply must be 0 or more, not {args.ply}")
     variant = import_variant(args.variant)
+    budget = archive_budget(args.config)
     chunks = read_text_chunks(args.file, encoding=pdn_encoding(args.file))
     if args.strict:
         return _run_strict(args, iter_records(chunks, name=str(args.file), keep_open=args.keep_open,
-                                              upto_ply=args.ply, variant=variant, warn=_warn))
+                                              upto_ply=args.ply, variant=variant, warn=_warn), budget)
     counts = {"read": 0, "refused": 0}
     refused_last: list[str] = []  # said once the next record is read: when nothing is stored, it is the error
 
@@ -91,15 +103,20 @@ def run(args: argparse.Namespace) -> int:
         lines.append(summary_line(game_id, game, details))
         progress.update(len(lines))
 
+    full: ArchiveFull | None = None
     try:
         with Store(path) as store:
             try:
-                ids, known = store.add_new_records(good(), on_stored=stored)
+                ids, known = store.add_new_records(good(), on_stored=stored, budget=budget)
+            except ArchiveFull as error:    # the games stored before the budget stay
+                full, ids, known = error, error.ids, error.known
             finally:
                 progress.done()
     except BaseException:
         created.undo()
         raise
+    if full is not None and not ids:  # (a refused record before was said when the next one came)
+        raise ValueError(archive_full_text(full, str(args.file), 0))  # nothing stored: one line, exit 2
     if not counts["read"]:
         created.undo()
         raise RecordError(f"{args.file}: no game record found")
@@ -110,8 +127,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"damka import: {refused_last[0]}", file=sys.stderr)
     for line in lines:
         print(line)
+    if full is not None:
+        print(f"damka import: {archive_full_text(full, str(args.file), len(ids))}", file=sys.stderr)
     print(import_summary(len(ids), counts["refused"], known, path))
-    return 1 if counts["refused"] else 0
+    return 1 if counts["refused"] or full is not None else 0
+
+
+def archive_budget(config: Path | None) -> ArchiveBudget:
+    """[archive] of the board config (`--config`, else the one `damka run` reads; none: the defaults)."""
+    from damka.commands.run import find_config
+    from damka.config import load_config
+
+    path = find_config(config)
+    return load_config(path).archive if path is not None else ArchiveBudget()
 
 
 def import_summary(stored: int, refused: int, known: int, path: Path) -> str:
@@ -128,8 +156,9 @@ def _warn(text: str) -> None:
     print(f"damka import: warning: {text}", file=sys.stderr)
 
 
-def _run_strict(args: argparse.Namespace, records: Iterator[tuple[Game, dict[str, Any]]]) -> int:
-    """All or nothing, in one transaction: the first bad record stops the import."""
+def _run_strict(args: argparse.Namespace, records: Iterator[tuple[Game, dict[str, Any]]],
+                budget: ArchiveBudget) -> int:
+    """All or nothing, in one transaction: the first bad record, or the budget, stops the import."""
     lines: list[str] = []  # one short line per game, printed once all are stored
     progress = Progress(sys.stderr, always=args.progress)
 
@@ -142,9 +171,12 @@ def _run_strict(args: argparse.Namespace, records: Iterator[tuple[Game, dict[str
     try:
         with Store(path) as store:
             try:
-                ids = store.add_records(records, on_stored=stored)
+                ids = store.add_records(records, on_stored=stored, budget=budget)
             finally:
                 progress.done()
+    except ArchiveFull as full:
+        created.undo()
+        raise ValueError(archive_full_text(full, str(args.file), 0)) from None
     except BaseException:
         created.undo()
         raise

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from damka.controller.app.views import View
     from damka.hardware.backends import HardwareBoard
     from damka.config import BoardConfig
+    from damka.controller.store.budget import ArchiveBudget
+    from damka.controller.store.store import Store
 
 DEFAULT_CONFIGS = (Path("/etc/damka/board.toml"), Path("~/.config/damka/board.toml"))
 # What --config says of the board config, in `damka run --help` and `damka dxp --help`.
@@ -78,11 +80,15 @@ def run(args: argparse.Namespace) -> int:
     store = Store(args.db)
     stack = contextlib.ExitStack()
     try:
+        over = archive_over_budget(store, config.archive)
+        if over:
+            print(over, file=sys.stderr)
         app = App(store=store, setup=setup, start_game=bool(args.variant), offer_resume=True,
                   players=players_from(args), **app_options(config))
         from damka.web.launch import start_web
 
-        web = start_web(app, args.web, config.web if path is not None else None, bind=args.bind)
+        web = start_web(app, args.web, config.web if path is not None else None, bind=args.bind,
+                        archive=config.archive)
         if web is not None:
             stack.callback(web.close)
         if config.hall is not None:  # [hall]: the games go to the tournament hall too (docs/hall.md)
@@ -107,6 +113,19 @@ def run(args: argparse.Namespace) -> int:
         stack.close()
         store.close()
     return 0
+
+
+def archive_over_budget(store: Store, budget: ArchiveBudget) -> str:
+    """A line for the log when the archive is at its budget ([archive]): uploads and `damka import`
+    store no more, the board's own games are stored all the same ("" while there is room)."""
+    from damka.controller.store.budget import MEGABYTE
+
+    use = store.archive_use()
+    limit = use.over(budget)
+    if not limit:
+        return ""
+    return (f"archive full: {use.games} games, {use.bytes / MEGABYTE:.1f} MB in {store.path}, at its budget "
+            f"([archive] max_{limit}); imports store no more, games played at the board are stored all the same")
 
 
 def app_options(config: BoardConfig) -> dict[str, Any]:
