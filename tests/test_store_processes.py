@@ -56,13 +56,15 @@ from damka.engine import Game, find_variant  # noqa: E402
 from damka.engine.move import Move  # noqa: E402
 from damka.hardware.layout import Layout  # noqa: E402
 from damka.hardware.pty_device import PtyBoard  # noqa: E402
+from damka.web.importer import BATCH  # noqa: E402
 from waiting import DEADLINE_S, wait_until  # noqa: E402
 
 VARIANT = find_variant("classic")
 LAYOUT = Layout()
 BOARD_MAP = BoardMap(VARIANT)
 UNSAFE = (Kind.COMPLETE, Kind.TAKEBACK, Kind.START, Kind.HALF_TURN)  # an in-between board the session could act on
-UPLOAD_GAMES = 150     # records an upload: the job stores them in two batches, for about a second
+UPLOAD_GAMES = 300     # records an upload: the job stores them in three batches, for a second or two
+UPLOADS = 6
 
 
 # -- what the runs upload -----------------------------------------------------------------------
@@ -86,8 +88,9 @@ def random_games(seed: int, count: int, tmp: Path) -> str:
 
 @pytest.fixture(scope="module")
 def uploads(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    tmp = tmp_path_factory.mktemp("pdn")
-    return [random_games(seed, UPLOAD_GAMES, tmp) for seed in range(4)]
+    """Files of different records (their players' names differ): each upload stores all of its games."""
+    text = random_games(36, UPLOAD_GAMES, tmp_path_factory.mktemp("pdn"))
+    return [text.replace('[White "', f'[White "U{n}-') for n in range(UPLOADS)]
 
 
 # -- the board: `damka run` on a faked device ---------------------------------------------------
@@ -120,7 +123,8 @@ class BoardProcess:
 
     def __init__(self, tmp: Path, db: Path, pty: PtyBoard) -> None:
         config = tmp / "board.toml"
-        config.write_text(f'[board]\nbackend = "serial"\n[serial]\nport = "{pty.port}"\n[web]\nport = 0\nbind = "127.0.0.1"\n')
+        config.write_text(f'[board]\nbackend = "serial"\n[serial]\nport = "{pty.port}"\n'
+                          '[web]\nport = 0\nbind = "127.0.0.1"\n')
         env = {**os.environ, "HOME": str(tmp), "XDG_CONFIG_HOME": str(tmp / ".config"),
                "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
         self.lines: list[str] = []
@@ -257,9 +261,10 @@ def one_run(tmp: Path, seed: int, uploads: list[str]) -> dict:
                 seen.update(games)
                 return games
 
-            steps = [rng.choice(("get", "upload", "move", "move", "move", "games")) for _ in range(rng.randint(3, 8))]
+            steps = [rng.choice(("get", "upload", "move", "move", "move", "games")) for _ in range(rng.randint(2, 7))]
             steps = ["get", *steps] if rng.random() < 0.5 else steps
-            in_flight = rng.random() < 0.6     # the last step is not waited for: the kill hits it under way
+            in_flight = rng.choice(("upload", "move", ""))   # a last step not waited for: the kill hits it under way
+            steps += [in_flight] if in_flight else []
             uploaded = 0
             for index, step in enumerate(steps):
                 last = index == len(steps) - 1
@@ -285,12 +290,15 @@ def one_run(tmp: Path, seed: int, uploads: list[str]) -> dict:
                     listed = damka_games(db)
                     games = look("the games from this process")
                     assert listed == {i: moves for i, (moves, _) in games.items()}, (listed, games)
-            time.sleep(rng.uniform(0.0, 0.4))    # the power cut comes at a seeded moment
+            time.sleep(rng.uniform(0.0, 2.0 if in_flight == "upload" else 0.3))  # the power cut, at a seeded moment
         finally:
             jobs = board.kill()
-    # The import job is the board's: it ends with it, without a traceback.
+    at_kill = len(outside(db))
+    # The import job is the board's: it ends with it, between two transactions, without a traceback.
     wait_until(lambda: not any(alive(pid) for pid in jobs), "the import job to end with the board")
     assert "Traceback" not in board.stderr(), board.stderr()
+    stored_after = len(outside(db)) - at_kill
+    assert stored_after <= BATCH, f"the import job stored {stored_after} games after the board was killed"
     conn = sqlite3.connect(db)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
@@ -303,7 +311,7 @@ def one_run(tmp: Path, seed: int, uploads: list[str]) -> dict:
     assert not missing, f"read before the kill, gone after it: {missing}"
     assert game.moves == hand.game.moves[:game.ply], "the board's game is not the moves the hand made"
     return {"kills": 1, "moves_checked": seen.get(ours, (0, False))[0], "games_checked": len(seen),
-            "imports": uploaded, "jobs_at_kill": len(jobs)}
+            "imports": uploaded, "jobs_at_kill": len(jobs), "stored_after_kill": stored_after}
 
 
 def run_many(tmp_path: Path, runs: int, seed: int, uploads: list[str]) -> None:
@@ -326,3 +334,45 @@ def test_board_page_and_import_job_share_the_database_through_power_cuts(tmp_pat
 @pytest.mark.slow
 def test_many_power_cuts_lose_nothing(tmp_path: Path, uploads) -> None:
     run_many(tmp_path, 16, seed=3636, uploads=uploads)
+
+
+# -- the import job alone, its board killed -------------------------------------------------------
+
+PARENT = '''
+import sys, threading
+from pathlib import Path
+from damka.web.importer import Importer
+
+def publish(progress):
+    print(progress.state, progress.stored, flush=True)
+
+Importer(Path(sys.argv[1]), publish).start(sys.stdin.read(), "club.pdn")
+threading.Event().wait()
+'''
+
+
+def test_the_import_job_stops_between_batches_when_its_board_is_killed(tmp_path: Path, uploads) -> None:
+    """A board (here a bare process with the page's Importer) killed while its import job stores a
+    large file: the job stops at once, after a whole batch, quietly; what it stored is there."""
+    db = tmp_path / "games.db"
+    parent = subprocess.Popen([sys.executable, "-c", PARENT, str(db)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert parent.stdin is not None and parent.stdout is not None and parent.stderr is not None
+    parent.stdin.write("\n".join(uploads))     # 1,800 records: 18 batches
+    parent.stdin.close()
+    for line in parent.stdout:
+        state, stored = line.split()
+        assert state == "reading", line
+        if int(stored) > 0:
+            break
+    jobs = children(parent.pid)
+    assert len(jobs) == 1, jobs
+    parent.kill()
+    parent.wait(DEADLINE_S)
+    wait_until(lambda: not alive(jobs[0]), "the import job to end with its board")
+    errors = parent.stderr.read()
+    assert "Traceback" not in errors, errors
+    with Store(db) as store:
+        count = store.count_games()
+        assert store.integrity_check() == "ok"
+    assert count % BATCH == 0 and count < UPLOADS * UPLOAD_GAMES, count   # whole batches, not the whole file

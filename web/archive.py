@@ -1,8 +1,11 @@
 """The stored games for the page: the list, a replay (pieces after every move), PDN out and in.
 
-Reading opens the database read-only on the server's thread (a connection
-of its own, closed at once); an imported file is stored by the import job
-(`importer.py`), on a thread and a connection of its own.
+Reading opens the database read-only on the server's thread (an SQLite
+connection of its own, `mode=ro`, closed at once); an imported file is stored
+by the import job (`importer.py`), in a process and a connection of its own.
+Nothing here touches the file but through SQLite: this is the board's process,
+and any other descriptor of the file closed in it would drop the board's locks
+(controller/store/schema.py says why, issue 36 what it cost).
 """
 
 from __future__ import annotations
