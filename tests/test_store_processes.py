@@ -336,6 +336,36 @@ def test_many_power_cuts_lose_nothing(tmp_path: Path, uploads) -> None:
     run_many(tmp_path, 16, seed=3636, uploads=uploads)
 
 
+# -- the locks of the board's process -----------------------------------------------------------
+
+
+def held_locks() -> list[str]:
+    """This process's POSIX locks as Linux lists them: (device:inode, byte range)."""
+    mine = []
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        if len(fields) >= 8 and fields[1] == "POSIX" and fields[4] == str(os.getpid()):
+            mine.append(" ".join(fields[5:8]))
+    return sorted(mine)
+
+
+def test_the_archive_reads_leave_the_boards_locks_alone(tmp_path: Path) -> None:
+    """The page's Archive reads run in the board's process: they must not drop the locks
+    SQLite holds there for the board's connection (before: a GET took them from 2 to 1)."""
+    from damka.web import archive
+
+    with Store(tmp_path / "games.db") as board:
+        game = Game(VARIANT)
+        game.push(game.legal_moves()[0])
+        game_id = board.new_game(VARIANT)
+        board.record_move(game_id, game)
+        before = held_locks()
+        assert len(before) >= 2, before     # the database file's and its WAL index's
+        assert archive.list_games(board)["total"] == 1
+        assert archive.replay(board, game_id)["moves"]
+        assert held_locks() == before
+
+
 # -- the import job alone, its board killed -------------------------------------------------------
 
 PARENT = '''
