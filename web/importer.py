@@ -8,7 +8,9 @@ interpreter lock, and on a busy machine a thread preempted while holding it
 stops the board for a few hundred ms): it opens its own database
 connection, reads the records a piece of text at a time and stores them in
 batches of `BATCH`, one short transaction each, so the board's own writes
-wait at most one batch. A thread of the board's process only waits for the
+wait at most one batch. (Not through the board's writer: its connection is
+the board loop's alone, and SQLite keeps two processes apart as long as
+neither touches the file but through SQLite: controller/store/schema.py.) A thread of the board's process only waits for the
 job's progress and hands it to the pages.
 
 Only one job runs at a time. Each record gets a key (`record_key`: its
