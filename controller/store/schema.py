@@ -205,15 +205,16 @@ def _add_progress(conn: sqlite3.Connection) -> None:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_notes, 2: _add_progress}
 
 
-def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+def connect(path: Path, *, readonly: bool = False, verify: bool = True) -> sqlite3.Connection:
     """Open the game database at `path`, migrated to the current schema
     (created when absent, unless `readonly`); StoreError when the file is not
-    a usable Damka database. A failed open removes whatever it created."""
+    a usable Damka database. A failed open removes whatever it created.
+    `verify=False` (read-only only): no whole-file check (PRAGMA quick_check)."""
     path = Path(path)
     if path.is_dir():   # (a stat: nothing of the file is opened but by SQLite)
         raise StoreError(f"{path}: is a directory, not a game database")
     if readonly:
-        return _connect_readonly(path)
+        return _connect_readonly(path, verify)
     existed = path.exists() and path.stat().st_size > 0
     if existed:  # (its WAL files may be another process's: nothing of it is removed)
         return _open(path, lambda conn: _prepare(conn, path, existed), path)
@@ -252,12 +253,12 @@ def _open(target: str | Path, prepare: Callable[[sqlite3.Connection], None], pat
     return conn
 
 
-def _connect_readonly(path: Path) -> sqlite3.Connection:
+def _connect_readonly(path: Path, verify: bool = True) -> sqlite3.Connection:
     if not path.exists():
         raise StoreError(f"{path}: no game database there")
     base = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
     try:
-        return _open(base, lambda conn: _check_readable(conn, path), path, uri=True)
+        return _open(base, lambda conn: _check_readable(conn, path, verify), path, uri=True)
     except StoreError:
         # (A failed read-only open on a full disk leaves a -shm of 3 bytes and an empty -wal.)
         if _in_use(_beside(path, "-shm"), WAL_INDEX_REGION) or _in_use(_beside(path, "-wal"), 1):
@@ -265,7 +266,7 @@ def _connect_readonly(path: Path) -> sqlite3.Connection:
     # The WAL's shared memory cannot be made here (a read-only card, a full disk), and
     # nobody has the file open (each connection to a WAL database maps that file, so
     # none can be writing it) with nothing waiting in the WAL: the file alone is the database.
-    return _open(base + "&immutable=1", lambda conn: _check_readable(conn, path), path, uri=True)
+    return _open(base + "&immutable=1", lambda conn: _check_readable(conn, path, verify), path, uri=True)
 
 
 WAL_INDEX_REGION = 32768   # the -shm's first region, mapped by every connection before its first read
@@ -279,14 +280,17 @@ def _in_use(path: Path, least: int) -> bool:
         return False
 
 
-def _check_readable(conn: sqlite3.Connection, path: Path) -> None:
+def _check_readable(conn: sqlite3.Connection, path: Path, verify: bool = True) -> None:
     """The checks of `_prepare` that need no writing; a schema older than
-    this Damka's must be upgraded by a read-write open first."""
+    this Damka's must be upgraded by a read-write open first. `verify`: the
+    whole file's pages too (quick_check reads them all)."""
     conn.execute("PRAGMA query_only=ON")
     version = _check_ours(conn, path)
     if version != SCHEMA_VERSION:
         raise StoreError(f"{path}: {'empty' if version == 0 else f'schema {version}'}, not a game database this "
                          "Damka can read without writing to it")
+    if not verify:
+        return
     check = conn.execute("PRAGMA quick_check").fetchone()[0]
     if check != "ok":
         raise StoreError(f"{path}: damaged game database (integrity check: {check}); left untouched")
