@@ -10,8 +10,9 @@ connection, reads the records a piece of text at a time and stores them in
 batches of `BATCH`, one short transaction each, so the board's own writes
 wait at most one batch. (Not through the board's writer: its connection is
 the board loop's alone, and SQLite keeps two processes apart as long as
-neither touches the file but through SQLite: controller/store/schema.py.) A thread of the board's process only waits for the
-job's progress and hands it to the pages.
+neither touches the file but through SQLite: controller/store/schema.py.)
+A thread of the board's process only waits for the job's progress and hands
+it to the pages.
 
 Only one job runs at a time. Each record gets a key (`record_key`: its
 content, and its place among equal records of the file), and a key stored
@@ -114,7 +115,7 @@ def main() -> None:
     except OSError:
         pass
     header = json.loads(sys.stdin.readline())
-    board = Board(int(header.get("parent") or os.getppid()))
+    board = BoardWatch(int(header.get("parent") or os.getppid()))
     text = sys.stdin.read()
 
     def put(changes: dict) -> None:
@@ -128,7 +129,7 @@ def main() -> None:
         run_job(Path(header["store"]), text, header["name"], put, header.get("variant"), stopping=board.left)
 
 
-class Board:
+class BoardWatch:
     """The board that started this job, watched: `left()` once it is gone (its SIGTERM, asked
     for with PR_SET_PDEATHSIG; a parent other than `pid`; or its end of the pipe closed)."""
 
