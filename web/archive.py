@@ -1,8 +1,11 @@
 """The stored games for the page: the list, a replay (pieces after every move), PDN out and in.
 
-Reading opens the database read-only on the server's thread (a connection
-of its own, closed at once); an imported file is stored by the import job
-(`importer.py`), on a thread and a connection of its own.
+Reading opens the database read-only on the server's thread (an SQLite
+connection of its own, `mode=ro`, closed at once); an imported file is stored
+by the import job (`importer.py`), in a process and a connection of its own.
+Nothing here touches the file but through SQLite: this is the board's process,
+and any other descriptor of the file closed in it would drop the board's locks
+(controller/store/schema.py says why, issue 36 what it cost).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ def _open(store: Store | None) -> Store:
     if store is None:
         raise ArchiveError(say("web.no_store"), 404)
     try:
-        return Store(store.path, readonly=True)
+        return Store(store.path, readonly=True, verify=False)   # (the board checked its file when it opened it)
     except (StoreError, OSError) as error:
         log.warning("the page cannot read the games: %s", error)   # the path is for the log, not for anyone
         raise ArchiveError(say("web.unreadable"), 503) from None

@@ -8,8 +8,11 @@ interpreter lock, and on a busy machine a thread preempted while holding it
 stops the board for a few hundred ms): it opens its own database
 connection, reads the records a piece of text at a time and stores them in
 batches of `BATCH`, one short transaction each, so the board's own writes
-wait at most one batch. A thread of the board's process only waits for the
-job's progress and hands it to the pages.
+wait at most one batch. (Not through the board's writer: its connection is
+the board loop's alone, and SQLite keeps two processes apart as long as
+neither touches the file but through SQLite: controller/store/schema.py.)
+A thread of the board's process only waits for the job's progress and hands
+it to the pages.
 
 Only one job runs at a time. Each record gets a key (`record_key`: its
 content, and its place among equal records of the file), and a key stored
@@ -25,13 +28,25 @@ Progress goes to every page as an `ImportProgress` event of the feed (read,
 stored, already there, done or the reason it stopped). Its reasons are said in
 the language spoken when the file came, the board's (the job, a process of its
 own, is told it).
+
+The job is the board's and ends with it: a board killed (a crash, a power cut
+seen by the service manager, kill -9) must not leave a process writing its
+database. On Linux the job asks for SIGTERM when its parent goes
+(PR_SET_PDEATHSIG), and looks whether its parent is still the board that
+started it (getppid) before each batch and after any failed report; either
+way it stops between two transactions: what it stored stays, the batch it
+was reading is not stored. (The signal comes when the board's thread that
+started the job ends: `_watch`, which lives as long as the job.) The service
+(deploy/damka.service, KillMode=control-group) ends it with the board too.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -97,29 +112,63 @@ def keyed(records: Iterable[tuple[Any, dict]]) -> Iterator[tuple[str, Any, dict]
 
 def main() -> None:
     """`python -m damka.web.importer`: the job's process. Its input: one line of JSON (the store's
-    path, the file's name), then the PDN text; its output: a line of JSON per change of the progress."""
+    path, the file's name, the board's process id), then the PDN text; its output: a line of JSON
+    per change of the progress."""
     try:
         os.nice(10)          # the board and its pages first
     except OSError:
         pass
     header = json.loads(sys.stdin.readline())
+    board = BoardWatch(int(header.get("parent") or os.getppid()))
     text = sys.stdin.read()
 
     def put(changes: dict) -> None:
-        sys.stdout.write(json.dumps(changes) + "\n")
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(json.dumps(changes) + "\n")
+            sys.stdout.flush()
+        except OSError:      # nobody reads any more: the board is gone
+            board.gone = True
 
     with speaking(header.get("language", "en")):
         budget = header.get("budget")
         run_job(Path(header["store"]), text, header["name"], put, header.get("variant"),
-                ArchiveBudget(**budget) if budget else None)
+                ArchiveBudget(**budget) if budget else None, stopping=board.left)
+
+
+class BoardWatch:
+    """The board that started this job, watched: `left()` once it is gone (its SIGTERM, asked
+    for with PR_SET_PDEATHSIG; a parent other than `pid`; or its end of the pipe closed)."""
+
+    PR_SET_PDEATHSIG = 1
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.gone = False
+        signal.signal(signal.SIGTERM, self._told)
+        if sys.platform == "linux":
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                libc.prctl(self.PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+            except (OSError, AttributeError):
+                pass          # getppid below still sees it, a batch later
+        self.left()           # (the board may have gone before the prctl)
+
+    def _told(self, signum: int, frame: object) -> None:
+        self.gone = True      # the batch under way commits; no other starts
+
+    def left(self) -> bool:
+        if os.getppid() != self.pid:
+            self.gone = True
+        return self.gone
 
 
 def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
-            variant: str | None = None, budget: ArchiveBudget | None = None) -> None:
+            variant: str | None = None, budget: ArchiveBudget | None = None,
+            stopping: Callable[[], bool] = lambda: False) -> None:
     """The import job: `put` gets each change of the progress (a dict), at most every PUBLISH_S.
     A record with no tag naming its game is read as `variant` (None: as its FEN and moves say).
-    It stops at `budget` (None: none). Its words are in the language spoken here."""
+    It stops at `budget` (None: none). Its words are in the language spoken here.
+    `stopping()` true: the board is gone, the job stops before its next transaction."""
     last = 0.0
 
     def report(**changes: Any) -> None:
@@ -168,10 +217,15 @@ def run_job(store_path: Path, text: str, name: str, put: Callable[[dict], None],
     try:
         batch: list[tuple[str, Any, dict]] = []
         for item in keyed(good_records()):
+            if stopping():
+                break
             batch.append(item)
             if len(batch) >= BATCH:
                 flush(batch)
                 batch = []
+        if stopping():   # between two transactions: what was stored stays, the batch read is dropped
+            log.warning("import of %s: the board is gone; stopped after %d games stored", name, stored)
+            return
         flush(batch)
         report(state="done", read=read, stored=stored, known=known, ids=list(first), refused=refused,
                problems=list(problems))
@@ -231,13 +285,14 @@ class Importer:
         """The board's side of a job: start its process, hand it the text, pass its progress
         on, and notice when it ends without saying so. `spoken`: the language spoken when the
         file came (the board's)."""
+        # (This thread lives until the job ends: the job's PR_SET_PDEATHSIG watches it.)
         process = subprocess.Popen([sys.executable, "-m", "damka.web.importer"], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, text=True, encoding="utf-8")
         ended = False
         try:
             assert process.stdin is not None and process.stdout is not None
             process.stdin.write(json.dumps({"store": str(self.store_path), "name": name, "variant": variant,
-                                            "language": spoken,
+                                            "language": spoken, "parent": os.getpid(),
                                             "budget": asdict(self.budget) if self.budget else None}) + "\n")
             process.stdin.write(text)
             process.stdin.close()

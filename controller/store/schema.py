@@ -12,12 +12,28 @@ transactions; the board is unplugged for real (that is the case we resume
 from), and one fsync per committed move (a few a minute) costs little, so we
 choose FULL: a move reported as committed survives a power cut.
 
+One way into the file: SQLite's. Several processes share it (the board, its
+import job, `damka games`, `damka import`), and SQLite keeps them apart with
+POSIX advisory locks, which belong to a process: closing ANY descriptor of the
+file in that process drops all of them (SQLite's "How To Corrupt An SQLite
+Database File", 2.2). The board's page once read the file's first bytes with
+Python's open() for each Archive read; the import job, ending, then saw no
+other user, deleted the WAL the board was still writing, and the board's next
+moves were seen by nobody and lost at a power cut (issue 36). So no code here,
+nor anywhere a connection may be open, opens, reads or copies the file (or
+its -wal, -shm) but through SQLite: a file that is not SQLite is recognised
+by SQLite's own "file is not a database"; sizes come from `os.stat` (which
+opens nothing) or from PRAGMA page_count.
+
 Reading asks for no more than reading: `connect(path, readonly=True)` opens
-with SQLite's `mode=ro`, so `damka games` and `export` work on a read-only
-card or a full disk (where the read-write open, which must create the WAL's
-shared-memory file, fails). A WAL database needs that file even to be read;
-where it cannot be made and no WAL content is waiting, the file is opened
-`immutable` (nothing else can be writing it there).
+with SQLite's `mode=ro`, so `damka games` and `export` work on a full disk
+(where the read-write open, which must create the WAL's shared-memory file,
+fails) and beside a running board. Never `immutable=1` on a file another
+process may write: SQLite would then read it without locks and without its
+WAL. Only where the WAL's shared-memory file (-shm) cannot be made (a
+write-protected card, a full disk) AND none is in use (every connection to a
+WAL database maps one: nobody has the file open) AND no WAL content waits is
+the file opened `immutable`: then it is the whole database and nobody writes it.
 """
 
 
@@ -34,7 +50,6 @@ from damka.engine.errors import DamkaError
 # program's SQLite database is never mistaken for an empty games database.
 APPLICATION_ID = 0x44414D4B
 SCHEMA_VERSION = 3
-SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 class StoreError(DamkaError):
@@ -190,27 +205,16 @@ def _add_progress(conn: sqlite3.Connection) -> None:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_notes, 2: _add_progress}
 
 
-def _check_header(path: Path) -> None:
-    """A non-empty file that is not SQLite is refused before SQLite touches it."""
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(len(SQLITE_HEADER))
-    except FileNotFoundError:
-        return
-    except IsADirectoryError:
-        raise StoreError(f"{path}: is a directory, not a game database") from None
-    if header and header != SQLITE_HEADER:
-        raise StoreError(f"{path}: not a Damka game database (not an SQLite file); left untouched")
-
-
-def connect(path: Path, *, readonly: bool = False) -> sqlite3.Connection:
+def connect(path: Path, *, readonly: bool = False, verify: bool = True) -> sqlite3.Connection:
     """Open the game database at `path`, migrated to the current schema
     (created when absent, unless `readonly`); StoreError when the file is not
-    a usable Damka database. A failed open removes whatever it created."""
+    a usable Damka database. A failed open removes whatever it created.
+    `verify=False` (read-only only): no whole-file check (PRAGMA quick_check)."""
     path = Path(path)
-    _check_header(path)
+    if path.is_dir():   # (a stat: nothing of the file is opened but by SQLite)
+        raise StoreError(f"{path}: is a directory, not a game database")
     if readonly:
-        return _connect_readonly(path)
+        return _connect_readonly(path, verify)
     existed = path.exists() and path.stat().st_size > 0
     if existed:  # (its WAL files may be another process's: nothing of it is removed)
         return _open(path, lambda conn: _prepare(conn, path, existed), path)
@@ -240,6 +244,8 @@ def _open(target: str | Path, prepare: Callable[[sqlite3.Connection], None], pat
         raise StoreError(f"{path}: cannot use the game database: {sqlite_reason(exc)}") from None
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if exc.sqlite_errorcode == sqlite3.SQLITE_NOTADB:   # SQLite's own look at the header, before anything
+            raise StoreError(f"{path}: not a Damka game database (not an SQLite file); left untouched") from None
         raise StoreError(f"{path}: damaged game database ({sqlite_reason(exc)}); left untouched") from None
     except BaseException:
         conn.close()
@@ -247,29 +253,44 @@ def _open(target: str | Path, prepare: Callable[[sqlite3.Connection], None], pat
     return conn
 
 
-def _connect_readonly(path: Path) -> sqlite3.Connection:
+def _connect_readonly(path: Path, verify: bool = True) -> sqlite3.Connection:
     if not path.exists():
         raise StoreError(f"{path}: no game database there")
     base = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
     try:
-        return _open(base, lambda conn: _check_readable(conn, path), path, uri=True)
+        return _open(base, lambda conn: _check_readable(conn, path, verify), path, uri=True)
     except StoreError:
-        wal = _beside(path, "-wal")
-        if wal.exists() and wal.stat().st_size > 0:
-            raise  # moves wait in the WAL: an immutable open would not see them
-    # The WAL's shared memory cannot be made here (read-only card, full disk)
-    # and nothing waits in the WAL: the file alone is the whole database.
-    return _open(base + "&immutable=1", lambda conn: _check_readable(conn, path), path, uri=True)
+        # (A failed read-only open on a full disk leaves a -shm of 3 bytes and an empty -wal.)
+        if _in_use(_beside(path, "-shm"), WAL_INDEX_REGION) or _in_use(_beside(path, "-wal"), 1):
+            raise  # someone has it open, or moves wait in the WAL: immutable would read it wrong
+    # The WAL's shared memory cannot be made here (a read-only card, a full disk), and
+    # nobody has the file open (each connection to a WAL database maps that file, so
+    # none can be writing it) with nothing waiting in the WAL: the file alone is the database.
+    return _open(base + "&immutable=1", lambda conn: _check_readable(conn, path, verify), path, uri=True)
 
 
-def _check_readable(conn: sqlite3.Connection, path: Path) -> None:
+WAL_INDEX_REGION = 32768   # the -shm's first region, mapped by every connection before its first read
+
+
+def _in_use(path: Path, least: int) -> bool:
+    """A WAL file holding at least `least` bytes (a stat: nothing is opened)."""
+    try:
+        return path.stat().st_size >= least
+    except FileNotFoundError:
+        return False
+
+
+def _check_readable(conn: sqlite3.Connection, path: Path, verify: bool = True) -> None:
     """The checks of `_prepare` that need no writing; a schema older than
-    this Damka's must be upgraded by a read-write open first."""
+    this Damka's must be upgraded by a read-write open first. `verify`: the
+    whole file's pages too (quick_check reads them all)."""
     conn.execute("PRAGMA query_only=ON")
     version = _check_ours(conn, path)
     if version != SCHEMA_VERSION:
         raise StoreError(f"{path}: {'empty' if version == 0 else f'schema {version}'}, not a game database this "
                          "Damka can read without writing to it")
+    if not verify:
+        return
     check = conn.execute("PRAGMA quick_check").fetchone()[0]
     if check != "ok":
         raise StoreError(f"{path}: damaged game database (integrity check: {check}); left untouched")
