@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import http.client
+import logging
 import multiprocessing
 import os
 import select
@@ -44,6 +45,8 @@ from damka.controller.game.setup import GameSetup  # noqa: E402
 from web_support import Served  # noqa: E402
 
 ATTACKER, PHONE = "127.0.0.2", "127.0.0.3"
+MANY = tuple(f"127.0.0.{n}" for n in range(2, 92))         # the many-address attack: loopback only
+PAIRED, NEWCOMER, STRANGER = "127.0.1.1", "127.0.1.2", "127.0.1.3"
 
 
 def rss_mb() -> float:
@@ -59,41 +62,43 @@ def cpu_s(stat: str) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def attack(port: int, idle: int, slow: int, streams: int) -> None:
-    """The attacker's process: keep `idle`, `slow` and `streams` sockets open from one address."""
+def attack(port: int, idle: int, slow: int, streams: int, sources: tuple[str, ...] = (ATTACKER,)) -> None:
+    """The attacker's process: keep `idle`, `slow` and `streams` sockets open from each address of `sources`."""
     kinds = {"idle": (idle, b""), "slow": (slow, b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n"),
              "stream": (streams, b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")}
-    held: dict[str, list[socket.socket]] = {kind: [] for kind in kinds}
+    held: dict[tuple[str, str], list[socket.socket]] = {(source, kind): [] for source in sources for kind in kinds}
     last_line = time.monotonic()
     while True:
-        for kind, (count, first) in kinds.items():
+        for (source, kind), socks in held.items():
+            count, first = kinds[kind]
             # Closed by the server (refused with a 429 it never reads, timed out, dropped): the peer's
             # hang-up is seen without reading, so the event streams stay unread.
             poller = select.poll()
-            for sock in held[kind]:
+            for sock in socks:
                 poller.register(sock, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
             gone = {fd for fd, _ in poller.poll(0)}
-            for sock in held[kind]:
+            for sock in socks:
                 if sock.fileno() in gone:
                     sock.close()
-            held[kind] = [sock for sock in held[kind] if sock.fileno() != -1]
-            while len(held[kind]) < count:
+            socks[:] = [sock for sock in socks if sock.fileno() != -1]
+            while len(socks) < count:
                 try:
-                    sock = socket.create_connection(("127.0.0.1", port), timeout=2, source_address=(ATTACKER, 0))
+                    sock = socket.create_connection(("127.0.0.1", port), timeout=2, source_address=(source, 0))
                     if kind == "stream":
                         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
                     if first:
                         sock.sendall(first)
                 except OSError:
                     break
-                held[kind].append(sock)
+                socks.append(sock)
         if time.monotonic() - last_line > 4:
             last_line = time.monotonic()
-            for sock in held["slow"]:
-                try:
-                    sock.send(b"X-Slow: 1\r\n")
-                except OSError:
-                    pass
+            for (_, kind), socks in held.items():
+                for sock in socks if kind == "slow" else ():
+                    try:
+                        sock.send(b"X-Slow: 1\r\n")
+                    except OSError:
+                        pass
         time.sleep(0.5)
 
 
@@ -121,11 +126,11 @@ def stand_in(ports: "multiprocessing.Queue[int]") -> None:
     asyncio.run(serve())
 
 
-def phone_try(port: int) -> float:
+def phone_try(port: int, source: str = PHONE) -> float:
     """Seconds for the phone's state and the first line of its event stream (inf: not within 2 s)."""
     started = time.monotonic()
     try:
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2, source_address=(PHONE, 0))
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2, source_address=(source, 0))
         conn.request("GET", "/api/state")
         response = conn.getresponse()
         response.read()
@@ -140,6 +145,101 @@ def phone_try(port: int) -> float:
         return float("inf")
     took = time.monotonic() - started
     return took if took <= 2 else float("inf")
+
+
+def login(port: int, code: str, source: str) -> tuple[int, str]:
+    """A phone's POST /api/login with `code` from `source`: the status and the answer's text (0: no answer)."""
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5, source_address=(source, 0))
+        conn.request("POST", "/api/login", body=b"{}", headers={
+            "Content-Type": "application/json", "Cookie": "damka_csrf=t", "X-CSRF-Token": "t", "X-Damka-Code": code})
+        response = conn.getresponse()
+        text = response.read().decode(errors="replace")
+        conn.close()
+    except OSError as error:
+        return 0, str(error)
+    return response.status, text
+
+
+def guess(port: int, rate: float, sources: tuple[str, ...], counts: "multiprocessing.Queue[dict]") -> None:
+    """The guessers' process: wrong codes at `rate` a second, from each of `sources` in turn, until terminated;
+    the statuses counted every second on `counts`."""
+    seen: dict[int, int] = {}
+    started = last = time.monotonic()
+    for n in range(10 ** 9):
+        status, _ = login(port, f"{n * 7919 % 1_000_000:06d}", sources[n % len(sources)])
+        seen[status] = seen.get(status, 0) + 1
+        now = time.monotonic()
+        if now - last >= 1:
+            last = now
+            counts.put(dict(seen, elapsed=now - started))
+        time.sleep(max(0.0, started + (n + 1) / rate - time.monotonic()))
+
+
+def many_addresses(args: argparse.Namespace) -> None:
+    """Issue 36: many addresses at once. A phone paired before the attack must get its state and event
+    stream 20 of 20 times within 2 s; a new phone must pair within 10 s while codes are guessed."""
+    sources = MANY[:args.addresses]
+    logging.getLogger("uvicorn.error").setLevel(logging.ERROR)   # uvicorn's 'Exceeded concurrency limit', each time
+    with tempfile.TemporaryDirectory() as tmp:
+        served = Served(Path(tmp))
+        port = served.web.port
+        status, text = login(port, served.code, PAIRED)
+        assert status == 200, (status, text)
+        phone_try(port, PAIRED)
+        memory_before = rss_mb()
+        for label, idle, slow, streams, count in (("event streams", 0, 0, args.many_streams, args.addresses),
+                                                  ("slow sockets", 0, args.many_slow, 0, args.slow_addresses)):
+            chosen = sources[:count]
+            attackers = [multiprocessing.Process(target=attack, daemon=True,
+                                                 args=(port, idle, slow, streams, chosen[part::args.procs]))
+                         for part in range(min(args.procs, len(chosen)))]
+            for attacker in attackers:
+                attacker.start()
+            time.sleep(args.settle_s)                       # the sockets are open, or refused and opened again
+            held = sum(served.web.limits.sockets.values())
+            answered = [phone_try(port, PAIRED) for _ in range(args.tries)]
+            stranger = [phone_try(port, STRANGER) for _ in range(5)]
+            memory = rss_mb()
+            for attacker in attackers:
+                attacker.terminate()
+                attacker.join(10)
+            ok = sum(t <= 2 for t in answered)
+            print(f"{count} addresses x {slow or streams} {label} ({held} sockets held by the server after "
+                  f"{args.settle_s:.0f} s): the paired phone {ok} of {len(answered)} within 2 s "
+                  f"(slowest {max(answered):.2f} s, median {percentile(answered, .5):.2f} s); a phone never "
+                  f"paired {sum(t <= 2 for t in stranger)} of {len(stranger)}; server memory "
+                  f"{memory_before:.0f} -> {memory:.0f} MB")
+            deadline = time.monotonic() + 30
+            while served.web.limits.sockets and time.monotonic() < deadline:
+                time.sleep(0.1)
+        counts: multiprocessing.Queue = multiprocessing.Queue()
+        guesser = multiprocessing.Process(target=guess, args=(port, args.guesses, sources, counts), daemon=True)
+        guesser.start()
+        time.sleep(5)                                      # the board-wide wrong codes are used up
+        started, tries, status, text = time.monotonic(), 0, 0, ""
+        code = served.code
+        while time.monotonic() - started < 60:
+            tries += 1
+            status, text = login(port, code, NEWCOMER)
+            if status == 200:
+                break
+            long_code = getattr(served.web.access, "long_code", None)
+            if status == 429 and long_code and long_code in served.rig.do(lambda: served.app.banner).replace(" ", ""):
+                code = long_code                           # the person types the long code the screen shows now
+            time.sleep(1)
+        took = time.monotonic() - started
+        last: dict = {}
+        while not counts.empty():
+            last = counts.get()
+        guesser.terminate()
+        guesser.join(10)
+        elapsed = last.pop("elapsed", 1e-9)
+        print(f"wrong codes at {sum(last.values()) / elapsed:.0f} a second from {len(sources)} addresses "
+              f"({', '.join(f'{v} x {k}' for k, v in sorted(last.items()))}): a new phone "
+              f"{'paired' if status == 200 else f'not paired ({status}: {text[:120]})'} after {took:.1f} s and "
+              f"{tries} tries")
+        served.close()
 
 
 def commit_latencies(served: Served, moves: int) -> list[float]:
@@ -177,7 +277,19 @@ def main() -> None:
     parser.add_argument("--memory-s", type=float, default=20, help="seconds of the attack on a still board")
     parser.add_argument("--no-control", action="store_true",
                         help="leave out the rounds with the attack aimed at a stand-in server")
+    many = parser.add_argument_group("many addresses (issue 36)")
+    many.add_argument("--many", action="store_true", help="the many-address attacks instead of the one-address one")
+    many.add_argument("--addresses", type=int, default=90, help="addresses holding event streams (127.0.0.2 on)")
+    many.add_argument("--many-streams", type=int, default=24, help="event streams per address")
+    many.add_argument("--slow-addresses", type=int, default=20)
+    many.add_argument("--many-slow", type=int, default=64, help="slow sockets per address")
+    many.add_argument("--procs", type=int, default=3, help="attacking processes")
+    many.add_argument("--settle-s", type=float, default=8, help="seconds of the attack before the phone tries")
+    many.add_argument("--guesses", type=float, default=36, help="wrong codes a second")
     args = parser.parse_args()
+    if args.many:
+        many_addresses(args)
+        return
     ports: multiprocessing.Queue = multiprocessing.Queue()
     stand = multiprocessing.Process(target=stand_in, args=(ports,), daemon=True)
     stand.start()

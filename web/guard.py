@@ -1,8 +1,14 @@
-"""Fair shares of the page's server: no one client can hold every socket.
+"""Fair shares of the page's server: no one client, and no crowd of them, can hold every socket.
 
-uvicorn's `limit_concurrency` is one limit for everyone, and it closes no
-socket that never finishes its request (it arms its keep-alive timer only
-after a response). So the server is given two small pieces here:
+uvicorn's `limit_concurrency` is one limit for everyone (503 beyond it, to
+a paired phone as to anyone), and it closes no socket that never finishes
+its request (it arms its keep-alive timer only after a response). So the
+server is given small pieces here. Addresses that have paired (given the
+pairing code or the PIN: `Limits.paired`, the `Access`'s) are served from
+a reserve: the unpaired addresses together hold at most `unpaired_sockets`
+sockets and `unpaired_streams` event streams (503 beyond), below uvicorn's
+`limit_concurrency`, so many addresses (90 x 24 event streams, 20 x 64
+slow sockets) cannot take the sockets a paired phone needs.
 
 * `guarded_protocol(limits)`: uvicorn's own h11 protocol with, per socket,
   a cap on the sockets one address may hold open (more are answered 429
@@ -10,7 +16,8 @@ after a response). So the server is given two small pieces here:
   and slowloris sockets are closed), and a deadline for a paused write (a
   reader that takes nothing is closed: its data is not buffered without end).
 * `StreamCap`: ASGI middleware capping the event streams (`/api/events`)
-  one address may hold at once (429 beyond it).
+  one address may hold at once (429 beyond it), and those of all unpaired
+  addresses together (503 beyond).
 * `GuardedListener`: the listening socket itself answers 429 and closes a
   connection from an address at its cap as it accepts it, before asyncio
   makes a transport, a task and a protocol for it. The server shares the
@@ -28,7 +35,7 @@ import os
 import socket
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -38,6 +45,8 @@ if TYPE_CHECKING:
 
 TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
             b"content-length: 44\r\n\r\ntoo many connections from your address: wait")
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nconnection: close\r\nretry-after: 5\r\n"
+        b"content-length: 84\r\n\r\nthe board's page is full: try again soon, or pair with the code on the board's screen")
 
 
 @dataclass
@@ -48,10 +57,23 @@ class Limits:
     streams_per_address: int = 24  # open event streams from one address
     request_s: float = 10.0        # a request's headers and body must all arrive within this
     write_s: float = 20.0          # a write the client does not take for this long ends the socket
+    unpaired_sockets: int = 512    # open sockets of every unpaired address together (the rest is the paired's)
+    unpaired_streams: int = 128    # open event streams of every unpaired address together
+    paired: Callable[[str], bool] = lambda host: False   # has this address paired? (Access.paired)
     sockets: Counter = field(default_factory=Counter)
     streams: Counter = field(default_factory=Counter)
+    unpaired_open: int = 0         # sockets of unpaired addresses open now
+    unpaired_watching: int = 0     # event streams of unpaired addresses open now
     refused: int = 0               # sockets and streams turned away (for the benchmark and the log)
     timed_out: int = 0             # sockets closed for slowness
+
+    def refusal(self, host: str) -> bytes | None:
+        """What a new socket from `host` is answered and closed with (None: it is let in)."""
+        if self.sockets[host] >= self.per_address:
+            return TOO_MANY
+        if self.unpaired_open >= self.unpaired_sockets and not self.paired(host):
+            return BUSY
+        return None
 
 
 def guarded_protocol(limits: Limits) -> type[H11Protocol]:
@@ -59,6 +81,7 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
 
     class Guarded(H11Protocol):
         _host: str | None = None
+        _unpaired = False                   # counted in limits.unpaired_open
         _request_timer: asyncio.TimerHandle | None = None
         _write_timer: asyncio.TimerHandle | None = None
 
@@ -70,9 +93,10 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer = transport.get_extra_info("peername")
             host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-            if limits.sockets[host] >= limits.per_address:
+            refusal = limits.refusal(host)
+            if refusal is not None:
                 limits.refused += 1
-                transport.write(TOO_MANY)
+                transport.write(refusal)
                 transport.close()
                 return
             args, kwargs = self._setup
@@ -80,6 +104,8 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             super().connection_made(transport)
             self._host = host
             limits.sockets[host] += 1
+            self._unpaired = not limits.paired(host)
+            limits.unpaired_open += self._unpaired
             self._arm_request_timer()
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -88,6 +114,7 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             limits.sockets[self._host] -= 1
             if limits.sockets[self._host] <= 0:
                 del limits.sockets[self._host]
+            limits.unpaired_open -= self._unpaired
             self._host = None
             for timer in (self._request_timer, self._write_timer):
                 if timer is not None:
@@ -140,7 +167,8 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
 
 
 class GuardedListener(socket.socket):
-    """A listening socket whose accept() refuses, at once and cheaply, an address at its cap.
+    """A listening socket whose accept() refuses, at once and cheaply, an address at its cap
+    (and an unpaired one while the unpaired addresses hold their share).
     asyncio's server calls accept() until it raises BlockingIOError; at most REFUSE_AT_ONCE
     refusals a call, so a flood cannot keep the loop from everything else."""
 
@@ -151,14 +179,15 @@ class GuardedListener(socket.socket):
         for _ in range(self.REFUSE_AT_ONCE):
             fd, address = self._accept()  # type: ignore[attr-defined]  # BlockingIOError: none waiting
             host = str(address[0]) if isinstance(address, tuple) and address else "?"
-            if self.limits.sockets[host] < self.limits.per_address:
+            refusal = self.limits.refusal(host)
+            if refusal is None:
                 sock = socket.socket(self.family, self.type, self.proto, fileno=fd)
                 if socket.getdefaulttimeout() is None and self.gettimeout():
                     sock.setblocking(True)
                 return sock, address
             self.limits.refused += 1
             try:
-                os.write(fd, TOO_MANY)       # a fresh socket's empty buffer takes it whole
+                os.write(fd, refusal)        # a fresh socket's empty buffer takes it whole
             except OSError:
                 pass
             os.close(fd)
@@ -176,7 +205,8 @@ def guarded_listener(limits: Limits, address: tuple[str, int], backlog: int = 12
 
 
 class StreamCap:
-    """ASGI middleware: at most `limits.streams_per_address` open event streams per address."""
+    """ASGI middleware: at most `limits.streams_per_address` open event streams per address, and
+    `limits.unpaired_streams` for every unpaired address together (a paired phone's are not counted)."""
 
     def __init__(self, app: ASGIApp, limits: Limits, path: str = "/api/events") -> None:
         self.app = app
@@ -188,19 +218,30 @@ class StreamCap:
             await self.app(scope, receive, send)
             return
         host = scope["client"][0] if scope.get("client") else "?"
-        streams = self.limits.streams
-        if streams[host] >= self.limits.streams_per_address:
-            self.limits.refused += 1
-            body = b'{"ok":false,"error":"too many open pages from your address: close one"}'
-            await send({"type": "http.response.start", "status": 429,
-                        "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"),
-                                    (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
+        limits, streams = self.limits, self.limits.streams
+        unpaired = not limits.paired(host)
+        if streams[host] >= limits.streams_per_address:
+            await self._refuse(send, 429, b"too many open pages from your address: close one")
+            return
+        if unpaired and limits.unpaired_watching >= limits.unpaired_streams:
+            await self._refuse(send, 503, b"too many pages watch this board now: try again soon, "
+                                          b"or pair with the code on the board's screen")
             return
         streams[host] += 1
+        limits.unpaired_watching += unpaired
         try:
             await self.app(scope, receive, send)
         finally:
             streams[host] -= 1
+            limits.unpaired_watching -= unpaired
             if streams[host] <= 0:
                 del streams[host]
+
+    async def _refuse(self, send: Any, status: int, reason: bytes) -> None:
+        self.limits.refused += 1
+        body = b'{"ok":false,"error":"' + reason + b'"}'
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"),
+                                (b"connection", b"close"),    # its socket is not kept waiting for another request
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
