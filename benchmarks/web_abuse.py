@@ -46,7 +46,7 @@ from web_support import Served  # noqa: E402
 
 ATTACKER, PHONE = "127.0.0.2", "127.0.0.3"
 MANY = tuple(f"127.0.0.{n}" for n in range(2, 92))         # the many-address attack: loopback only
-PAIRED, NEWCOMER, STRANGER = "127.0.1.1", "127.0.1.2", "127.0.1.3"
+PAIRED, STRANGER, NEWCOMERS = "127.0.1.1", "127.0.1.3", ("127.0.1.2", "127.0.1.4")
 
 
 def rss_mb() -> float:
@@ -213,32 +213,43 @@ def many_addresses(args: argparse.Namespace) -> None:
             deadline = time.monotonic() + 30
             while served.web.limits.sockets and time.monotonic() < deadline:
                 time.sleep(0.1)
-        counts: multiprocessing.Queue = multiprocessing.Queue()
-        guesser = multiprocessing.Process(target=guess, args=(port, args.guesses, sources, counts), daemon=True)
-        guesser.start()
-        time.sleep(5)                                      # the board-wide wrong codes are used up
-        started, tries, status, text = time.monotonic(), 0, 0, ""
-        code = served.code
-        while time.monotonic() - started < 60:
-            tries += 1
-            status, text = login(port, code, NEWCOMER)
-            if status == 200:
-                break
-            long_code = getattr(served.web.access, "long_code", None)
-            if status == 429 and long_code and long_code in served.rig.do(lambda: served.app.banner).replace(" ", ""):
-                code = long_code                           # the person types the long code the screen shows now
-            time.sleep(1)
-        took = time.monotonic() - started
-        last: dict = {}
-        while not counts.empty():
-            last = counts.get()
-        guesser.terminate()
-        guesser.join(10)
-        elapsed = last.pop("elapsed", 1e-9)
-        print(f"wrong codes at {sum(last.values()) / elapsed:.0f} a second from {len(sources)} addresses "
-              f"({', '.join(f'{v} x {k}' for k, v in sorted(last.items()))}): a new phone "
-              f"{'paired' if status == 200 else f'not paired ({status}: {text[:120]})'} after {took:.1f} s and "
-              f"{tries} tries")
+        for label, streams in (("", 0), (f" beside {args.addresses} x {args.many_streams} event streams",
+                                         args.many_streams)):
+            attackers = [multiprocessing.Process(target=attack, daemon=True,
+                                                 args=(port, 0, 0, streams, sources[part::args.procs]))
+                         for part in range(args.procs)] if streams else []
+            counts: multiprocessing.Queue = multiprocessing.Queue()
+            guesser = multiprocessing.Process(target=guess, args=(port, args.guesses, sources, counts), daemon=True)
+            for process in (*attackers, guesser):
+                process.start()
+            time.sleep(5)                                  # the board-wide wrong codes are used up
+            newcomer = NEWCOMERS[bool(streams)]
+            started, tries, status, text = time.monotonic(), 0, 0, ""
+            code = served.code
+            while time.monotonic() - started < 60:
+                tries += 1
+                status, text = login(port, code, newcomer)
+                if status == 200:
+                    break
+                long_code = getattr(served.web.access, "long_code", None)
+                if status == 429 and long_code and long_code[6:] in served.rig.do(lambda: served.app.banner):
+                    code = long_code                       # the person types the long code the screen shows now
+                time.sleep(1)
+            took = time.monotonic() - started
+            last: dict = {}
+            while not counts.empty():
+                last = counts.get()
+            for process in (*attackers, guesser):
+                process.terminate()
+                process.join(10)
+            elapsed = last.pop("elapsed", 1e-9)
+            print(f"wrong codes at {sum(last.values()) / elapsed:.0f} a second from {len(sources)} addresses{label} "
+                  f"({', '.join(f'{v} x {k}' for k, v in sorted(last.items()))}): a new phone "
+                  f"{'paired' if status == 200 else f'not paired ({status}: {text[:120]})'} after {took:.1f} s and "
+                  f"{tries} tries")
+            deadline = time.monotonic() + 30
+            while served.web.limits.sockets and time.monotonic() < deadline:
+                time.sleep(0.1)
         served.close()
 
 

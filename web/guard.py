@@ -8,7 +8,9 @@ pairing code or the PIN: `Limits.paired`, the `Access`'s) are served from
 a reserve: the unpaired addresses together hold at most `unpaired_sockets`
 sockets and `unpaired_streams` event streams (503 beyond), below uvicorn's
 `limit_concurrency`, so many addresses (90 x 24 event streams, 20 x 64
-slow sockets) cannot take the sockets a paired phone needs.
+slow sockets) cannot take the sockets a paired phone needs. Within their
+share, an address below its even part takes the oldest socket of the
+address holding the most: a phone that has not paired yet gets in to pair.
 
 * `guarded_protocol(limits)`: uvicorn's own h11 protocol with, per socket,
   a cap on the sockets one address may hold open (more are answered 429
@@ -35,7 +37,7 @@ import os
 import socket
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -45,8 +47,15 @@ if TYPE_CHECKING:
 
 TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
             b"content-length: 44\r\n\r\ntoo many connections from your address: wait")
+FULL = b"the board's page is full: try again soon, or pair with the code on the board's screen"
 BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nconnection: close\r\nretry-after: 5\r\n"
-        b"content-length: 84\r\n\r\nthe board's page is full: try again soon, or pair with the code on the board's screen")
+        b"content-length: %d\r\n\r\n%s" % (len(FULL), FULL))
+
+
+class Holder(Protocol):
+    """A socket counted in `Limits`, which it may be told to give up."""
+
+    def evict(self) -> None: ...
 
 
 @dataclass
@@ -63,24 +72,61 @@ class Limits:
     sockets: Counter = field(default_factory=Counter)
     streams: Counter = field(default_factory=Counter)
     unpaired_open: int = 0         # sockets of unpaired addresses open now
+    unpaired_held: dict[str, list[Holder]] = field(default_factory=dict)   # those sockets by address, oldest first
     unpaired_watching: int = 0     # event streams of unpaired addresses open now
     refused: int = 0               # sockets and streams turned away (for the benchmark and the log)
     timed_out: int = 0             # sockets closed for slowness
+    evicted: int = 0               # sockets closed to make room for an address holding fewer
 
     def refusal(self, host: str) -> bytes | None:
         """What a new socket from `host` is answered and closed with (None: it is let in)."""
         if self.sockets[host] >= self.per_address:
             return TOO_MANY
-        if self.unpaired_open >= self.unpaired_sockets and not self.paired(host):
+        if self.unpaired_open >= self.unpaired_sockets and not self.paired(host) and not self._make_room(host):
             return BUSY
         return None
+
+    def _make_room(self, host: str) -> bool:
+        """The unpaired share is full: an address below its even part of it takes the oldest socket of
+        the address holding the most (at least 2 more than it), so a crowd shares the share evenly and a
+        newcomer (a phone that is about to pair, or watches) gets in. An address at its part is refused
+        at once, without looking at the others: that is what a crowd reconnecting asks most."""
+        held = self.unpaired_held
+        mine = len(held.get(host, ()))
+        if (mine + 1) * (len(held) + (mine == 0)) > self.unpaired_sockets:
+            return False
+        largest = max(held, key=lambda other: len(held[other]))
+        if len(held[largest]) <= mine + 1 or self.paired(largest):
+            return False
+        held[largest][0].evict()
+        self.evicted += 1
+        return True
+
+    def hold(self, host: str, holder: Holder, unpaired: bool) -> None:
+        self.sockets[host] += 1
+        if unpaired:
+            self.unpaired_open += 1
+            self.unpaired_held.setdefault(host, []).append(holder)
+
+    def release(self, host: str, holder: Holder, unpaired: bool) -> None:
+        self.sockets[host] -= 1
+        if self.sockets[host] <= 0:
+            del self.sockets[host]
+        if unpaired:
+            self.unpaired_open -= 1
+            held = self.unpaired_held[host]
+            held.remove(holder)
+            if not held:
+                del self.unpaired_held[host]
+
 
 
 def guarded_protocol(limits: Limits) -> type[H11Protocol]:
     """uvicorn's h11 protocol class, bound to `limits` (uvicorn.Config(http=...) takes a class)."""
 
     class Guarded(H11Protocol):
-        _host: str | None = None
+        _admitted = False                   # let in: uvicorn's protocol runs it
+        _host: str | None = None            # counted in limits under this address (None: not, or no more)
         _unpaired = False                   # counted in limits.unpaired_open
         _request_timer: asyncio.TimerHandle | None = None
         _write_timer: asyncio.TimerHandle | None = None
@@ -102,27 +148,33 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             args, kwargs = self._setup
             super().__init__(*args, **kwargs)
             super().connection_made(transport)
+            self._admitted = True
             self._host = host
-            limits.sockets[host] += 1
             self._unpaired = not limits.paired(host)
-            limits.unpaired_open += self._unpaired
+            limits.hold(host, self, self._unpaired)
             self._arm_request_timer()
 
+        def evict(self) -> None:
+            """Closed to make room (Limits._make_room): uncounted now, before the loop tells it it is lost."""
+            self._uncount()
+            self.transport.abort()
+
+        def _uncount(self) -> None:
+            if self._host is not None:
+                limits.release(self._host, self, self._unpaired)
+                self._host = None
+
         def connection_lost(self, exc: Exception | None) -> None:
-            if self._host is None:
+            if not self._admitted:
                 return                      # refused: uvicorn never knew it
-            limits.sockets[self._host] -= 1
-            if limits.sockets[self._host] <= 0:
-                del limits.sockets[self._host]
-            limits.unpaired_open -= self._unpaired
-            self._host = None
+            self._uncount()
             for timer in (self._request_timer, self._write_timer):
                 if timer is not None:
                     timer.cancel()
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
-            if self._host is None:
+            if not self._admitted:
                 return                      # refused: nothing it sends is read
             super().data_received(data)
             if self.conn.their_state is h11.DONE and self._request_timer is not None:
@@ -135,18 +187,18 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
                 self._arm_request_timer()    # the next request on this socket gets its own deadline
 
         def eof_received(self) -> None:
-            if self._host is not None:
+            if self._admitted:
                 super().eof_received()
 
         def pause_writing(self) -> None:
-            if self._host is None:
+            if not self._admitted:
                 return
             super().pause_writing()
             if self._write_timer is None:
                 self._write_timer = self.loop.call_later(limits.write_s, self._too_slow)
 
         def resume_writing(self) -> None:
-            if self._host is None:
+            if not self._admitted:
                 return
             super().resume_writing()
             if self._write_timer is not None:
@@ -242,6 +294,5 @@ class StreamCap:
         body = b'{"ok":false,"error":"' + reason + b'"}'
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"),
-                                (b"connection", b"close"),    # its socket is not kept waiting for another request
                                 (b"content-length", str(len(body)).encode())]})
         await send({"type": "http.response.body", "body": body})
