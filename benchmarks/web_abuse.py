@@ -1,6 +1,7 @@
 """One address attacks the board's page; everyone else must not notice (issue 23).
 
     python benchmarks/web_abuse.py [--idle 250] [--slow 250] [--streams 250] [--tries 20] [--moves 30]
+    python benchmarks/web_abuse.py --many [--addresses 90] [--many-streams 24] [--slow-addresses 20] [--many-slow 64]
 
 A real server on 127.0.0.1 serves the App on the virtual board (tests/web_rig.py).
 An attacker in a process of its own, from 127.0.0.2, holds `--idle` sockets that
@@ -15,6 +16,15 @@ committed it) is measured in rounds alternating with and without the attack.
 The server's memory (this process's resident size) is read before an attack of
 `--memory-s` seconds with the board standing still and after it ends (while the
 board plays, the feed's history of 4000 items fills, whatever the attack).
+
+Many addresses (`--many`, issue 36): attackers at the loopback addresses 127.0.0.2
+to 127.0.0.91 (the source address of each socket is bound; nothing leaves the
+machine), in `--procs` processes. A phone paired before (127.0.1.1) asks for its
+state and event stream `--tries` times while 90 addresses hold 24 unread event
+streams each, then while 20 hold 64 slow sockets each; a phone that never paired
+tries 5 times. Then wrong codes come at `--guesses` a second from the 90
+addresses (alone, then beside the event streams) and a new phone pairs, as a
+person would: the short code, and the long one once the screen shows it.
 
 The machine's own share: the same attacker, aimed at a stand-in server in a
 process of its own (an asyncio listener with the same caps: 64 sockets, 10 s

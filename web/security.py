@@ -28,9 +28,10 @@ therefore has a long form, the code and six digits more (`Access.long_code`,
 within `LONG_SHOWN_S`. A code of 12 digits is checked first, before the
 bucket: the right one always pairs, and a wrong one counts only against its
 own address (5 free, then the doubling lock). With 10^12 long codes even
-every address guessing as fast as the server answers (about 500 a second
-here) needs 30 years for half of them; the short code stays behind the
-bucket as before.
+a fresh address for every guess, as fast as the server answers (650 a
+second measured on the 2-core development machine), needs 24 years for
+half of them; the short code stays behind the bucket as before (docs/web.md
+says why not a rotating code).
 """
 
 from __future__ import annotations
