@@ -183,3 +183,17 @@ def test_the_long_code_is_checked_before_the_bucket_and_wrong_ones_lock_only_the
     assert refused.value.status == 403
     twelve = Access(pin="123456789012")                                   # an arbiter PIN of 12 digits still opens
     assert twelve.check("10.0.4.1", "123456789012", arbiter=True) == "arbiter"
+
+
+def test_the_screen_shows_the_short_code_again_once_the_guessing_stops(served, monkeypatch) -> None:
+    from damka.web import security
+    monkeypatch.setattr(security, "LONG_SHOWN_S", 1.0)                   # (2 minutes on a board)
+    for n in range(1, 250):                                               # wrong codes until the bucket is empty
+        login(served, wrong(served), f"127.0.10.{n}")
+        if served.web.access.busy():
+            break
+    long_code = served.web.access.long_code
+    shown = f"Web code {served.code} {long_code[6:]} (many wrong codes: type all 12 digits)"
+    wait_until(lambda: shown in served.rig.do(lambda: served.app.banner), "the screen to show the long code")
+    wait_until(lambda: served.rig.do(lambda: served.app.banner) == f"Web code {served.code}",
+               "the screen to show the short code again")
