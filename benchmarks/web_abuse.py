@@ -41,6 +41,7 @@ import http.client
 import logging
 import multiprocessing
 import os
+import random
 import select
 import socket
 import sys
@@ -174,16 +175,18 @@ def login(port: int, code: str, source: str) -> tuple[int, str]:
 def guess(port: int, rate: float, sources: tuple[str, ...], counts: "multiprocessing.Queue[dict]") -> None:
     """The guessers' process: wrong codes at `rate` a second, from each of `sources` in turn, until terminated;
     the statuses counted every second on `counts`."""
-    seen: dict[int, int] = {}
-    started = last = time.monotonic()
+    seen: dict[str, int] = {}
+    started = last = due = time.monotonic()
     for n in range(10 ** 9):
-        status, _ = login(port, f"{n * 7919 % 1_000_000:06d}", sources[n % len(sources)])
-        seen[status] = seen.get(status, 0) + 1
+        status, text = login(port, f"{n * 7919 % 1_000_000:06d}", sources[n % len(sources)])
+        said = {429: " (this board)" if "on this board" in text else " (that address)"}.get(status, "")
+        seen[f"{status}{said}"] = seen.get(f"{status}{said}", 0) + 1
         now = time.monotonic()
         if now - last >= 1:
             last = now
-            counts.put(dict(seen, elapsed=now - started))
-        time.sleep(max(0.0, started + (n + 1) / rate - time.monotonic()))
+            counts.put(dict(seen, elapsed=now - started, guesser=sources[0]))
+        due += random.expovariate(rate)    # at random moments, as many phones would (paced evenly, the
+        time.sleep(max(0.0, due - time.monotonic()))   # guessers left gaps at the same place each time)
 
 
 def many_addresses(args: argparse.Namespace) -> None:
@@ -199,7 +202,8 @@ def many_addresses(args: argparse.Namespace) -> None:
         phone_try(port, PAIRED)
         memory_before = rss_mb()
         for label, idle, slow, streams, count in (("event streams", 0, 0, args.many_streams, args.addresses),
-                                                  ("slow sockets", 0, args.many_slow, 0, args.slow_addresses)):
+                                                  ("slow sockets", 0, args.many_slow, 0, args.slow_addresses)
+                                                  )[:0 if args.pairing_only else 2]:
             chosen = sources[:count]
             attackers = [multiprocessing.Process(target=attack, daemon=True,
                                                  args=(port, idle, slow, streams, chosen[part::args.procs]))
@@ -208,8 +212,11 @@ def many_addresses(args: argparse.Namespace) -> None:
                 attacker.start()
             time.sleep(args.settle_s)                       # the sockets are open, or refused and opened again
             held = sum(served.web.limits.sockets.values())
+            server_stat = f"/proc/self/task/{served.web.thread_id}/stat"
+            cpu, wall = cpu_s(server_stat), time.monotonic()
             answered = [phone_try(port, PAIRED) for _ in range(args.tries)]
             stranger = [phone_try(port, STRANGER) for _ in range(5)]
+            busy = (cpu_s(server_stat) - cpu) / (time.monotonic() - wall)
             memory = rss_mb()
             for attacker in attackers:
                 attacker.terminate()
@@ -219,7 +226,7 @@ def many_addresses(args: argparse.Namespace) -> None:
                   f"{args.settle_s:.0f} s): the paired phone {ok} of {len(answered)} within 2 s "
                   f"(slowest {max(answered):.2f} s, median {percentile(answered, .5):.2f} s); a phone never "
                   f"paired {sum(t <= 2 for t in stranger)} of {len(stranger)}; server memory "
-                  f"{memory_before:.0f} -> {memory:.0f} MB")
+                  f"{memory_before:.0f} -> {memory:.0f} MB; the server's thread {100 * busy:.0f}% of a core")
             deadline = time.monotonic() + 30
             while served.web.limits.sockets and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -229,8 +236,10 @@ def many_addresses(args: argparse.Namespace) -> None:
                                                  args=(port, 0, 0, streams, sources[part::args.procs]))
                          for part in range(args.procs)] if streams else []
             counts: multiprocessing.Queue = multiprocessing.Queue()
-            guesser = multiprocessing.Process(target=guess, args=(port, args.guesses, sources, counts), daemon=True)
-            for process in (*attackers, guesser):
+            guessers = [multiprocessing.Process(target=guess, daemon=True, args=(
+                port, args.guesses / args.guessers, sources[part::args.guessers], counts))
+                for part in range(args.guessers)]          # several: one process's pauses leave no gap
+            for process in (*attackers, *guessers):
                 process.start()
             time.sleep(5)                                  # the board-wide wrong codes are used up
             newcomer = NEWCOMERS[bool(streams)]
@@ -244,17 +253,22 @@ def many_addresses(args: argparse.Namespace) -> None:
                 long_code = getattr(served.web.access, "long_code", None)
                 if status == 429 and long_code and long_code[6:] in served.rig.do(lambda: served.app.banner):
                     code = long_code                       # the person types the long code the screen shows now
-                time.sleep(1)
+                time.sleep(random.uniform(0.5, 1.5))      # a person: about a second, never in step with the guessers
             took = time.monotonic() - started
-            last: dict = {}
-            while not counts.empty():
-                last = counts.get()
-            for process in (*attackers, guesser):
+            for process in (*attackers, *guessers):
                 process.terminate()
                 process.join(10)
-            elapsed = last.pop("elapsed", 1e-9)
-            print(f"wrong codes at {sum(last.values()) / elapsed:.0f} a second from {len(sources)} addresses{label} "
-                  f"({', '.join(f'{v} x {k}' for k, v in sorted(last.items()))}): a new phone "
+            last: dict[object, dict] = {}                  # each guesser's last count
+            while not counts.empty():
+                seen = counts.get()
+                last[seen.pop("guesser")] = seen
+            elapsed = max((seen.pop("elapsed") for seen in last.values()), default=1e-9)
+            statuses: dict[str, int] = {}
+            for seen in last.values():
+                for status_seen, count in seen.items():
+                    statuses[status_seen] = statuses.get(status_seen, 0) + count
+            print(f"wrong codes at {sum(statuses.values()) / elapsed:.0f} a second from {len(sources)} addresses{label} "
+                  f"({', '.join(f'{v} x {k}' for k, v in sorted(statuses.items()))}): a new phone "
                   f"{'paired' if status == 200 else f'not paired ({status}: {text[:120]})'} after {took:.1f} s and "
                   f"{tries} tries")
             deadline = time.monotonic() + 30
@@ -307,6 +321,8 @@ def main() -> None:
     many.add_argument("--procs", type=int, default=3, help="attacking processes")
     many.add_argument("--settle-s", type=float, default=8, help="seconds of the attack before the phone tries")
     many.add_argument("--guesses", type=float, default=36, help="wrong codes a second")
+    many.add_argument("--guessers", type=int, default=4, help="guessing processes (the addresses shared out)")
+    many.add_argument("--pairing-only", action="store_true", help="only the new phone pairing while codes are guessed")
     args = parser.parse_args()
     if args.many:
         many_addresses(args)
