@@ -200,6 +200,12 @@ def many_addresses(args: argparse.Namespace) -> None:
         status, text = login(port, served.code, PAIRED)
         assert status == 200, (status, text)
         phone_try(port, PAIRED)
+        served.rig.do(lambda: served.app.new_game(GameSetup("classic", time_control="10+5")))
+        served.rig.set_up()
+        commit_latencies(served, 5)                        # warm up
+        quiet = commit_latencies(served, args.moves)
+        print(f"the board's commit latency, quiet, {len(quiet)} moves: p50 {percentile(quiet, .5):.1f} "
+              f"p99 {percentile(quiet, .99):.1f} ms")
         memory_before = rss_mb()
         for label, idle, slow, streams, count in (("event streams", 0, 0, args.many_streams, args.addresses),
                                                   ("slow sockets", 0, args.many_slow, 0, args.slow_addresses)
@@ -217,7 +223,8 @@ def many_addresses(args: argparse.Namespace) -> None:
             answered = [phone_try(port, PAIRED) for _ in range(args.tries)]
             stranger = [phone_try(port, STRANGER) for _ in range(5)]
             busy = (cpu_s(server_stat) - cpu) / (time.monotonic() - wall)
-            memory = rss_mb()
+            memory = rss_mb()                               # (before the moves: they fill the feed's history)
+            attacked = commit_latencies(served, args.moves)
             for attacker in attackers:
                 attacker.terminate()
                 attacker.join(10)
@@ -226,7 +233,8 @@ def many_addresses(args: argparse.Namespace) -> None:
                   f"{args.settle_s:.0f} s): the paired phone {ok} of {len(answered)} within 2 s "
                   f"(slowest {max(answered):.2f} s, median {percentile(answered, .5):.2f} s); a phone never "
                   f"paired {sum(t <= 2 for t in stranger)} of {len(stranger)}; server memory "
-                  f"{memory_before:.0f} -> {memory:.0f} MB; the server's thread {100 * busy:.0f}% of a core")
+                  f"{memory_before:.0f} -> {memory:.0f} MB; the server's thread {100 * busy:.0f}% of a core; "
+                  f"the board's commit latency p50 {percentile(attacked, .5):.1f} p99 {percentile(attacked, .99):.1f} ms")
             deadline = time.monotonic() + 30
             while served.web.limits.sockets and time.monotonic() < deadline:
                 time.sleep(0.1)

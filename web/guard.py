@@ -126,6 +126,7 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
 
     class Guarded(H11Protocol):
         _admitted = False                   # let in: uvicorn's protocol runs it
+        _lost = False                       # uvicorn has been told the connection is lost
         _host: str | None = None            # counted in limits under this address (None: not, or no more)
         _unpaired = False                   # counted in limits.unpaired_open
         _request_timer: asyncio.TimerHandle | None = None
@@ -155,9 +156,12 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             self._arm_request_timer()
 
         def evict(self) -> None:
-            """Closed to make room (Limits._make_room): uncounted now, before the loop tells it it is lost."""
+            """Closed to make room (Limits._make_room): uncounted at once (the socket that takes its place
+            comes in this turn of the loop), and uvicorn told at once that the connection is lost (the
+            loop tells it only on its next turn, and an event stream would go on writing till then)."""
             self._uncount()
             self.transport.abort()
+            self.connection_lost(None)
 
         def _uncount(self) -> None:
             if self._host is not None:
@@ -165,8 +169,9 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
                 self._host = None
 
         def connection_lost(self, exc: Exception | None) -> None:
-            if not self._admitted:
-                return                      # refused: uvicorn never knew it
+            if not self._admitted or self._lost:
+                return                      # refused: uvicorn never knew it; or evicted: it was told
+            self._lost = True
             self._uncount()
             for timer in (self._request_timer, self._write_timer):
                 if timer is not None:
@@ -214,6 +219,7 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             if not self.transport.is_closing():
                 limits.timed_out += 1
                 self.transport.abort()       # nothing more is written to a client that does not read
+                self.connection_lost(None)   # (uvicorn would write on till the loop's next turn)
 
     return Guarded
 
