@@ -234,7 +234,8 @@ def many_addresses(args: argparse.Namespace) -> None:
                   f"(slowest {max(answered):.2f} s, median {percentile(answered, .5):.2f} s); a phone never "
                   f"paired {sum(t <= 2 for t in stranger)} of {len(stranger)}; server memory "
                   f"{memory_before:.0f} -> {memory:.0f} MB; the server's thread {100 * busy:.0f}% of a core; "
-                  f"the board's commit latency p50 {percentile(attacked, .5):.1f} p99 {percentile(attacked, .99):.1f} ms")
+                  f"the board's commit latency p50 {percentile(attacked, .5):.1f} "
+                  f"p99 {percentile(attacked, .99):.1f} ms")
             deadline = time.monotonic() + 30
             while served.web.limits.sockets and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -275,7 +276,8 @@ def many_addresses(args: argparse.Namespace) -> None:
             for seen in last.values():
                 for status_seen, count in seen.items():
                     statuses[status_seen] = statuses.get(status_seen, 0) + count
-            print(f"wrong codes at {sum(statuses.values()) / elapsed:.0f} a second from {len(sources)} addresses{label} "
+            print(f"wrong codes at {sum(statuses.values()) / elapsed:.0f} a second from {len(sources)} "
+                  f"addresses{label} "
                   f"({', '.join(f'{v} x {k}' for k, v in sorted(statuses.items()))}): a new phone "
                   f"{'paired' if status == 200 else f'not paired ({status}: {text[:120]})'} after {took:.1f} s and "
                   f"{tries} tries")

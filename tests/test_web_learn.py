@@ -147,7 +147,8 @@ def test_a_name_is_letters_of_any_alphabet_digits_and_spaces_and_the_learners_ar
     """Issue 36: '<b>Ala</b>' was accepted and 300 learners were made in 7.5 s, all listed. A name is
     what the message says (Polish letters too, a decomposed one composed), and at most MAX_LEARNERS are kept."""
     from damka.teaching.progress import MAX_LEARNERS
-    for name, kept in (("Zażółć Gęślą 2", "Zażółć Gęślą 2"), ("Zo\u0301fia", "Zófia"), ("  Łucja ", "Łucja")):
+    for name, kept in (("Zażółć Gęślą 2", "Zażółć Gęślą 2"), ("Zo\u0301fia", "Zófia"),    # (composed)
+                       ("  Łucja ", "Łucja")):
         status, answer = post(served, "/api/learn/learner", {"name": name})
         assert status == 200 and answer["learner"] == kept, (name, answer)
     for n in range(MAX_LEARNERS - 3):

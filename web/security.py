@@ -129,7 +129,7 @@ class Access:
     pin: str
     code: str = field(default_factory=new_code)
     clock: Callable[[], float] = time.monotonic
-    on_busy: Callable[[], None] = lambda: None   # the bucket is empty now, after a while it was not (show the long form)
+    on_busy: Callable[[], None] = lambda: None   # the bucket emptied after a while it had not: show the long form
     long_code: str = ""                          # the code's long form ("": made from `code`)
     busy_until: float = float("-inf")            # the long form is shown until then
     _failures: dict[str, _Failures] = field(default_factory=dict)   # by last wrong code, oldest first
