@@ -14,6 +14,7 @@ counted are the puzzles' (a lesson taken again earns none).
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from damka.controller.store.progress_rows import ExerciseRow
@@ -27,6 +28,7 @@ DEFAULT_LEARNER = "Player 1"   # kept in the store as it is: the same learner in
 K = 32
 FIRST_PUZZLES = "classic"   # the puzzles a learner who has tried none is offered first
 MAX_NAME = 24
+MAX_LEARNERS = 50           # learners a board keeps: a page cannot fill its list and its store
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,19 @@ def rated(rating: int, puzzle_rating: int, solved: bool) -> int:
 
 
 def check_name(name: str) -> str:
-    """`name` trimmed, or ValueError saying what a learner's name may be."""
+    """`name` trimmed, or ValueError saying what a learner's name may be. A name the board has
+    already (a player's, which may hold a hyphen) passes this; a new one passes `check_new_name`."""
     trimmed = name.strip()
     if not 1 <= len(trimmed) <= MAX_NAME or not trimmed.isprintable():
+        raise ValueError(say("teaching.bad_name"))
+    return trimmed
+
+
+def check_new_name(name: str) -> str:
+    """A new learner's name as the message says it: 1 to MAX_NAME letters (any alphabet's, Polish
+    ones too, composed or not), digits or spaces, trimmed; ValueError otherwise ('<b>Ala</b>' is not one)."""
+    trimmed = unicodedata.normalize("NFC", check_name(name))
+    if not all(ch.isalpha() or ch.isdecimal() or ch == " " for ch in trimmed) or len(trimmed) > MAX_NAME:
         raise ValueError(say("teaching.bad_name"))
     return trimmed
 
@@ -83,7 +95,15 @@ class ProgressBook:
     # -- writing ----------------------------------------------------------------------
 
     def add_learner(self, name: str) -> str:
+        """`name` (trimmed), made a learner unless it is one: a new name must be a name
+        (`check_new_name`), and at most MAX_LEARNERS are kept (ValueError saying so)."""
         name = check_name(name)
+        known = self.learners()
+        if name in known:
+            return name
+        name = check_new_name(name)
+        if len(known) >= MAX_LEARNERS:
+            raise ValueError(say("teaching.too_many_learners", most=MAX_LEARNERS))
         if self.store is not None:
             self.store.add_learner(name)
         elif name not in self._learners:

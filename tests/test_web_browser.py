@@ -215,3 +215,24 @@ def test_a_page_reconnects_after_a_server_restart_with_no_move_lost(browser, boa
     seen = page.evaluate("Object.keys(damka.moveSeen).map(Number).sort((a, b) => a - b)")
     assert seen == [1, 2, 3, 4, 5, 6]                           # the missed events came too, each once
     assert page.evaluate("[damka.gaps, damka.dups]") == [0, 0]
+
+
+def test_a_page_refused_by_a_full_board_opens_its_stream_again_when_there_is_room(browser, tmp_path) -> None:
+    """A page whose event stream is refused (503: the unpaired pages' share is full, web/guard.py) was
+    left 'reconnecting' for good: an EventSource refused is closed and never opened again by itself."""
+    import http.client
+    served = Served(tmp_path, unpaired_streams=1)
+    held = http.client.HTTPConnection("127.0.0.1", served.web.port, timeout=10, source_address=("127.0.0.70", 0))
+    try:
+        held.request("GET", "/api/events")
+        assert held.getresponse().status == 200                      # the one unpaired stream there is room for
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(served.url + "/")
+        page.wait_for_function("document.getElementById('conn').textContent === 'reconnecting'")
+        assert page.evaluate("damka.state") is None
+        held.close()                                                  # room again
+        page.wait_for_function("window.damka.state && damka.conn === 'live'", timeout=30_000)
+        page.close()
+    finally:
+        held.close()
+        served.close()

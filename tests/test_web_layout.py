@@ -143,7 +143,7 @@ def test_a_puzzle_on_the_board_with_a_wrong_try_and_a_long_learner_name_fits_a_p
                                                                                                    board) -> None:
     from learn_support import follow_lights, make, moves_now
     stored_game(board)
-    board.rig.do(lambda: board.app.teaching.set_learner("Wilhelmina-Konstantinova"))   # 24 characters, no space
+    board.rig.do(lambda: board.app.teaching.set_learner("WilhelminaKonstantynowna"))   # 24 letters, no space
     status, answer = request(board, "POST", "/api/learn/puzzle", {"variant": "russian"}, code=board.code)
     assert status == 200, answer
     follow_lights(board.rig)

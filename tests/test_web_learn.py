@@ -134,11 +134,31 @@ def solve(served: Served) -> None:
     ("/api/learn/learner", {"name": ""}, 400, "name: the learner's name"),
     ("/api/learn/learner", {"name": "A" * 30}, 400, "A name is 1 to 24 letters, digits or spaces."),
     ("/api/learn/learner", {"name": "Ala\nOla"}, 400, "A name is 1 to 24 letters, digits or spaces."),
+    ("/api/learn/learner", {"name": "<b>Ala</b>"}, 400, "A name is 1 to 24 letters, digits or spaces."),
+    ("/api/learn/learner", {"name": "Ala; DROP"}, 400, "A name is 1 to 24 letters, digits or spaces."),
 ])
 def test_bad_input_is_a_clear_4xx_and_starts_nothing(served, path, body, status, said) -> None:
     got, answer = post(served, path, body)
     assert got == status and answer["error"].startswith(said), (got, answer)
     assert teaching(served.rig) is None and served.rig.do(lambda: served.app.state) is AppState.MENU
+
+
+def test_a_name_is_letters_of_any_alphabet_digits_and_spaces_and_the_learners_are_bounded(served) -> None:
+    """Issue 36: '<b>Ala</b>' was accepted and 300 learners were made in 7.5 s, all listed. A name is
+    what the message says (Polish letters too, a decomposed one composed), and at most MAX_LEARNERS are kept."""
+    from damka.teaching.progress import MAX_LEARNERS
+    for name, kept in (("Zażółć Gęślą 2", "Zażółć Gęślą 2"), ("Zo\u0301fia", "Zófia"),    # (composed)
+                       ("  Łucja ", "Łucja")):
+        status, answer = post(served, "/api/learn/learner", {"name": name})
+        assert status == 200 and answer["learner"] == kept, (name, answer)
+    for n in range(MAX_LEARNERS - 3):
+        served.rig.do(lambda n=n: served.app.teaching.book.add_learner(f"Kid {n}"))
+    status, answer = post(served, "/api/learn/learner", {"name": "One More"})
+    assert status == 400 and answer["error"] == f"The board keeps {MAX_LEARNERS} learners at most: choose one of them."
+    assert "One More" not in get(served, "/api/learn")[1]["learners"]
+    assert len(get(served, "/api/learn")[1]["learners"]) == MAX_LEARNERS
+    status, answer = post(served, "/api/learn/learner", {"name": "Łucja"})       # one kept is still chosen
+    assert status == 200 and answer["learner"] == "Łucja", answer
 
 
 def test_the_progress_of_no_such_learner_is_404_and_a_bad_name_400(served) -> None:

@@ -1,8 +1,16 @@
-"""Fair shares of the page's server: no one client can hold every socket.
+"""Fair shares of the page's server: no one client, and no crowd of them, can hold every socket.
 
-uvicorn's `limit_concurrency` is one limit for everyone, and it closes no
-socket that never finishes its request (it arms its keep-alive timer only
-after a response). So the server is given two small pieces here:
+uvicorn's `limit_concurrency` is one limit for everyone (503 beyond it, to
+a paired phone as to anyone), and it closes no socket that never finishes
+its request (it arms its keep-alive timer only after a response). So the
+server is given small pieces here. Addresses that have paired (given the
+pairing code or the PIN: `Limits.paired`, the `Access`'s) are served from
+a reserve: the unpaired addresses together hold at most `unpaired_sockets`
+sockets and `unpaired_streams` event streams (503 beyond), below uvicorn's
+`limit_concurrency`, so many addresses (90 x 24 event streams, 20 x 64
+slow sockets) cannot take the sockets a paired phone needs. Within their
+share, an address below its even part takes the oldest socket of the
+address holding the most: a phone that has not paired yet gets in to pair.
 
 * `guarded_protocol(limits)`: uvicorn's own h11 protocol with, per socket,
   a cap on the sockets one address may hold open (more are answered 429
@@ -10,7 +18,8 @@ after a response). So the server is given two small pieces here:
   and slowloris sockets are closed), and a deadline for a paused write (a
   reader that takes nothing is closed: its data is not buffered without end).
 * `StreamCap`: ASGI middleware capping the event streams (`/api/events`)
-  one address may hold at once (429 beyond it).
+  one address may hold at once (429 beyond it), and those of all unpaired
+  addresses together (503 beyond).
 * `GuardedListener`: the listening socket itself answers 429 and closes a
   connection from an address at its cap as it accepts it, before asyncio
   makes a transport, a task and a protocol for it. The server shares the
@@ -28,7 +37,7 @@ import os
 import socket
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -38,6 +47,15 @@ if TYPE_CHECKING:
 
 TOO_MANY = (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: text/plain\r\nconnection: close\r\n"
             b"content-length: 44\r\n\r\ntoo many connections from your address: wait")
+FULL = b"the board's page is full: try again soon, or pair with the code on the board's screen"
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nconnection: close\r\nretry-after: 5\r\n"
+        b"content-length: %d\r\n\r\n%s" % (len(FULL), FULL))
+
+
+class Holder(Protocol):
+    """A socket counted in `Limits`, which it may be told to give up."""
+
+    def evict(self) -> None: ...
 
 
 @dataclass
@@ -48,17 +66,69 @@ class Limits:
     streams_per_address: int = 24  # open event streams from one address
     request_s: float = 10.0        # a request's headers and body must all arrive within this
     write_s: float = 20.0          # a write the client does not take for this long ends the socket
+    unpaired_sockets: int = 512    # open sockets of every unpaired address together (the rest is the paired's)
+    unpaired_streams: int = 128    # open event streams of every unpaired address together
+    paired: Callable[[str], bool] = lambda host: False   # has this address paired? (Access.paired)
     sockets: Counter = field(default_factory=Counter)
     streams: Counter = field(default_factory=Counter)
+    unpaired_open: int = 0         # sockets of unpaired addresses open now
+    unpaired_held: dict[str, list[Holder]] = field(default_factory=dict)   # those sockets by address, oldest first
+    unpaired_watching: int = 0     # event streams of unpaired addresses open now
     refused: int = 0               # sockets and streams turned away (for the benchmark and the log)
     timed_out: int = 0             # sockets closed for slowness
+    evicted: int = 0               # sockets closed to make room for an address holding fewer
+
+    def refusal(self, host: str) -> bytes | None:
+        """What a new socket from `host` is answered and closed with (None: it is let in)."""
+        if self.sockets[host] >= self.per_address:
+            return TOO_MANY
+        if self.unpaired_open >= self.unpaired_sockets and not self.paired(host) and not self._make_room(host):
+            return BUSY
+        return None
+
+    def _make_room(self, host: str) -> bool:
+        """The unpaired share is full: an address below its even part of it takes the oldest socket of
+        the address holding the most (at least 2 more than it), so a crowd shares the share evenly and a
+        newcomer (a phone that is about to pair, or watches) gets in. An address at its part is refused
+        at once, without looking at the others: that is what a crowd reconnecting asks most."""
+        held = self.unpaired_held
+        mine = len(held.get(host, ()))
+        if (mine + 1) * (len(held) + (mine == 0)) > self.unpaired_sockets:
+            return False
+        largest = max(held, key=lambda other: len(held[other]))
+        if len(held[largest]) <= mine + 1 or self.paired(largest):
+            return False
+        held[largest][0].evict()
+        self.evicted += 1
+        return True
+
+    def hold(self, host: str, holder: Holder, unpaired: bool) -> None:
+        self.sockets[host] += 1
+        if unpaired:
+            self.unpaired_open += 1
+            self.unpaired_held.setdefault(host, []).append(holder)
+
+    def release(self, host: str, holder: Holder, unpaired: bool) -> None:
+        self.sockets[host] -= 1
+        if self.sockets[host] <= 0:
+            del self.sockets[host]
+        if unpaired:
+            self.unpaired_open -= 1
+            held = self.unpaired_held[host]
+            held.remove(holder)
+            if not held:
+                del self.unpaired_held[host]
+
 
 
 def guarded_protocol(limits: Limits) -> type[H11Protocol]:
     """uvicorn's h11 protocol class, bound to `limits` (uvicorn.Config(http=...) takes a class)."""
 
     class Guarded(H11Protocol):
-        _host: str | None = None
+        _admitted = False                   # let in: uvicorn's protocol runs it
+        _lost = False                       # uvicorn has been told the connection is lost
+        _host: str | None = None            # counted in limits under this address (None: not, or no more)
+        _unpaired = False                   # counted in limits.unpaired_open
         _request_timer: asyncio.TimerHandle | None = None
         _write_timer: asyncio.TimerHandle | None = None
 
@@ -70,32 +140,46 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             peer = transport.get_extra_info("peername")
             host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-            if limits.sockets[host] >= limits.per_address:
+            refusal = limits.refusal(host)
+            if refusal is not None:
                 limits.refused += 1
-                transport.write(TOO_MANY)
+                transport.write(refusal)
                 transport.close()
                 return
             args, kwargs = self._setup
             super().__init__(*args, **kwargs)
             super().connection_made(transport)
+            self._admitted = True
             self._host = host
-            limits.sockets[host] += 1
+            self._unpaired = not limits.paired(host)
+            limits.hold(host, self, self._unpaired)
             self._arm_request_timer()
 
+        def evict(self) -> None:
+            """Closed to make room (Limits._make_room): uncounted at once (the socket that takes its place
+            comes in this turn of the loop), and uvicorn told at once that the connection is lost (the
+            loop tells it only on its next turn, and an event stream would go on writing till then)."""
+            self._uncount()
+            self.transport.abort()
+            self.connection_lost(None)
+
+        def _uncount(self) -> None:
+            if self._host is not None:
+                limits.release(self._host, self, self._unpaired)
+                self._host = None
+
         def connection_lost(self, exc: Exception | None) -> None:
-            if self._host is None:
-                return                      # refused: uvicorn never knew it
-            limits.sockets[self._host] -= 1
-            if limits.sockets[self._host] <= 0:
-                del limits.sockets[self._host]
-            self._host = None
+            if not self._admitted or self._lost:
+                return                      # refused: uvicorn never knew it; or evicted: it was told
+            self._lost = True
+            self._uncount()
             for timer in (self._request_timer, self._write_timer):
                 if timer is not None:
                     timer.cancel()
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
-            if self._host is None:
+            if not self._admitted:
                 return                      # refused: nothing it sends is read
             super().data_received(data)
             if self.conn.their_state is h11.DONE and self._request_timer is not None:
@@ -108,18 +192,18 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
                 self._arm_request_timer()    # the next request on this socket gets its own deadline
 
         def eof_received(self) -> None:
-            if self._host is not None:
+            if self._admitted:
                 super().eof_received()
 
         def pause_writing(self) -> None:
-            if self._host is None:
+            if not self._admitted:
                 return
             super().pause_writing()
             if self._write_timer is None:
                 self._write_timer = self.loop.call_later(limits.write_s, self._too_slow)
 
         def resume_writing(self) -> None:
-            if self._host is None:
+            if not self._admitted:
                 return
             super().resume_writing()
             if self._write_timer is not None:
@@ -135,12 +219,14 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             if not self.transport.is_closing():
                 limits.timed_out += 1
                 self.transport.abort()       # nothing more is written to a client that does not read
+                self.connection_lost(None)   # (uvicorn would write on till the loop's next turn)
 
     return Guarded
 
 
 class GuardedListener(socket.socket):
-    """A listening socket whose accept() refuses, at once and cheaply, an address at its cap.
+    """A listening socket whose accept() refuses, at once and cheaply, an address at its cap
+    (and an unpaired one while the unpaired addresses hold their share).
     asyncio's server calls accept() until it raises BlockingIOError; at most REFUSE_AT_ONCE
     refusals a call, so a flood cannot keep the loop from everything else."""
 
@@ -151,14 +237,15 @@ class GuardedListener(socket.socket):
         for _ in range(self.REFUSE_AT_ONCE):
             fd, address = self._accept()  # type: ignore[attr-defined]  # BlockingIOError: none waiting
             host = str(address[0]) if isinstance(address, tuple) and address else "?"
-            if self.limits.sockets[host] < self.limits.per_address:
+            refusal = self.limits.refusal(host)
+            if refusal is None:
                 sock = socket.socket(self.family, self.type, self.proto, fileno=fd)
                 if socket.getdefaulttimeout() is None and self.gettimeout():
                     sock.setblocking(True)
                 return sock, address
             self.limits.refused += 1
             try:
-                os.write(fd, TOO_MANY)       # a fresh socket's empty buffer takes it whole
+                os.write(fd, refusal)        # a fresh socket's empty buffer takes it whole
             except OSError:
                 pass
             os.close(fd)
@@ -176,7 +263,8 @@ def guarded_listener(limits: Limits, address: tuple[str, int], backlog: int = 12
 
 
 class StreamCap:
-    """ASGI middleware: at most `limits.streams_per_address` open event streams per address."""
+    """ASGI middleware: at most `limits.streams_per_address` open event streams per address, and
+    `limits.unpaired_streams` for every unpaired address together (a paired phone's are not counted)."""
 
     def __init__(self, app: ASGIApp, limits: Limits, path: str = "/api/events") -> None:
         self.app = app
@@ -188,19 +276,29 @@ class StreamCap:
             await self.app(scope, receive, send)
             return
         host = scope["client"][0] if scope.get("client") else "?"
-        streams = self.limits.streams
-        if streams[host] >= self.limits.streams_per_address:
-            self.limits.refused += 1
-            body = b'{"ok":false,"error":"too many open pages from your address: close one"}'
-            await send({"type": "http.response.start", "status": 429,
-                        "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"),
-                                    (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
+        limits, streams = self.limits, self.limits.streams
+        unpaired = not limits.paired(host)
+        if streams[host] >= limits.streams_per_address:
+            await self._refuse(send, 429, b"too many open pages from your address: close one")
+            return
+        if unpaired and limits.unpaired_watching >= limits.unpaired_streams:
+            await self._refuse(send, 503, b"too many pages watch this board now: try again soon, "
+                                          b"or pair with the code on the board's screen")
             return
         streams[host] += 1
+        limits.unpaired_watching += unpaired
         try:
             await self.app(scope, receive, send)
         finally:
             streams[host] -= 1
+            limits.unpaired_watching -= unpaired
             if streams[host] <= 0:
                 del streams[host]
+
+    async def _refuse(self, send: Any, status: int, reason: bytes) -> None:
+        self.limits.refused += 1
+        body = b'{"ok":false,"error":"' + reason + b'"}'
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"retry-after", b"5"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})

@@ -20,6 +20,18 @@ What is remembered per address is bounded: an address's wrong codes are
 forgotten `FORGET_S` after its last one, and at most `MAX_ADDRESSES` are
 remembered (the oldest go first), so many addresses cannot fill the memory.
 A player's right pairing code sent to an arbiter action is not a wrong code.
+
+Pairing while codes are guessed (issue 36): the bucket is shared, so
+guessers who keep it empty kept a new phone out too. Every pairing code
+therefore has a long form, the code and six digits more (`Access.long_code`,
+12 digits), shown on the board's screen while the bucket has been empty
+within `LONG_SHOWN_S`. A code of 12 digits is checked first, before the
+bucket: the right one always pairs, and a wrong one counts only against its
+own address (5 free, then the doubling lock). With 10^12 long codes even
+a fresh address for every guess, as fast as the server answers (650 a
+second measured on the 2-core development machine), needs 24 years for
+half of them; the short code stays behind the bucket as before (docs/web.md
+says why not a rotating code).
 """
 
 from __future__ import annotations
@@ -42,6 +54,8 @@ GLOBAL_REFILL_S = 3.0    # then one more every 3 s: 20 a minute, about 35 days f
 FORGET_S = 900.0         # an address's wrong codes are forgotten 15 minutes after its last one
 MAX_ADDRESSES = 4096     # addresses remembered (wrong codes, right codes) at most; the oldest go first
 PIN_DIGITS = 8           # a made-up arbiter PIN; a configured one must be at least this long
+LONG_DIGITS = 12         # the pairing code's long form: the code and 6 digits more
+LONG_SHOWN_S = 120.0     # the board's screen shows the long form this long after the bucket was last empty
 
 
 class Refused(Exception):
@@ -55,6 +69,16 @@ class Refused(Exception):
 
 def new_code() -> str:
     return f"{secrets.randbelow(1_000_000):06d}"
+
+
+def long_form(code: str) -> str:
+    """`code` and 6 random digits more: the pairing code's long form, checked before the board-wide bucket."""
+    return code + f"{secrets.randbelow(10 ** (LONG_DIGITS - len(code))):0{LONG_DIGITS - len(code)}d}"
+
+
+def digits_of(given: str) -> str:
+    """A typed code without the spaces and dashes the screen groups it with ('123456 789012')."""
+    return "".join(ch for ch in given if ch not in " -")
 
 
 def new_pin() -> str:
@@ -105,15 +129,32 @@ class Access:
     pin: str
     code: str = field(default_factory=new_code)
     clock: Callable[[], float] = time.monotonic
+    on_busy: Callable[[], None] = lambda: None   # the bucket emptied after a while it had not: show the long form
+    long_code: str = ""                          # the code's long form ("": made from `code`)
+    busy_until: float = float("-inf")            # the long form is shown until then
     _failures: dict[str, _Failures] = field(default_factory=dict)   # by last wrong code, oldest first
     _wrong: WrongCodes = field(default_factory=WrongCodes)
     _known: dict[str, None] = field(default_factory=dict)  # gave a right code (spared the board-wide slow-down)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def __post_init__(self) -> None:
+        if not self.long_code.startswith(self.code):
+            self.long_code = long_form(self.code)
+
     def rotate(self) -> str:
         self.code = new_code()
+        self.long_code = long_form(self.code)
         self._known.clear()     # a new code: who knew the old one is a stranger again
         return self.code
+
+    def paired(self, client: str) -> bool:
+        """True for an address that gave a right code (or the PIN) since the code was made."""
+        with self._lock:
+            return client in self._known
+
+    def busy(self) -> float:
+        """Seconds the board's screen should go on showing the long form (0: no more)."""
+        return max(0.0, self.busy_until - self.clock())
 
     @property
     def remembered(self) -> int:
@@ -139,9 +180,14 @@ class Access:
             if failures.locked_until > now:
                 wait = failures.locked_until - now
                 raise Refused(429, say("web.locked_client", client=client, wait=f"{wait:.1f}"), wait)
-            if given and client not in self._known and (wait := self._wrong.wait(now)) > 0:
-                raise Refused(429, say("web.locked_board", wait=f"{wait:.1f}"), wait)
-            role = self._role(given)
+            if given and len(typed := digits_of(str(given).strip())) == LONG_DIGITS and typed.isdigit():
+                right = hmac.compare_digest(typed.encode(), self.long_code.encode())
+                role = "player" if right else self._role(given)   # (an arbiter PIN of 12 digits)
+            elif given and client not in self._known and (wait := self._wrong.wait(now)) > 0:
+                self._busy(now)
+                raise Refused(429, say("web.locked_board", wait=f"{wait:.1f}", digits=LONG_DIGITS), wait)
+            else:
+                role = self._role(given)
             if role is not None:
                 _remember(self._known, client, None)
             if role is not None and (role == "arbiter" or not arbiter):
@@ -149,6 +195,8 @@ class Access:
                 return role
             if given and role is None:   # the pairing code at an arbiter action is right, only not enough
                 self._wrong.take(now)
+                if self._wrong.wait(now) > 0:
+                    self._busy(now)
                 failures.count += 1
                 failures.last = now
                 _remember(self._failures, client, failures)
@@ -160,6 +208,13 @@ class Access:
         if role == "player":
             raise Refused(403, say("web.code_not_enough"))
         raise Refused(403, say("web.wrong_pin") if arbiter else say("web.wrong_code"))
+
+    def _busy(self, now: float) -> None:
+        """The bucket is empty: the screen shows the long form for LONG_SHOWN_S more (told once it starts)."""
+        started = self.busy_until <= now
+        self.busy_until = now + LONG_SHOWN_S
+        if started:
+            self.on_busy()
 
     def _role(self, given: str | None) -> str | None:
         if not given:

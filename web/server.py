@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 from damka.controller.store.budget import ArchiveBudget
 from damka.controller.words import say
 from damka.web import api, learn
-from damka.web.driver import Driver
+from damka.web.driver import CommandError, Driver
 from damka.web.feed import WebFeed
 from damka.web.guard import Limits, StreamCap, guarded_listener, guarded_protocol
 from damka.web.hosts import HostCheck, board_names
@@ -65,6 +65,9 @@ class WebConfig:
     keep_alive_s: int = 5            # uvicorn's timeout_keep_alive: an idle socket between requests
     max_connections: int = 1000      # uvicorn's limit_concurrency: everyone together (503 beyond)
     archive: ArchiveBudget = ArchiveBudget()   # [archive]: where an upload's import stops
+    unpaired_sockets: int = 512      # sockets of every address that has not paired, together: the rest of
+                                     # max_connections is kept for paired phones (web/guard.py)
+    unpaired_streams: int = 128      # event streams of every address that has not paired, together
 
 
 class WebServer:
@@ -82,18 +85,45 @@ class WebServer:
                                  lambda progress: self.feed.notice({"type": "ImportProgress", **progress.data()}),
                                  config.archive)
         self.driver.announce = self.announce
+        self._note = ""
         self.announce("")
         self._thread: threading.Thread | None = None
         self._server: uvicorn.Server | None = None
         self._started = threading.Event()
         self.port = config.port
+        if not 0 < config.unpaired_sockets < config.max_connections:
+            raise ValueError(f"unpaired_sockets ({config.unpaired_sockets}) must be below max_connections "
+                             f"({config.max_connections}): the rest is kept for paired phones")
+        proxies = frozenset(config.proxies)   # a trusted proxy's sockets carry paired phones too
         self.limits = Limits(per_address=config.per_address, streams_per_address=config.streams_per_address,
-                             request_s=config.request_timeout_s, write_s=config.write_timeout_s)
+                             request_s=config.request_timeout_s, write_s=config.write_timeout_s,
+                             unpaired_sockets=config.unpaired_sockets, unpaired_streams=config.unpaired_streams,
+                             paired=lambda host: host in proxies or self.access.paired(host))
+        self._waiting: set[asyncio.Task] = set()
 
-    def announce(self, note: str) -> None:
-        """The board's screen line (on the board's thread): the pairing code, and what the page changed last."""
-        line = say("web.code", code=self.access.code) + (say("web.pin", pin=self.access.pin) if self.show_pin else "")
-        self.app.banner = say("web.banner", line=line, note=note) if note else line
+    def announce(self, note: str | None = None) -> None:
+        """The board's screen line (on the board's thread): the pairing code (its long form while the
+        board is sent many wrong codes), and what the page changed last (None: the last note again)."""
+        self._note = self._note if note is None else note
+        access = self.access
+        line = (say("web.code_long", code=access.code, more=access.long_code[len(access.code):]) if access.busy()
+                else say("web.code", code=access.code)) + (say("web.pin", pin=access.pin) if self.show_pin else "")
+        self.app.banner = say("web.banner", line=line, note=self._note) if self._note else line
+
+    def _busy_changed(self) -> None:
+        """On the server's loop: the board-wide bucket of wrong codes emptied (Access.on_busy), or the time
+        to show the long form may be over: the board's screen line is made again on the board's thread."""
+        async def again() -> None:
+            try:
+                await self.driver.call(self.announce)
+            except CommandError:
+                pass                         # the board did not run it in time: the next change says it
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(again())
+        self._waiting.add(task)
+        task.add_done_callback(self._waiting.discard)
+        if (left := self.access.busy()) > 0:
+            loop.call_later(left + 0.1, self._busy_changed)
 
     # -- life cycle -----------------------------------------------------------------
 
@@ -116,6 +146,7 @@ class WebServer:
                                      Middleware(StreamCap, limits=self.limits)])
 
     def start(self, timeout: float = 10.0) -> None:
+        self.access.on_busy = self._busy_changed
         # connections wait from now on, even before uvicorn serves (after the lifespan start); an address
         # at its cap is refused as it is accepted (guard.GuardedListener)
         sock = guarded_listener(self.limits, (self.config.bind, self.config.port))

@@ -8,6 +8,8 @@ from damka.controller.words.catalogue import add
 
 add({
     "web.code": ("Web code {code}", "Kod strony {code}"),
+    "web.code_long": ("Web code {code} {more} (many wrong codes: type all 12 digits)",
+                      "Kod strony {code} {more} (wiele złych kodów: wpisz wszystkie 12 cyfr)"),
     "web.pin": (", arbiter PIN {pin}", ", PIN sędziego {pin}"),
     "web.banner": ("{line} - {note}", "{line} - {note}"),
     "web.new_game": ("new game set up from {who}", "nowa gra założona z: {who}"),
@@ -41,8 +43,10 @@ add({
                       "{move} to tu nieprawidłowy ruch; prawidłowe: {legal}"),
     "web.locked_client": ("too many wrong codes from {client}: try again in {wait} s",
                           "za dużo złych kodów z {client}: spróbuj znowu za {wait} s"),
-    "web.locked_board": ("too many wrong codes on this board: try again in {wait} s",
-                         "za dużo złych kodów na tej planszy: spróbuj znowu za {wait} s"),
+    "web.locked_board": ("too many wrong codes on this board: type all {digits} digits of the code the board's "
+                         "screen shows now, or try again in {wait} s",
+                         "za dużo złych kodów na tej planszy: wpisz wszystkie {digits} cyfr kodu, który teraz "
+                         "pokazuje ekran planszy, albo spróbuj znowu za {wait} s"),
     "web.needs_pin": ("this needs the arbiter PIN", "to wymaga PIN-u sędziego"),
     "web.needs_code": ("this needs the board's pairing code (shown on the board's screen) or the arbiter PIN",
                        "to wymaga kodu parowania planszy (widać go na ekranie planszy) albo PIN-u sędziego"),

@@ -53,9 +53,16 @@ window.damkaPost = post;   // for the arbiter's console and the archive (arbiter
 
 // -- the live feed ------------------------------------------------------------------------
 function connect() {
-  const source = new EventSource("/api/events");
+  // Opened again by hand (below), the stream says where it was: the board sends what followed.
+  const last = damka.boot ? `?last=${encodeURIComponent(`${damka.boot}:${damka.lastSeq}`)}` : "";
+  const source = new EventSource("/api/events" + last);
   source.onopen = () => { damka.conn = "live"; $("conn").textContent = t("live"); $("conn").className = "conn on"; };
-  source.onerror = () => { damka.conn = "reconnecting"; $("conn").textContent = t("reconnecting"); $("conn").className = "conn off"; };
+  source.onerror = () => {
+    damka.conn = "reconnecting"; $("conn").textContent = t("reconnecting"); $("conn").className = "conn off";
+    // A refusal (the board's page full: 503; too many pages from here: 429) closes an EventSource for
+    // good; the browser opens it again by itself only after a lost connection. Try again in a while.
+    if (source.readyState === EventSource.CLOSED) setTimeout(() => { if (damka.source === source) connect(); }, 3000);
+  };
   source.addEventListener("state", (e) => receive(e, true));
   source.addEventListener("event", (e) => receive(e, false));
   damka.source = source;
