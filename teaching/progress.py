@@ -64,11 +64,18 @@ def check_name(name: str) -> str:
 
 def check_new_name(name: str) -> str:
     """A new learner's name as the message says it: 1 to MAX_NAME letters (any alphabet's, Polish
-    ones too, composed or not), digits or spaces, trimmed; ValueError otherwise ('<b>Ala</b>' is not one)."""
+    ones too, composed or not), digits or spaces, and a hyphen or apostrophe between two letters
+    (Anna-Maria, O'Neil), trimmed; ValueError otherwise ('<b>Ala</b>' is not one)."""
     trimmed = unicodedata.normalize("NFC", check_name(name))
-    if not all(ch.isalpha() or ch.isdecimal() or ch == " " for ch in trimmed) or len(trimmed) > MAX_NAME:
+    if not all(ch.isalpha() or ch.isdecimal() or ch == " " or joins_letters(trimmed, at)
+               for at, ch in enumerate(trimmed)) or len(trimmed) > MAX_NAME:
         raise ValueError(say("teaching.bad_name"))
     return trimmed
+
+
+def joins_letters(name: str, at: int) -> bool:
+    """A hyphen or apostrophe at `at` with a letter on each side, as in a real name."""
+    return name[at] in "-'\u2019" and 0 < at < len(name) - 1 and name[at - 1].isalpha() and name[at + 1].isalpha()
 
 
 def shown_name(name: str) -> str:

@@ -55,7 +55,8 @@ add({
     "teaching.no_puzzles": ("There are no {variant} puzzles.", "Nie ma zagadek: {variant}."),
     "teaching.no_puzzle": ("There is no puzzle {id} in the {variant} set.", "W zestawie {variant} nie ma zagadki {id}."),
     "teaching.all_solved": ("Every {variant} puzzle is solved already.", "Wszystkie zagadki {variant} już rozwiązane."),
-    "teaching.bad_name": ("A name is 1 to 24 letters, digits or spaces.", "Imię to od 1 do 24 liter, cyfr albo spacji."),
+    "teaching.bad_name": ("A name is 1 to 24 letters, digits or spaces (a hyphen or apostrophe may join two letters).",
+                          "Imię to od 1 do 24 liter, cyfr albo spacji (łącznik lub apostrof może łączyć dwie litery)."),
     "teaching.too_many_learners": ("The board keeps {most} learners at most: choose one of them.",
                                    "Plansza pamięta najwyżej {most} uczniów: wybierz jednego z nich."),
 })
