@@ -354,21 +354,22 @@ class World:
 
     def slide_square(self, move: Move) -> str | None:
         """An empty square a hand may slide `move`'s piece across on the way (one
-        inside the rectangle of its start and end, as near the start as any),
-        or None: a capture, or no such square."""
+        inside the rectangle of its start and end, or next to both, as near the
+        start as any), or None: a capture, or no such square."""
         if move.captures:
             return None
         start, end = self.name(move.start), self.name(move.end)
+
+        def apart(a: str, b: str) -> int:
+            return max(abs(ord(a[0]) - ord(b[0])), abs(int(a[1:]) - int(b[1:])))
+
         files = sorted((start[0], end[0]))
         ranks = sorted((int(start[1:]), int(end[1:])))
         board = self.board
-        empty = [square for square in sorted(board.squares - board.pieces)
-                 if files[0] <= square[0] <= files[1] and ranks[0] <= int(square[1:]) <= ranks[1]
-                 and square != end]
-        if not empty:
-            return None
-        return min(empty, key=lambda square: max(abs(ord(square[0]) - ord(start[0])),
-                                                 abs(int(square[1:]) - int(start[1:]))))
+        empty = [square for square in sorted(board.squares - board.pieces) if square != end and (
+            files[0] <= square[0] <= files[1] and ranks[0] <= int(square[1:]) <= ranks[1]
+            or apart(square, start) == apart(square, end) == 1)]
+        return min(empty, key=lambda square: apart(square, start)) if empty else None
 
     def board_matches(self) -> bool:
         return self.board.pieces == self.occupied_of(self.game.position)

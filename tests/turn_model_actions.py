@@ -91,31 +91,35 @@ def _move(world: World, choice: int) -> None:
 
 def _slide(world: World, choice: int) -> None:
     """The side to move at the table makes its turn sliding the first piece
-    across a square on the way (touched for 50-250 ms: a slide, not a move),
-    holds it, and (multiwarcaby) presses after that one move: the press asks
-    for the second move, which is then made and pressed. The check: the turn
-    made is the turn committed, and nothing is committed at the early press."""
+    across a square on the way (touched for 50-250 ms: a slide, not a move;
+    with no empty square on the way, the move as made), holds it, and
+    (multiwarcaby) presses after that one move: the press asks for the second
+    move, which is then made and pressed. The check: the turn made is the turn
+    committed, and nothing is committed at the early press."""
     world.board.advance(100)
     session = world.session
     if (session is None or not playing(world) or world.app.state is not AppState.GAME or not world.board_matches()
             or seat_not_at_the_table(world) or world.config.mode == "learning"):
         return
     turn = world.turn(choice)
-    via = world.slide_square(turn[0]) if turn else None
-    if via is None:
+    if not turn:
         return
     first = turn[0]
+    via = world.slide_square(first)
     before = len(session.committed)
     mover = world.game.turn
     open_offer = world.app.pending_offer is not None
     board = world.board
-    board.lift(world.name(first.start))
-    board.advance(120)
-    board.drop(via)
-    board.advance(SLIDE_MS[choice % len(SLIDE_MS)])
-    board.lift(via)
-    board.advance(30)
-    board.drop(world.name(first.end))
+    if via is None:   # no square to slide across: the move made, then the early press
+        world.carry_out(first)
+    else:
+        board.lift(world.name(first.start))
+        board.advance(120)
+        board.drop(via)
+        board.advance(SLIDE_MS[choice % len(SLIDE_MS)])
+        board.lift(via)
+        board.advance(30)
+        board.drop(world.name(first.end))
     board.advance(HOLD_MS + choice % 3 * 300)
     if len(turn) == 2:
         board.press(mover)
@@ -123,7 +127,7 @@ def _slide(world: World, choice: int) -> None:
         early = [c.text for c in session.committed[before:]]
         if early and session is world.session and not world.watch.any(ev.TakenBack, ev.NewGame, ev.GameOver):
             raise Violation("press after one move took a turn", f"{describe_move_at(world, before, turn[:1])} "
-                            f"slid across {via} and pressed by side {mover}: committed {early}; the screen says "
+                            f"(slid across {via}) pressed by side {mover}: committed {early}; the screen says "
                             f"{session.message!r}")
         world.carry_out(turn[1])
         board.advance(HOLD_MS)
@@ -135,7 +139,7 @@ def _slide(world: World, choice: int) -> None:
     committed = [c.move for c in session.committed[before:before + len(turn)]]
     if committed != list(turn):
         raise Violation("turn not committed", f"{describe_move_at(world, before, turn)} (the first slid across "
-                        f"{via}) was carried out and pressed by side {mover}; committed since: "
+                        f"{via}, pressed after it) was carried out and pressed by side {mover}; committed since: "
                         f"{[c.text for c in session.committed[before:]]}; the screen says {session.message!r}")
 
 
