@@ -39,9 +39,25 @@ def test_pending_turn_names_the_pair_whose_first_move_was_made_first() -> None:
     assert pending.pick([(c, a)]) == (c, a)   # none made: the tracker's first candidate
 
 
+def test_pending_turn_prefers_a_first_move_made_to_one_only_shown() -> None:
+    a, b, c = moves("c3-d4", "e3-f4", "a3-b4")
+    pending = PendingTurn()
+    pending.showed(((a, b),))        # c3-d4 touched on the way (a slide)
+    pending.showed(((b, a),))        # e3-f4 shown, then held: made
+    pending.made(((b, a),))
+    assert pending.first_moves == (b,) and not pending.was_made(a)
+    assert pending.pick([(a, c), (b, c)]) == (b, c)
+    # Nothing made (quick hands): the pair whose first move was shown first.
+    quick = PendingTurn()
+    quick.showed(((b, a),))
+    quick.showed(((a, b),))
+    assert quick.first_moves == () and quick.pick([(a, b), (b, a)]) == (b, a)
+
+
 def test_pending_turn_forgets_every_move_made_when_the_turn_ends() -> None:
     a, b = moves("c3-d4", "e3-f4")
     pending = PendingTurn()
+    pending.showed(((a, b),))
     pending.made(((a, b),))
     pending.forget()
     assert pending.first_moves == () and not pending.was_made(a)

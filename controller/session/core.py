@@ -302,7 +302,9 @@ class Session:
                 self.pending.made(self.reading.turns)
         self.observe()
         self.flow.fast_answer()
-        if self.reading.kind is Kind.UNCHANGED:
+        if self.reading.kind is Kind.HALF_TURN:
+            self.pending.showed(self.reading.turns)
+        elif self.reading.kind is Kind.UNCHANGED:
             self.pending.forget()
         self.flow.update()
 
