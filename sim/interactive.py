@@ -41,16 +41,17 @@ def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
 
 
 def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
-               should_stop: Callable[[], bool] = lambda: False) -> int:
+               should_stop: Callable[[], bool] = lambda: False, cues: CueSettings | None = None) -> int:
     """The interactive window (needs a display) until it is closed or `should_stop()`
-    (`--seconds`). Returns an exit code."""
+    (`--seconds`). Returns an exit code. `cues`: what sounds and speaks (a board
+    config's [sound] and [voice]; default: every cue)."""
     if not has_desktop():  # said before SDL probes for one (and prints what it lacks)
         raise WindowError(say("sim.no_desktop"))
     choose_drivers()
     try:
         pygame.display.init()
         window = build(app)
-        attach_sound(app)
+        attach_sound(app, settings=cues)
         display = pygame.display.set_mode(window.size)
     except pygame.error as exc:
         raise WindowError(f"cannot open the simulator window ({exc}); no display? "

@@ -6,7 +6,9 @@ square, a missed event (until the next heartbeat), a stuck switch, a piece
 lifted and put back, a stray piece put down and taken away, held for less or
 more than the settle time and the grace period. After every noise sequence
 the board is as it was, and we check: nothing was committed that was not
-made, no guidance is left lit, and the real move is then read correctly.
+made, no guidance is left lit, and the real move is then read correctly. In multiwarcaby a first move is
+sometimes slid across a square whose touch looks like a move and pressed
+after that one move: the press asks for the second (issue 38).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import random
 
 import pytest
 
+from damka.engine.move import Move
 from damka.hardware.interfaces import Role
 from test_session_multiwarcaby import scripted_turns
 from test_session_rig import Rig
@@ -86,6 +89,10 @@ def play_noisy_game(name: str, seed: int, plies: int, options: dict | None = Non
             assert rig.board.sensed == rig.board.pieces
         side = session.game.turn
         position = session.game.position
+        slide = slid_first_move(rig, rng) if two and rng.random() < 0.4 else None
+        if slide is not None:
+            made.extend(play_slid_turn(rig, rng, *slide))
+            continue
         if two:  # a turn whose board is not also one move (that reads as half a turn)
             turn = list(scripted_turns(rig, rng))
         else:
@@ -110,6 +117,49 @@ def play_noisy_game(name: str, seed: int, plies: int, options: dict | None = Non
             assert session.game.moves[-1] == turn[0]
         made.extend(turn)
     return sequences
+
+
+def slid_first_move(rig: Rig, rng: random.Random) -> tuple[Move, str] | None:
+    """A multiwarcaby first move and a square a hand may slide it across whose
+    touch looks like a first move and a second (d3 to c2 across c3: d3-c3, c3-c2)."""
+    variant = rig.variant
+    position = rig.session.game.position
+    steps = [move for move in variant.legal_moves(position) if not move.captures]
+    found = []
+    for move in steps:
+        for way in steps:
+            if way.start != move.start or way.end == move.end:
+                continue
+            after = variant.play(position, way)
+            if variant.move_in_turn(after) and any(
+                    on.start == way.end and on.end == move.end and not on.captures for on in variant.legal_moves(after)):
+                found.append((move, rig.name(way.end)))
+    return rng.choice(found) if found else None
+
+
+def play_slid_turn(rig: Rig, rng: random.Random, first: Move, way: str) -> tuple[Move, Move]:
+    """The piece slid across `way` (touched for 50-250 ms), held, a press after
+    that one move (it asks for the second), the second move, a press: the turn
+    committed is the one made."""
+    session, board = rig.session, rig.board
+    side, ply = session.game.turn, session.game.ply
+    board.lift(rig.name(first.start))
+    board.advance(rng.choice((60, 150)))
+    board.drop(way)
+    board.advance(rng.randint(50, 250))
+    board.lift(way)
+    board.advance(rng.randint(10, 60))
+    board.drop(rig.name(first.end))
+    rig.wait(rng.choice((400, 900)))
+    rig.press(side)
+    assert session.game.ply == ply, f"a press after one move committed {[c.text for c in session.committed[ply:]]}"
+    middle = rig.variant.play(session.game.position, first)
+    second = rng.choice(rig.variant.legal_moves(middle))
+    rig.play(second, remove=rng.choice(("before", "during", "after")), step_ms=rng.choice((60, 150)))
+    rig.wait(rng.choice((50, 400)))
+    rig.press(side)
+    assert [c.move for c in session.committed[ply:]] == [first, second], session.message
+    return first, second
 
 
 CASES = [

@@ -3,10 +3,17 @@ else the variant's own word; the session's message line and the status agree."""
 
 from __future__ import annotations
 
-from damka.controller.app import App
+import pytest
+
+from damka.controller import words as board_words
+from damka.controller.app import App, AppState
+from damka.controller.app.views import GameView
 from damka.controller.game.setup import GameSetup
+from damka.controller.words import say
+from damka.display.widgets import SIDE_COLOURS
 from app_rig import on_board
 from damka.sim.virtual_board import carry_out
+from test_board_play import FULL, go_to_row, set_row, set_up_pieces
 
 
 def words(app: App) -> list[str]:
@@ -37,3 +44,84 @@ def test_a_game_without_names_keeps_the_sides_own_words() -> None:
     app = App(setup=GameSetup("classic"), start_game=True, offer_resume=False)
     on_board(app)
     assert words(app)[0] == "White to move"
+
+
+# -- a new game, the next game of a match (issue 38) -------------------------------------------
+
+
+def shown_sides(app: App) -> list[tuple[str, tuple[int, int, int]]]:
+    """The side panels as the screen draws them: name and disc colour."""
+    view = app.view()
+    assert isinstance(view, GameView), type(view).__name__
+    return [(side.name, side.colour) for side in view.sides]
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_new_game_against_the_computer_names_the_sides_it_plays_now(language: str) -> None:
+    """First game: the person White. c3-d4, then menu, New game, Colours "I move
+    second", Start, the pieces set up: the computer plays White now, and the
+    panels, the status and the message line all say so (the panels kept
+    "White" / "Black (computer)" and the status "White to move")."""
+    board_words.set_language(language)
+    app = App(setup=GameSetup("classic", mode="computer", colours="first", level="beginner"), start_game=True,
+              offer_resume=False)
+    board = on_board(app)
+    white, black, computer = say("side.white"), say("side.black"), say("who.computer")
+    assert [name for name, _ in shown_sides(app)] == [white, f"{black} ({computer})"]
+    carry_out(board, "c3", ["d4"], [], step_ms=50)
+    board.advance(1000)
+    assert [c.text for c in app.session.committed] == ["c3-d4"]
+    board.button("menu")
+    board.advance(100)
+    go_to_row(app, board, FULL, "new")
+    FULL.ok(board)
+    board.advance(100)
+    set_row(app, board, FULL, "colours", "second")
+    go_to_row(app, board, FULL, "start")
+    FULL.ok(board)
+    board.advance(100)
+    board.lift("d4")   # the board guides the pieces back to the start: d4 off, c3 on
+    board.advance(100)
+    set_up_pieces(app, board)
+    app.session.settle()
+    board.advance(100)
+    assert app.session.settings.computer_sides == frozenset({0})
+    assert shown_sides(app) == [(f"{white} ({computer})", SIDE_COLOURS["white"]), (black, SIDE_COLOURS["black"])]
+    view = app.view()
+    assert view.status == say("status.to_move", side=f"{white} ({computer})")
+    assert app.session.message == say("turn.carry_out", side=white, who=computer)
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_the_next_game_of_a_match_keeps_the_sides_own_words_on_their_sides(language: str) -> None:
+    """No names given: resign, ok on the result, ok on the new-game menu. White
+    starts the next game: its panel says "White" with the white disc and the
+    status "White to move" (the names rotated with the first turn: "Black"
+    with a white disc, "Black to move")."""
+    board_words.set_language(language)
+    app = App(setup=GameSetup("classic"), start_game=True, offer_resume=False)
+    board = on_board(app)
+    white, black = say("side.white"), say("side.black")
+    app.resign("board")
+    assert app.screens.state is AppState.RESULT
+    for _ in range(2):
+        board.button("ok")
+        board.advance(100)
+    set_up_pieces(app, board)
+    assert app.screens.state is AppState.GAME and app.session.game.ply == 0
+    assert shown_sides(app) == [(white, SIDE_COLOURS["white"]), (black, SIDE_COLOURS["black"])]
+    assert app.view().status == say("status.to_move", side=white)
+    assert app.game_players == [white, black]
+
+
+def test_named_players_still_change_colours_between_the_games_of_a_match() -> None:
+    app = App(setup=GameSetup("classic", colours="first"), start_game=True, players=["Ala", "Ola"],
+              offer_resume=False)
+    board = on_board(app)
+    app.resign("board")
+    for _ in range(2):
+        board.button("ok")
+        board.advance(100)
+    set_up_pieces(app, board)
+    assert [name for name, _ in shown_sides(app)] == ["Ola", "Ala"]
+    assert words(app)[0] == "Ola to move"

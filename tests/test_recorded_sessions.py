@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from damka.cli import main
+from test_session_multiwarcaby import MW7_SLIDE_FEN, MW9_SLIDE_FEN
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -332,14 +333,28 @@ def test_multiwarcaby_four_players(capsys) -> None:
 
 def test_multiwarcaby_two_steps_that_look_like_one_are_the_turn_made(capsys) -> None:
     lines = replay(capsys, "multiwarcaby", "mw2_steps")
-    # e4-e5 + d4-e4 leaves the board of d4-e5 alone, but the board showed e4-e5 complete first:
-    # the press at 800 commits the two moves made (it used to ask for a second move, and the
-    # next move was recorded as the second of a turn that never happened). Then it is player 2's
-    # turn: player 1's presses at 1900 and 3000 commit nothing.
+    # e4-e5 + d4-e4 leaves the board of d4-e5 alone, but the board showed e4-e5 complete and held
+    # it for 400 ms first: the press at 1000 commits the two moves made (it used to ask for a second
+    # move, and the next move was recorded as the second of a turn that never happened). Then it is
+    # player 2's turn: player 1's presses at 1900 and 3000 commit nothing.
     assert events(lines) == [
-        mv(1, "1", "e4-e5", [], 800, scores=[0, 0]),
-        mv(2, "1", "d4-e4", [], 800, scores=[0, 0]),
+        mv(1, "1", "e4-e5", [], 1000, scores=[0, 0]),
+        mv(2, "1", "d4-e4", [], 1000, scores=[0, 0]),
     ]
+
+
+@pytest.mark.parametrize("variant, log, fen, turn", [
+    ("multiwarcaby7", "mw7_slide", MW7_SLIDE_FEN, [mv(1, "1", "d3-c2", [], 212600, scores=[14, 22]),
+                                                     mv(2, "1", "f5-f4", [], 212600, scores=[14, 22])]),
+    ("multiwarcaby", "mw2_slide", MW9_SLIDE_FEN, [mv(1, "2", "b7-c7", [], 242600, scores=[13, 11]),
+                                                    mv(2, "2", "h8-h7", [], 242600, scores=[13, 11])]),
+])
+def test_multiwarcaby_a_piece_slid_across_a_square_is_one_move(capsys, variant: str, log: str, fen: str,
+                                                                turn: list[dict]) -> None:
+    # The square on the way was touched for 149 (112) ms, less than the settle time: a slide, not a
+    # first move made. The press after the one move asks for the second (it took the slide and the
+    # move as the whole turn, and the player's real second move fell into the next player's turn).
+    assert events(replay(capsys, variant, log, "--fen", fen)) == turn
 
 
 def test_start_set_up_again_within_takeback_reach(capsys) -> None:

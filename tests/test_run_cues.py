@@ -40,3 +40,35 @@ def test_a_refused_press_sounds_on_the_pico_and_night_mode_dims_its_leds() -> No
         wait_until(lambda: hardware.sim.device.brightness == 8, "the Pico's LEDs at night brightness")
         for sink in sinks:
             sink.close()
+
+
+def test_damka_runs_simulator_window_speaks_the_configs_language(tmp_path, monkeypatch) -> None:
+    """`damka run --config` with `backend = "sim"`: the window is the board, so
+    the config's [board] language (and [light], [sound], [voice]) reach it as they
+    reach a real board. The window's screenshot (F12) is the Polish screen
+    (the window was English: the settings were applied only on the hardware path)."""
+    pygame = pytest.importorskip("pygame")
+    from damka.cli import main
+    from damka.controller import words
+    from damka.sim.window import build
+
+    config = tmp_path / "board.toml"
+    config.write_text('[board]\nbackend = "sim"\nlanguage = "pl"\n[web]\nenabled = false\n[sound]\nenabled = false\n',
+                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)   # where F12 saves its screenshot
+    pygame.display.set_mode((10, 10))
+    for key in (pygame.K_F12, pygame.K_q):
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0))
+    assert main(["run", "--config", str(config), "--db", str(tmp_path / "games.db"), "--seconds", "60"]) == 0
+    shots = list(tmp_path.glob("damka-*.png"))
+    assert len(shots) == 1, shots
+    shown = pygame.image.tobytes(pygame.image.load(str(shots[0])), "RGB")
+
+    def screen(language: str) -> bytes:
+        """The new-game menu the window opens on, on a board speaking `language`."""
+        words.set_language(language)
+        return pygame.image.tobytes(build(App(offer_resume=False)).render(), "RGB")
+
+    pygame.display.set_mode((10, 10))
+    english, polish = shown == screen("en"), shown == screen("pl")
+    assert (english, polish) == (False, True), "the window should be the Polish screen"

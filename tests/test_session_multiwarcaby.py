@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import random
 
-from damka.controller.session import Phase
+import pytest
+
+from damka.commands.replay import replay
+from damka.controller.board.eventlog import parse_log
+from damka.controller.session import Mode, Phase, SessionSettings
+from damka.controller.words import say
 from damka.controller.board.tracker import Kind
-from damka.engine import Game
+from damka.engine import Game, find_variant
 from damka.hardware.interfaces import Role
 from test_session_rig import Rig, kinds, two_move_turn
 
@@ -171,3 +176,45 @@ def test_take_back_a_turn() -> None:
     rig.board.button("takeback")
     rig.wait(100)
     assert rig.texts == [] and rig.session.game.turn == 0
+
+
+# -- a slide is not a move -----------------------------------------------------------------
+
+MW7_SLIDE_FEN = "MW7:S2:T1.1:P14,22:K0:Q0:O4o1o/4o2/7/4o1o/o6/2o4/2o4"
+MW9_SLIDE_FEN = ("MW9:S2:T2.1:P13,11:K0:Q0:O3ooo1oo/4o2oo/oo2o3o/ooo3ooo/oo1o2ooo/o1ooo2oo/ooooo2oo/ooooo1ooo/"
+                 "1ooooo1oo")
+# (variant, FEN, side to move, start, the square on the way, end, a second move): start-end is one
+# legal move, and so are start-way then way-end (issue 38: found by a fuzz of noisy games).
+SLIDES = [("multiwarcaby7", MW7_SLIDE_FEN, "1", "d3", "c3", "c2", ("f5", "f4")),
+          ("multiwarcaby", MW9_SLIDE_FEN, "2", "b7", "b8", "c7", ("h8", "h7"))]
+
+
+def replay_log(variant: str, fen: str, lines: list[str]) -> tuple[list[str], str]:
+    """The sensor log replayed as `damka replay` does (casual): the moves committed and the last message."""
+    found = find_variant(variant)
+    out = replay(found, parse_log(lines), SessionSettings(mode=Mode.CASUAL), position=found.parse_position(fen))
+    return [line["move"] for line in out if "ply" in line], out[-1]["message"]
+
+
+@pytest.mark.parametrize("touch_ms", (50, 112, 149, 200, 250))
+@pytest.mark.parametrize("variant, fen, side, start, way, end, second", SLIDES)
+def test_a_square_touched_on_the_way_is_a_slide_and_the_press_asks_for_the_second_move(
+        variant: str, fen: str, side: str, start: str, way: str, end: str, second: tuple[str, str],
+        touch_ms: int) -> None:
+    slide = [f"0 up {start}", f"200 down {way}", f"{200 + touch_ms} up {way}", f"{230 + touch_ms} down {end}",
+             f"{730 + touch_ms} press {side}"]
+    moves, message = replay_log(variant, fen, slide)
+    assert moves == [] and message == say("session.second_move")
+    later = 1500 + touch_ms
+    moves, _ = replay_log(variant, fen, slide + [f"{later} up {second[0]}", f"{later + 100} down {second[1]}",
+                                                 f"{later + 600} press {side}"])
+    assert moves == [f"{start}-{end}", f"{second[0]}-{second[1]}"]
+
+
+@pytest.mark.parametrize("hold_ms", (400, 1000, 4000))
+@pytest.mark.parametrize("variant, fen, side, start, way, end, second", SLIDES)
+def test_a_first_move_held_for_the_settle_time_is_made(variant: str, fen: str, side: str, start: str, way: str,
+                                                       end: str, second: tuple[str, str], hold_ms: int) -> None:
+    moves, _ = replay_log(variant, fen, [f"0 up {start}", f"200 down {way}", f"{200 + hold_ms} up {way}",
+                                         f"{230 + hold_ms} down {end}", f"{730 + hold_ms} press {side}"])
+    assert moves == [f"{start}-{way}", f"{way}-{end}"]

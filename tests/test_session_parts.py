@@ -28,23 +28,39 @@ def moves(*texts: str) -> tuple:
 # -- the pending turn ---------------------------------------------------------------
 
 
-def test_pending_turn_names_the_pair_whose_first_move_was_seen_first() -> None:
+def test_pending_turn_names_the_pair_whose_first_move_was_made_first() -> None:
     a, b, c = moves("c3-d4", "e3-f4", "a3-b4")
     pending = PendingTurn()
-    pending.saw(((b, c),))          # the board showed e3-f4 complete first
-    pending.saw(((a, c), (b, a)))   # then c3-d4
+    pending.made(((b, c),))          # the board held e3-f4 complete first
+    pending.made(((a, c), (b, a)))   # then c3-d4
     assert pending.first_moves == (b, a)
     # Two pairs give the board: the one whose first move came first is recorded.
     assert pending.pick([(a, b), (b, a)]) == (b, a)
-    assert pending.pick([(c, a)]) == (c, a)   # none seen: the tracker's first candidate
+    assert pending.pick([(c, a)]) == (c, a)   # none made: the tracker's first candidate
 
 
-def test_pending_turn_forgets_everything_seen_when_the_turn_ends() -> None:
+def test_pending_turn_prefers_a_first_move_made_to_one_only_shown() -> None:
+    a, b, c = moves("c3-d4", "e3-f4", "a3-b4")
+    pending = PendingTurn()
+    pending.showed(((a, b),))        # c3-d4 touched on the way (a slide)
+    pending.showed(((b, a),))        # e3-f4 shown, then held: made
+    pending.made(((b, a),))
+    assert pending.first_moves == (b,) and not pending.was_made(a)
+    assert pending.pick([(a, c), (b, c)]) == (b, c)
+    # Nothing made (quick hands): the pair whose first move was shown first.
+    quick = PendingTurn()
+    quick.showed(((b, a),))
+    quick.showed(((a, b),))
+    assert quick.first_moves == () and quick.pick([(a, b), (b, a)]) == (b, a)
+
+
+def test_pending_turn_forgets_every_move_made_when_the_turn_ends() -> None:
     a, b = moves("c3-d4", "e3-f4")
     pending = PendingTurn()
-    pending.saw(((a, b),))
+    pending.showed(((a, b),))
+    pending.made(((a, b),))
     pending.forget()
-    assert pending.first_moves == () and not pending.seen(a)
+    assert pending.first_moves == () and not pending.was_made(a)
     assert pending.pick([(b, a), (a, b)]) == (b, a)
 
 

@@ -194,3 +194,12 @@ def test_the_clock_stopped_for_carrying_out_a_programs_move_is_not_restarted_by_
             assert world.app.clock.view(world.board.now).state == "paused"
         finally:
             world.close()
+
+
+def test_a_multiwarcaby_piece_slid_across_a_square_and_pressed_after_one_move_asks_for_the_second() -> None:
+    """Player 2 of four slides b2 to c1 across b1 (touched for 200 ms) and presses
+    after that one move: the press committed b2-b1 b1-c1 as the whole turn (b1 was
+    never held, so no first move was made there) and the real second move fell into
+    the remote player's turn. Found by the random profile (seed 537 of 0-1999)."""
+    run(Config(variant='multiwarcaby', sides=4, mode='computer', colours='second', computers=3, remote_seat=2),
+        [('follow_leds', 734), ('slide', 58)], seed=537, avoid=NOTHING)

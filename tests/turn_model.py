@@ -92,6 +92,7 @@ ACTIONS = (  # (weight, kind): what happens at the board, by how often
     (30, "move"), (6, "partial"), (5, "lift_back"), (8, "press_right"), (4, "press_wrong"), (12, "wait"),
     (4, "takeback_button"), (4, "takeback_pieces"), (10, "follow_leds"), (6, "computer"), (6, "remote"),
     (2, "pause"), (2, "unpause"), (3, "offer"), (3, "answer"), (1, "resign"), (1, "new_game"), (2, "power_cut"),
+    (8, "slide"),
 )
 
 
@@ -121,7 +122,7 @@ def draw_config(rng: random.Random, learning: float = 0.03) -> Config:
 
 def draw_action(rng: random.Random, kinds: tuple = ACTIONS) -> tuple:
     kind = _pick(rng, kinds)
-    if kind in ("move", "partial", "lift_back", "remote", "follow_leds", "computer"):
+    if kind in ("move", "partial", "lift_back", "remote", "follow_leds", "computer", "slide"):
         return (kind, rng.randrange(1000))
     if kind == "wait":
         return (kind, rng.choice((50, 300, 1000, 1500, 4000, 20_000)))
@@ -350,6 +351,25 @@ class World:
             if self.name(captured) in board.pieces:
                 board.remove(self.name(captured))
                 board.advance(step_ms)
+
+    def slide_square(self, move: Move) -> str | None:
+        """An empty square a hand may slide `move`'s piece across on the way (one
+        inside the rectangle of its start and end, or next to both, as near the
+        start as any), or None: a capture, or no such square."""
+        if move.captures:
+            return None
+        start, end = self.name(move.start), self.name(move.end)
+
+        def apart(a: str, b: str) -> int:
+            return max(abs(ord(a[0]) - ord(b[0])), abs(int(a[1:]) - int(b[1:])))
+
+        files = sorted((start[0], end[0]))
+        ranks = sorted((int(start[1:]), int(end[1:])))
+        board = self.board
+        empty = [square for square in sorted(board.squares - board.pieces) if square != end and (
+            files[0] <= square[0] <= files[1] and ranks[0] <= int(square[1:]) <= ranks[1]
+            or apart(square, start) == apart(square, end) == 1)]
+        return min(empty, key=lambda square: apart(square, start)) if empty else None
 
     def board_matches(self) -> bool:
         return self.board.pieces == self.occupied_of(self.game.position)

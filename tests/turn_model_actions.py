@@ -16,9 +16,11 @@ from damka.controller.app import AppState
 from damka.controller.session import Phase
 from damka.hardware.interfaces import Button, Role
 
-from turn_model import Violation, World, lit, seat_not_at_the_table
+from turn_model import Violation, World, lit, playing, seat_not_at_the_table
 
 SETTLE_MS = 1500  # longer than any quiet time the board waits for before it acts on a move
+HOLD_MS = 400     # a multiwarcaby first move held this long is made (the settle time is 300 ms)
+SLIDE_MS = (50, 100, 150, 200, 250)   # a piece slid across a square touches it this long
 
 
 def act(world: World, action: tuple) -> None:
@@ -59,8 +61,10 @@ def _move(world: World, choice: int) -> None:
     before = len(session.committed)
     mover = world.game.turn
     open_offer = world.app.pending_offer is not None
-    for move in turn:
+    for k, move in enumerate(turn):
         world.carry_out(move)
+        if k < len(turn) - 1:
+            world.board.advance(HOLD_MS)   # the first move held: made, not a slide
     style = (choice // 7) % 3
     if style == 0:
         world.board.press(mover)
@@ -83,6 +87,60 @@ def _move(world: World, choice: int) -> None:
         raise Violation("turn not committed", f"{describe_move_at(world, before, turn)} was carried out and "
                         f"pressed by side {mover}; committed since: {[c.text for c in session.committed[before:]]};"
                         f" the screen says {session.message!r}")
+
+
+def _slide(world: World, choice: int) -> None:
+    """The side to move at the table makes its turn sliding the first piece
+    across a square on the way (touched for 50-250 ms: a slide, not a move;
+    with no empty square on the way, the move as made), holds it, and
+    (multiwarcaby) presses after that one move: the press asks for the second
+    move, which is then made and pressed. The check: the turn made is the turn
+    committed, and nothing is committed at the early press."""
+    world.board.advance(100)
+    session = world.session
+    if (session is None or not playing(world) or world.app.state is not AppState.GAME or not world.board_matches()
+            or seat_not_at_the_table(world) or world.config.mode == "learning"):
+        return
+    turn = world.turn(choice)
+    if not turn:
+        return
+    first = turn[0]
+    via = world.slide_square(first)
+    before = len(session.committed)
+    mover = world.game.turn
+    open_offer = world.app.pending_offer is not None
+    board = world.board
+    if via is None:   # no square to slide across: the move made, then the early press
+        world.carry_out(first)
+    else:
+        board.lift(world.name(first.start))
+        board.advance(120)
+        board.drop(via)
+        board.advance(SLIDE_MS[choice % len(SLIDE_MS)])
+        board.lift(via)
+        board.advance(30)
+        board.drop(world.name(first.end))
+    board.advance(HOLD_MS + choice % 3 * 300)
+    if len(turn) == 2:
+        board.press(mover)
+        board.advance(100)
+        early = [c.text for c in session.committed[before:]]
+        if early and session is world.session and not world.watch.any(ev.TakenBack, ev.NewGame, ev.GameOver):
+            raise Violation("press after one move took a turn", f"{describe_move_at(world, before, turn[:1])} "
+                            f"(slid across {via}) pressed by side {mover}: committed {early}; the screen says "
+                            f"{session.message!r}")
+        world.carry_out(turn[1])
+        board.advance(HOLD_MS)
+    board.press(mover)
+    board.advance(SETTLE_MS)
+    interrupted = world.watch.any(ev.GameOver, ev.SideOut, ev.TakenBack, ev.NewGame, ev.BlunderWarned)
+    if interrupted or open_offer or session is not world.session:
+        return
+    committed = [c.move for c in session.committed[before:before + len(turn)]]
+    if committed != list(turn):
+        raise Violation("turn not committed", f"{describe_move_at(world, before, turn)} (the first slid across "
+                        f"{via}, pressed after it) was carried out and pressed by side {mover}; committed since: "
+                        f"{[c.text for c in session.committed[before:]]}; the screen says {session.message!r}")
 
 
 def describe_move_at(world: World, ply: int, turn: tuple) -> str:
@@ -226,5 +284,5 @@ HANDS: dict[str, Any] = {
     "press_wrong": lambda w: _press(w, False), "wait": _wait, "takeback_button": _takeback_button,
     "takeback_pieces": _takeback_pieces, "follow_leds": _follow_leds, "computer": _computer, "remote": _remote,
     "pause": _pause, "unpause": _unpause, "offer": _offer, "answer": _answer, "resign": _resign,
-    "new_game": _new_game, "power_cut": _power_cut,
+    "new_game": _new_game, "power_cut": _power_cut, "slide": _slide,
 }

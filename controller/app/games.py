@@ -107,7 +107,9 @@ class Games:
         built = resume_mod.resume_game(offer, chooser=app.chooser, seed=seed, engines=self.engines,
                                        remote=app.remote_maker(), carrying_out=self.carrying_out)
         self.setup = built.setup
-        self.match = Match(list(offer.players))
+        variant = built.session.variant
+        self.match = Match(list(offer.players), by_side=all(
+            name.startswith(wording.engine_side_name(variant, side)) for side, name in enumerate(offer.players)))
         self.game_players = list(offer.players)
         self._start(built, self._recorder_for(built, game_id=offer.id))
 
@@ -139,7 +141,7 @@ class Games:
             seat_remote(built.session, remote, far or built.computer_sides, engine)
         opponent = built.session.opponent
         engine_name = opponent.engine_name if opponent is not None else ""   # an external engine's name
-        computer_label = f" ({engine_name})" if engine_name else " (computer)"
+        computer_label = f" ({engine_name or say('who.computer')})"
         labels = {seat: remote_label if remote is not None and seat not in engine else computer_label
                   for seat in computer}
         self._choose_players(variant, labels)
@@ -158,16 +160,22 @@ class Games:
         self.match.players = []          # the names given are used for the next game
 
     def _choose_players(self, variant: Variant, labels: dict[int, str]) -> None:
-        """The players of the game: the names given, else the sides' own with `labels` ("(computer)") by seat."""
+        """The players of the game: the names given (a match that goes on, the
+        first turn rotating), else the sides' own words with this game's `labels`
+        ("(computer)") by seat, made anew for each game: the computer may play
+        another side now, and a side's own word never moves to another side."""
         self.notice = ""
-        if not self.match.players or len(self.match.players) != len(variant.sides):
-            named = self._named_players
-            if named and len(named) == len(variant.sides):
+        sides = len(variant.sides)
+        named = self._named_players
+        if self.match.by_side or len(self.match.players) != sides:
+            if named and len(named) == sides:
                 self.match = Match(list(named))           # the names given fit this game again
             else:
                 if named:
-                    self.notice = say("app.names_unused", count=len(named), sides=len(variant.sides))
-                self.match = Match(_default_players(variant, labels))
+                    self.notice = say("app.names_unused", count=len(named), sides=sides)
+                defaults = _default_players(variant, labels)
+                if not self.match.by_side or self.match.players != defaults:
+                    self.match = Match(defaults, by_side=True)   # (the same sides: the standings go on)
         self.game_players = self.match.order()
 
     def _recorder_for(self, built: BuiltGame, game_id: int | None = None) -> Recorder | None:

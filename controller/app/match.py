@@ -12,15 +12,20 @@ from damka.engine.variant import Result
 @dataclass
 class Match:
     """Points for two sides, small points for three or four players; the
-    first turn rotates after each game."""
+    first turn rotates after each game among players with names. Without
+    names (`by_side`: the sides' own words, "White", "Black (computer)") the
+    names stay with their sides: rotating them would call White "Black"."""
 
     players: list[str]
     points: dict[str, float] = field(default_factory=dict)
     small_points: dict[str, int] = field(default_factory=dict)
     games: int = 0
+    by_side: bool = False
 
     def order(self) -> list[str]:
-        """Players in the order of the sides for the next game (rotates each game)."""
+        """Players in the order of the sides for the next game (named players: rotates each game)."""
+        if self.by_side:
+            return list(self.players)
         shift = self.games % len(self.players)
         return self.players[shift:] + self.players[:shift]
 

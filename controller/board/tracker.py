@@ -51,8 +51,9 @@ from damka.engine.variant import Position, Variant
 
 @dataclass(frozen=True)
 class TrackerSettings:
-    """Times in ms. `settle_ms`: quiet time before a complete move counts;
-    `extend_ms`: quiet time before a move that could still be extended counts
+    """Times in ms. `settle_ms`: quiet time before a complete move counts
+    (and how long a multiwarcaby first move is held to count as made: shorter is
+    a slide); `extend_ms`: quiet time before a move that could still be extended counts
     (casual mode, no clock); `grace_ms`: how long an unexplained board waits
     before guidance LEDs; `takeback_ms`: quiet time before an earlier (or the
     start) position counts as a take-back (or a new game), longer than a
@@ -162,7 +163,8 @@ class Tracker:
 
         `takebacks=False` (tournament play) reads neither earlier positions nor
         the start position: such a board is unknown. `prefer` (multiwarcaby):
-        first moves seen complete on the board this turn; a turn starting with
+        first moves made on the board this turn (shown complete and held for
+        the settle time: `PendingTurn`); a turn starting with
         one of them is looked for first, and when one is found the other first
         moves are not searched. `allowed` restricts the legal moves (the computer's chosen turn: one
         move, or two in multiwarcaby)."""
@@ -209,7 +211,7 @@ class Tracker:
             progress = tuple(Progress((), index.moves[i], base) for i in singles)
             return Reading(Kind.IN_PROGRESS, occ, progress=progress, missing=missing, extra=extra)
         if self.two_moves:
-            # First moves seen on the board first (speed: one second-move index
+            # First moves made on the board first (speed: one second-move index
             # instead of one per legal first move), then all of them.
             seen = [i for i in (index.find(move) for move in prefer) if i is not None]
             for firsts in ((seen, range(len(index.moves))) if seen else (range(len(index.moves)),)):

@@ -296,10 +296,14 @@ class Session:
         self.occupancy = self.board.bits(occupied)
         if self.occupancy != self.state.occupancy:
             self.flag.clear()
+            # The board leaves a multiwarcaby first move: made if it was held for
+            # the settle time; a shorter touch on the way was a slide.
+            if self.reading.kind is Kind.HALF_TURN and self.tracker.settled(self.state, self.now):
+                self.pending.made(self.reading.turns)
         self.observe()
         self.flow.fast_answer()
         if self.reading.kind is Kind.HALF_TURN:
-            self.pending.saw(self.reading.turns)
+            self.pending.showed(self.reading.turns)
         elif self.reading.kind is Kind.UNCHANGED:
             self.pending.forget()
         self.flow.update()

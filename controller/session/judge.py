@@ -113,11 +113,12 @@ class Judge:
             s.commits.commit(s.pending.pick(reading.turns), pressed=side)
         elif kind is Kind.HALF_TURN:
             # One move gives this board, but so may two (a2-a1 then b1-a2 leaves
-            # what b1-a1 leaves): a whole turn whose first move the board showed
-            # complete this turn is what was played (a single move never is one).
+            # what b1-a1 leaves): a pair is taken only when its first move was
+            # made (held for the settle time); else it is one move (a piece slid
+            # across a square) and the press asks for the second.
             pairs = [pair for pair in s.tracker.complete_pairs(s.game, s.occupancy, s.assist.computer_moves(),
                                                                s.pending.first_moves)
-                     if s.pending.seen(pair[0])]
+                     if s.pending.was_made(pair[0])]
             if pairs:
                 s.commits.commit(s.pending.pick(pairs), pressed=side)
             else:

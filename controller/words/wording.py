@@ -88,7 +88,9 @@ def turn_prompt(variant: Variant, game: Game, *, two_moves: bool, computer_turn:
         return say("turn.over_result", result=result_text(variant, result, game.scores, two_moves, names))
     side = side_name(variant, game.turn, names)
     if computer_turn:
-        who = translate(who)
+        # The seat's own word ("who.computer": "komputer"; a word for word translation
+        # of "computer" found the mode's "z komputerem"), else as it came (a program's name).
+        who = say(f"who.{who}") if f"who.{who}" in _catalogue_keys() else translate(who)
         if away:
             return say("turn.away", side=side, who=who)
         if thinking:

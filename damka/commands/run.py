@@ -21,6 +21,7 @@ from damka.commands.sim import add_game_arguments, players_from, setup_from
 
 if TYPE_CHECKING:
     from damka.controller.app import App
+    from damka.controller.app.board_settings import BoardSettings
     from damka.controller.board_loop import BoardLoop
     from damka.controller.cues.sinks import ThreadedSink
     from damka.controller.game.setup import Engines, GameSetup
@@ -75,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
     setup = with_engines(setup_from(args), config.engine_table(), args.engine, path)
     from damka.controller.app import App
+    from damka.controller.app.board_settings import BoardSettings
     from damka.controller.store.store import Store
 
     store = Store(args.db)
@@ -99,9 +101,11 @@ def run(args: argparse.Namespace) -> int:
             except ImportError as error:
                 print(f"hall off: {error.name} is missing; pip install 'damka[hall]'", file=sys.stderr)
         if config.backend == "sim":
+            from damka.controller.cues.listener import CueSettings
             from damka.sim.interactive import run_window
 
-            return run_window(app, should_stop=stop)
+            app.set_board_settings(board_settings(config))   # the window too: language, light, sound, voice
+            return run_window(app, should_stop=stop, cues=CueSettings.from_config(config.sound, config.voice))
         from damka.hardware.backends import open_board
 
         with open_board(config) as board:
@@ -193,7 +197,6 @@ def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[Thr
     from damka.controller.cues.listener import CueListener, CueSettings
 
     from damka.controller.app import AppListener
-    from damka.controller.app.board_settings import BoardSettings
     from damka.hardware.voice import Espeak, espeak_path
 
     sinks: list[ThreadedSink] = []
@@ -202,11 +205,7 @@ def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[Thr
     if config.voice.enabled or espeak_path() is not None:  # the menu may switch the voice on later
         sinks.append(ThreadedSink(voice_player(Espeak(config.voice.language).speak), name="voice"))
     CueListener.attach(app, sinks, CueSettings.from_config(config.sound, config.voice))
-    light = config.light
-    app.set_board_settings(BoardSettings(
-        brightness=config.leds.brightness, night=light.night, night_brightness=light.night_brightness,
-        last_move=light.last_move, palette=light.palette, sound=config.sound.enabled, voice=config.voice.enabled,
-        language=config.language))
+    app.set_board_settings(board_settings(config))
     if board.led_style is not None:
         style = board.led_style
 
@@ -221,6 +220,17 @@ def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[Thr
         app.listen(relight)
         relight.settings_changed(app.board_settings)
     return sinks
+
+
+def board_settings(config: BoardConfig) -> BoardSettings:
+    """The board settings the config starts with ([board] language, [leds], [light], [sound], [voice])."""
+    from damka.controller.app.board_settings import BoardSettings
+
+    light = config.light
+    return BoardSettings(
+        brightness=config.leds.brightness, night=light.night, night_brightness=light.night_brightness,
+        last_move=light.last_move, palette=light.palette, sound=config.sound.enabled, voice=config.voice.enabled,
+        language=config.language)
 
 
 def _screen(app, now_ms):
