@@ -90,7 +90,7 @@ def test_not_toml_and_no_file_are_one_line_each(tmp_path: Path) -> None:
     path.write_text("variant = \n", encoding="utf-8")
     with pytest.raises(LessonError, match=r"broken.toml: not a TOML file: Invalid value \(at line 1"):
         read_lesson(path)
-    with pytest.raises(LessonError, match=r"missing.toml: cannot be read"):
+    with pytest.raises(LessonError, match=r"missing.toml: no such lesson file"):
         find_lesson(str(tmp_path / "missing.toml"))
 
 

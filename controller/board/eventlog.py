@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterable, Iterator, Sequence
 
+from damka.base.files import open_regular
 from damka.engine.errors import DamkaError
 from damka.engine.variant import Variant
 from damka.hardware.interfaces import Button
@@ -121,8 +122,9 @@ def parse_log(lines: Iterable[str], source: str = "") -> list[LogEvent]:
 
 
 def read_log(path: str) -> list[LogEvent]:
-    """Every event of the log file at `path` (OSError if it cannot be opened)."""
-    with open(path, "rb") as handle:
+    """Every event of the log file at `path`; EventLogError, one line, when it is not a
+    regular file (a FIFO would wait for a writer forever) or cannot be opened."""
+    with open_regular(path, "sensor log", EventLogError) as handle:
         return read_log_stream(handle, path)
 
 

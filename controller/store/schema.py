@@ -28,6 +28,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Callable
 
+from damka.base.files import open_regular
 from damka.engine.errors import DamkaError
 
 # "DAMK": marks the file as ours (PRAGMA application_id), so another
@@ -191,14 +192,12 @@ MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_notes, 2:
 
 
 def _check_header(path: Path) -> None:
-    """A non-empty file that is not SQLite is refused before SQLite touches it."""
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(len(SQLITE_HEADER))
-    except FileNotFoundError:
-        return
-    except IsADirectoryError:
-        raise StoreError(f"{path}: is a directory, not a game database") from None
+    """A non-empty file that is not SQLite is refused before SQLite touches it, and so is
+    anything but a regular file (a FIFO would hang SQLite's open, a device is not a database)."""
+    if not path.exists():
+        return   # made by SQLite
+    with open_regular(path, "game database", StoreError) as handle:
+        header = handle.read(len(SQLITE_HEADER))
     if header and header != SQLITE_HEADER:
         raise StoreError(f"{path}: not a Damka game database (not an SQLite file); left untouched")
 
