@@ -47,9 +47,12 @@ def file_kind(mode: int) -> str:
     return next((name for test, name in kinds if test(mode)), "a special file")
 
 
-def open_regular(path: str | os.PathLike[str], what: str, error: ErrorClass = FileRefusedError) -> BinaryIO:
+def open_regular(path: str | os.PathLike[str], what: str, error: ErrorClass = FileRefusedError,
+                 limit: int | None = None) -> BinaryIO:
     """`path` opened for reading in binary, when it is a regular file; `error` (one line) when it is
-    missing, unreadable or anything else (a FIFO, a device, a directory, a socket)."""
+    missing, unreadable, anything else (a FIFO, a device, a directory, a socket) or, with `limit`,
+    larger than `limit` bytes already (refused before a byte is read; a reader that reads it
+    in pieces still counts, as a file may grow)."""
     shown = os.fsdecode(path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)   # a FIFO opens at once instead of waiting for a writer
@@ -63,6 +66,8 @@ def open_regular(path: str | os.PathLike[str], what: str, error: ErrorClass = Fi
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise error(f"{shown}: {file_kind(mode)}, not a regular file; a {what} must be one")
+        if limit is not None and os.fstat(fd).st_size > limit:
+            raise error(too_large(shown, what, limit))
         return os.fdopen(fd, "rb")   # (O_NONBLOCK changes nothing for a regular file)
     except BaseException:
         os.close(fd)
@@ -71,13 +76,13 @@ def open_regular(path: str | os.PathLike[str], what: str, error: ErrorClass = Fi
 
 def read_bytes(path: str | os.PathLike[str], what: str, limit: int, error: ErrorClass = FileRefusedError) -> bytes:
     """The bytes of the regular file `path`, at most `limit` of them; `error` when there are more."""
-    with open_regular(path, what, error) as handle:
+    with open_regular(path, what, error, limit) as handle:
         try:
             raw = handle.read(limit + 1)
         except OSError as exc:
             raise error(f"{os.fsdecode(path)}: cannot read: {exc.strerror or exc}") from None
     if len(raw) > limit:
-        raise error(f"{os.fsdecode(path)}: larger than {_size(limit)}; not a {what}")
+        raise error(too_large(os.fsdecode(path), what, limit))
     return raw
 
 
@@ -148,6 +153,9 @@ def _too_deep(where: str, max_depth: int) -> str:
     return f"{where}: nested more than {max_depth} levels deep (tables or lists in tables or lists); not read"
 
 
-def _size(limit: int) -> str:
-    return f"{limit >> 20} MB" if limit >= 1 << 20 and limit % (1 << 20) == 0 else f"{limit // 1024} kB"
+def too_large(shown: str, what: str, limit: int) -> str:
+    """`FILE: larger than 8 MB; not a sensor log`: the one wording of a size cap."""
+    size = (f"{limit >> 20} MB" if limit >= 1 << 20 and limit % (1 << 20) == 0
+            else f"{limit >> 10} kB" if limit >= 1 << 10 and limit % (1 << 10) == 0 else f"{limit:,} bytes")
+    return f"{shown}: larger than {size}; not a {what}"
 

@@ -22,7 +22,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from damka.base.files import file_kind, open_regular
+from damka.base.files import file_kind, open_regular, too_large
 from damka.engine.errors import DamkaError
 
 BLOCK_BYTES = 1 << 16
@@ -62,12 +62,12 @@ def read_text_chunks(path: str | os.PathLike[str], *, max_line: int = MAX_LINE_C
     the file and line when it is not text, has a line too long, or is too big."""
     decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
     line, line_length, total = 1, 0, 0
-    with open_regular(path, PDN_FILE, UserFileError) as handle:
+    with open_regular(path, PDN_FILE, UserFileError, max_bytes) as handle:
         while True:
             data = handle.read(block)
             total += len(data)
             if total > max_bytes:
-                raise UserFileError(f"{path}: larger than {max_bytes // (1 << 20)} MB: not a game file")
+                raise UserFileError(too_large(os.fsdecode(path), PDN_FILE, max_bytes))
             try:
                 text = decoder.decode(data, final=not data)
             except UnicodeDecodeError as exc:
