@@ -127,8 +127,12 @@ class HubClient:
         Both made safe first: an engine's escapes (a clear-screen, a set-title) are shown, not obeyed."""
         assert process.stderr is not None
         stream = process.stderr
+        rest_of_a_long_line = False
         try:
             for raw in iter(lambda: stream.readline(STDERR_LINE_BYTES), b""):
+                skip, rest_of_a_long_line = rest_of_a_long_line, not raw.endswith(b"\n")
+                if skip:
+                    continue   # a line longer than STDERR_LINE_BYTES: its start was said (cut), not its rest
                 line = safe_text(raw.decode("utf-8", "replace").rstrip("\r\n").strip())
                 if line:
                     log.info("engine %s (stderr): %s", self.name, line)
