@@ -12,7 +12,6 @@ CPU time and peak memory are the kernel's count for that one process
 from __future__ import annotations
 
 import os
-import resource
 import subprocess
 import sys
 import threading
@@ -73,17 +72,14 @@ def damka_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "damka"]
 
 
-def _cap_address_space() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-
-
 def run_measured(argv: list[str], cwd: Path, env: dict[str, str]) -> Ran:
     """Run `argv` to its end (killed past WALL_DEADLINE_S); its own CPU time and peak memory."""
     out_path, err_path = cwd / "out.txt", cwd / "err.txt"
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         start = time.monotonic()
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd, env=env,
-                                preexec_fn=_cap_address_space)
+        # The shell sets the cap and becomes the command (exec): wait4 counts the command itself.
+        capped = ["/bin/sh", "-c", f'ulimit -v {ADDRESS_SPACE // 1024} && exec "$@"', "sh", *argv]
+        proc = subprocess.Popen(capped, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd, env=env)
     killer = threading.Timer(WALL_DEADLINE_S, proc.kill)
     killer.start()
     try:
