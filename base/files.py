@@ -30,7 +30,7 @@ from damka.engine.errors import DamkaError
 
 MAX_CONFIG_BYTES = 256 * 1024      # board.toml, hall.toml, a password file: a few hundred bytes
 MAX_LESSON_BYTES = 1 << 20         # a lesson of 200 steps in two languages is ~200 kB
-MAX_PUZZLE_SET_BYTES = 2 << 20     # the sets that ship are ~80 kB (300 puzzles, ~260 bytes each)
+MAX_PUZZLE_SET_BYTES = 1 << 20     # the sets that ship are ~80 kB (300 puzzles, ~260 bytes each)
 MAX_NESTING = 32                   # tables and lists in tables and lists: Damka's own files go 3 deep
 
 ErrorClass = Callable[[str], Exception]
