@@ -16,7 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from damka.base.files import MAX_CONFIG_BYTES, load_toml, read_text
+from damka.base.files import MAX_CONFIG_BYTES, read_text
+from damka.base.files import read_toml as read_bounded_toml
 from damka.hardware.errors import ConfigError
 
 
@@ -29,9 +30,9 @@ def read_config_text(path: str | Path, what: str = "configuration file", limit: 
 
 
 def read_toml(path: str | Path, what: str = "configuration file") -> dict[str, Any]:
-    """A settings file read with `read_config_text` and parsed as TOML, nested at most
+    """A settings file read as `read_config_text` reads it and parsed as TOML, nested at most
     `MAX_NESTING` deep; ConfigError naming it."""
-    return load_toml(read_config_text(path, what), str(path), ConfigError)
+    return read_bounded_toml(path, what, MAX_CONFIG_BYTES, ConfigError)
 
 
 def config_error(source: str, section: str, key: str | None, message: str) -> ConfigError:
