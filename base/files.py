@@ -23,7 +23,6 @@ import os
 import stat
 import tomllib
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, BinaryIO
 
 from damka.engine.errors import DamkaError
@@ -63,10 +62,10 @@ def open_regular(path: str | os.PathLike[str], what: str, error: ErrorClass = Fi
     except OSError as exc:
         raise error(f"{shown}: cannot read: {exc.strerror or exc}") from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise error(f"{shown}: {file_kind(mode)}, not a regular file; a {what} must be one")
-        if limit is not None and os.fstat(fd).st_size > limit:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{shown}: {file_kind(info.st_mode)}, not a regular file; a {what} must be one")
+        if limit is not None and info.st_size > limit:
             raise error(too_large(shown, what, limit))
         return os.fdopen(fd, "rb")   # (O_NONBLOCK changes nothing for a regular file)
     except BaseException:
