@@ -27,11 +27,13 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
+from damka.base.safe_text import safe_text
 from damka.bridges.hub_protocol import HubError, format_line, parse_line
 
 _EOF = None  # what the reader queues when the engine's stdout closes
 STDERR_LINES = 5  # the last lines of the engine's stderr kept for a failure message
 STDERR_WAIT_S = 1.0  # how long a dead engine's last stderr lines are waited for
+STDERR_LINE_BYTES = 4096  # a longer stderr line is taken in pieces (an engine may print anything)
 
 log = logging.getLogger(__name__)
 
@@ -121,14 +123,20 @@ class HubClient:
         lines.put(_EOF)
 
     def _read_stderr(self, process: subprocess.Popen[bytes]) -> None:
-        """Every stderr line goes to the log; the last few are kept for a failure message."""
+        """Every stderr line goes to the log; the last few are kept for a failure message.
+        Both made safe first: an engine's escapes (a clear-screen, a set-title) are shown, not obeyed."""
         assert process.stderr is not None
+        stream = process.stderr
+        rest_of_a_long_line = False
         try:
-            for raw in process.stderr:
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                if line.strip():
+            for raw in iter(lambda: stream.readline(STDERR_LINE_BYTES), b""):
+                skip, rest_of_a_long_line = rest_of_a_long_line, not raw.endswith(b"\n")
+                if skip:
+                    continue   # a line longer than STDERR_LINE_BYTES: its start was said (cut), not its rest
+                line = safe_text(raw.decode("utf-8", "replace").rstrip("\r\n").strip())
+                if line:
                     log.info("engine %s (stderr): %s", self.name, line)
-                    self._stderr.append(line.strip())
+                    self._stderr.append(line)
         finally:
             self._stderr_done.set()
 
@@ -199,7 +207,7 @@ class HubClient:
             if command == wanted:
                 return
             if command == "error":
-                raise HubEngineError(f"engine {self.name!r} refused: {args.get('message', '')}")
+                raise HubEngineError(f"engine {self.name!r} refused: {safe_text(args.get('message', ''))}")
             yield command, args
 
     # -- thinking --------------------------------------------------------------------
@@ -224,7 +232,7 @@ class HubClient:
             if command == "info":
                 info = {**(info or {}), **args}   # a later line without a score keeps the score said before
             elif command == "error":
-                raise HubEngineError(f"engine {self.name!r} refused the position: {args.get('message', '')}")
+                raise HubEngineError(f"engine {self.name!r} refused the position: {safe_text(args.get('message', ''))}")
             elif command == "done":
                 move = args.get("move", "")
                 if not move:

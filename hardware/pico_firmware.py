@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from damka.base.safe_text import safe_text
 from damka.firmware import fw_version
 
 FIRMWARE_DIR = Path(fw_version.__file__).resolve().parent
@@ -149,11 +150,12 @@ def install_command(staged: Sequence[Path], port: str | None = None) -> list[str
 def install(out: Path, port: str | None = None) -> list[str]:
     """Build into `out` and copy it onto the Pico; the command line run."""
     command = install_command(build(out), port)
-    result = subprocess.run(command, capture_output=True, text=True)
+    # (mpremote passes on what the board printed: any bytes, any escapes)
+    result = subprocess.run(command, capture_output=True, text=True, errors="replace")
     if result.returncode != 0:
         said = (result.stderr or result.stdout).strip().splitlines()
         raise FirmwareError("mpremote could not copy the firmware"
-                            + (f" ({said[-1]})" if said else "")
+                            + (f" ({safe_text(said[-1])})" if said else "")
                             + ". A board running Damka's firmware ignores Ctrl-C: unplug it, hold MENU while "
                               "plugging it in (it stays in the REPL), then run this again")
     return command

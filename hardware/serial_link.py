@@ -26,6 +26,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from damka.base.safe_text import safe_text
 from damka.firmware import protocol as P
 from damka.hardware.errors import BackendUnavailableError, DeviceNotFoundError, ProtocolError
 from damka.hardware.gpio_matrix import make_press, monotonic_ms
@@ -317,10 +318,13 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
             self._on_hello(message)
         else:
             code, text = message
-            self.stats.device_errors.append(f"{code}: {text}")
+            self.stats.device_errors.append(f"{code}: {safe_text(text)}")
             del self.stats.device_errors[:-20]
 
     def _on_hello(self, hello: tuple[int, int, int, int, str]) -> None:
+        # The device's own words (its firmware's name) reach the log, `damka doctor` and
+        # `damka firmware check`: any control in them (a clear-screen, a set-title) is shown, not obeyed.
+        hello = (hello[0], hello[1], hello[2], hello[3], safe_text(hello[4]))
         self.device = hello
         problem = firmware_mismatch(hello[4])
         if problem and problem != self.firmware_problem:

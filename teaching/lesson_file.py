@@ -11,12 +11,12 @@ field), so a teacher fixes them all in one go. The lessons that ship are in
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from damka.base.files import MAX_LESSON_BYTES, load_toml, read_text
 from damka.controller.words import LANGUAGES
 from damka.engine.errors import DamkaError
 from damka.engine.notation import format_move, parse_move
@@ -25,8 +25,17 @@ from damka.engine.variants import find_variant
 from damka.teaching.exercise import Exercise, Turn, Words
 
 
+MAX_STEPS = 200     # the lessons that ship have 2 to 4; each step is checked by playing its moves
+MAX_ANSWERS = 100   # right or wrong answers of one step
+
+
 class LessonError(DamkaError):
     """A lesson file that cannot be used: every fault on a line of its own."""
+
+
+class LessonRefusedError(LessonError, ValueError):
+    """A file not read as a lesson at all (not a regular file, too large, nested too deep,
+    too many steps): one line, and `damka lessons check` stops with exit 2."""
 
 
 @dataclass(frozen=True)
@@ -63,20 +72,18 @@ def find_lesson(text: str) -> Lesson:
 
 
 def read_lesson(path: Path) -> Lesson:
-    """The lesson in the file at `path` (LessonError naming every fault)."""
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise LessonError(f"{path}: cannot be read ({error})") from error
-    return parse_lesson(text, path.stem, str(path))
+    """The lesson in the file at `path` (LessonError naming every fault; LessonRefusedError, one
+    line, for a file that is not a regular file of at most `MAX_LESSON_BYTES` UTF-8 text)."""
+    return parse_lesson(read_text(path, "lesson file", MAX_LESSON_BYTES, LessonRefusedError), path.stem, str(path))
 
 
 def parse_lesson(text: str, name: str, where: str) -> Lesson:
     """The lesson in `text` (a TOML file shown as `where` in errors)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise LessonError(f"{where}: not a TOML file: {error}") from error
+    data = load_toml(text, where, LessonError, invalid="not a TOML file", too_deep=LessonRefusedError)
+    steps = data.get("step")
+    if isinstance(steps, list) and len(steps) > MAX_STEPS:
+        raise LessonRefusedError(f"{where}: {len(steps):,} steps; a lesson has at most {MAX_STEPS} "
+                                 f"(split it into several lessons)")
     checker = _Checker(where)
     lesson = checker.lesson(name, data)
     if checker.faults or lesson is None:
@@ -179,6 +186,9 @@ class _Checker:
         if not isinstance(raw, list) or not raw or not all(isinstance(item, str) for item in raw):
             self.fault(place, "missing: a list of moves, e.g. right = [\"c3-d4\"]")
             return ()
+        if len(raw) > MAX_ANSWERS:
+            self.fault(place, f"{len(raw):,} moves; a step has at most {MAX_ANSWERS} right answers")
+            return ()
         answers = []
         for text in raw:
             answer = self.turn(variant, position, text, place)
@@ -208,6 +218,9 @@ class _Checker:
               place: str) -> list[tuple[Turn, Words]] | None:
         if not isinstance(raw, list):
             self.fault(place, "a list of [[step.wrong]] tables, each with move, en and pl")
+            return None
+        if len(raw) > MAX_ANSWERS:
+            self.fault(place, f"{len(raw):,} tables; a step has at most {MAX_ANSWERS} wrong answers")
             return None
         wrong = []
         for number, item in enumerate(raw, 1):

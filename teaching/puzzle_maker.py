@@ -16,6 +16,7 @@ progress line and `benchmarks/puzzles_make.py`.
 
 from __future__ import annotations
 
+import io
 import random
 import time
 from collections import Counter
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, NamedTuple
 
+from damka.base.files import open_regular
 from damka.engine.game import Game
 from damka.engine.levels import choose_move, find_level, make_searcher
 from damka.engine.pdn import PdnGame, iter_games
@@ -30,7 +32,7 @@ from damka.engine.puzzle_prefilter import may_combine
 from damka.engine.puzzle_proof import MAX_DEPTH, MaterialProver, ProofTooCostly
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant
-from damka.teaching.puzzles import Puzzle, from_proof, make_prover
+from damka.teaching.puzzles import Puzzle, PuzzleError, from_proof, make_prover
 
 FIRST_PLY = 6          # opening positions are not puzzles
 MAX_BALANCE = 2        # pieces ahead or behind: beyond this the game is decided anyway
@@ -92,7 +94,8 @@ def pdn_positions(variant: Variant, paths: Iterable[Path]) -> Iterator[Candidate
     for path in paths:
         best: list[PdnGame] = []
         for reader in readers:
-            with open(path, encoding="utf-8", errors="replace") as handle:
+            with io.TextIOWrapper(open_regular(path, "PDN file", PuzzleError), encoding="utf-8",
+                                  errors="replace") as handle:   # a FIFO or a device: refused, not waited on
                 records = [record for record in iter_games(iter(lambda: handle.read(1 << 16), ""), reader)
                            if record.variant is not None and same_board(variant, record.variant)]
             if sum(len(record.positions) for record in records) > sum(len(record.positions) for record in best):
@@ -113,7 +116,7 @@ def corpus_files(variant: Variant, corpus: Path) -> list[Path]:
     Left out: files a PDN reader is meant to refuse (`fail/`) and files of
     opening ballots (`*_man_*`), which are openings, not games."""
     return sorted(path for path in corpus.rglob("*.pdn")
-                  if "fail" not in path.parts and "_man_" not in path.name)
+                  if "fail" not in path.parts and "_man_" not in path.name and path.is_file())
 
 
 def make_puzzles(variant: Variant, candidates: Iterable[Candidate], *, wanted: int,

@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from damka.base.files import MAX_PUZZLE_SET_BYTES, load_json, read_text
 from damka.engine.errors import DamkaError
 from damka.engine.notation import format_move, parse_move
 from damka.engine.puzzle_proof import MaterialProver, Proof
@@ -32,7 +33,7 @@ from damka.engine.variants import find_variant
 
 FORMAT = "damka-puzzles"
 VERSION = 1
-MAX_FILE_BYTES = 8 << 20   # a set bigger than this is not a puzzle set
+MAX_PUZZLES = 2000   # the sets that ship have 100-300; reading plays each one's line (0.2-0.7 ms each)
 
 
 class PuzzleError(DamkaError, ValueError):
@@ -104,10 +105,7 @@ def dumps(variant: Variant, puzzles: list[Puzzle]) -> str:
 
 def loads(text: str, where: str) -> tuple[Variant, list[Puzzle]]:
     """A set from its JSON text; PuzzleError naming `where` and the puzzle on anything wrong."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PuzzleError(f"{where}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    data = load_json(text, where, PuzzleError)   # (nested past MAX_NESTING: refused, not a RecursionError)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PuzzleError(f"{where}: not a Damka puzzle set (no \"format\": \"{FORMAT}\")")
     if data.get("version") != VERSION:
@@ -119,6 +117,9 @@ def loads(text: str, where: str) -> tuple[Variant, list[Puzzle]]:
     records = data.get("puzzles")
     if not isinstance(records, list):
         raise PuzzleError(f"{where}: \"puzzles\" must be a list")
+    if len(records) > MAX_PUZZLES:
+        raise PuzzleError(f"{where}: {len(records):,} puzzles; a set has at most {MAX_PUZZLES:,} "
+                          f"(each is checked by playing its line)")
     puzzles = [_puzzle(variant, record, f"{where}: puzzle {number}") for number, record in enumerate(records, 1)]
     return variant, puzzles
 
@@ -151,14 +152,8 @@ def _puzzle(variant: Variant, record: Any, where: str) -> Puzzle:
 
 
 def read_file(path: Path) -> tuple[Variant, list[Puzzle]]:
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise PuzzleError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise PuzzleError(f"{path}: over {MAX_FILE_BYTES >> 20} MB: not a puzzle set")
-    return loads(raw.decode("utf-8", "replace"), str(path))
+    """The set in the file at `path`: a regular file of at most `MAX_PUZZLE_SET_BYTES` (PuzzleError, one line)."""
+    return loads(read_text(path, "puzzle set", MAX_PUZZLE_SET_BYTES, PuzzleError), str(path))
 
 
 def shipped(variant_name: str) -> list[Puzzle]:

@@ -93,7 +93,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("doctor-config-zero", ["doctor", "--config", "/dev/zero"], "/dev/zero"),
     # replay
     ("replay-nothing", ["replay"], "required: VARIANT, LOG"),
-    ("replay-zero", ["replay", "classic", "/dev/zero"], "/dev/zero: line 1: longer than"),
+    ("replay-zero", ["replay", "classic", "/dev/zero"], "/dev/zero: a character device, not a regular file"),
     ("replay-latin1", ["replay", "classic", "{latin1}"], "{latin1}: line 2: not UTF-8"),
     ("replay-dir", ["replay", "classic", "{dir}"], "{dir}"),
     ("replay-missing", ["replay", "classic", "{missing}"], "{missing}"),

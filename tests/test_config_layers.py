@@ -49,7 +49,7 @@ def test_the_hardware_parses_only_the_hardware_sections() -> None:
 
 def test_the_shared_reader_needs_no_layers_parser() -> None:
     imports = damka_imports(CONFIG_MODULES["damka.controller.config.config_file"])
-    assert sorted(imports) == ["damka.controller.config.user_files", "damka.hardware.errors"]
+    assert sorted(imports) == ["damka.base.files", "damka.hardware.errors"]   # the bounded reader below every layer
 
 
 def test_only_the_top_composes_the_sections() -> None:

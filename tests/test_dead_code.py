@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_FOLDERS = {".venv", "build", "dist", ".git", "node_modules"}
 CHECKED = ["engine", "controller/board/tracker.py", "controller/board/eventlog.py", "controller/config/config_file.py",
-           "controller/config/board_config.py", "hardware/config.py", "hall/config.py", "web/settings.py", "damka"]
+           "controller/config/board_config.py", "hardware/config.py", "hall/config.py", "web/settings.py", "damka", "base"]
 
 
 def program_files() -> list[Path]:

@@ -46,6 +46,18 @@ def test_engine_imports_nothing_else_of_damka() -> None:
     assert {path: names for path, names in offenders.items() if names} == {}
 
 
+def test_base_imports_nothing_of_damka_but_the_engines_errors() -> None:
+    """`base/` (the bounded file reader, the outside-text cleaner) is imported by every
+    layer, the hardware's included: importing any of them would make a cycle."""
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(name for name in imported_modules(path)
+                                            if name.startswith("damka") and not name.startswith("damka.base")
+                                            and name != "damka.engine.errors")
+        for path in python_files("base")
+    }
+    assert {path: names for path, names in offenders.items() if names} == {}
+
+
 def test_engine_does_no_io_or_threads() -> None:
     forbidden = {"threading", "multiprocessing", "socket", "subprocess", "sqlite3", "pygame", "asyncio"}
     offenders = {
@@ -109,7 +121,7 @@ def modules_of(folder: str, package: str) -> list[str]:
 def test_every_controller_hardware_and_engine_module_imports_with_pygame_blocked() -> None:
     # Importing each module (not only the package) catches an import hidden in a module nobody imports.
     modules = modules_of("controller", "damka.controller") + modules_of("engine", "damka.engine") + \
-        modules_of("bridges", "damka.bridges")
+        modules_of("bridges", "damka.bridges") + modules_of("base", "damka.base")
     code = (
         "import importlib, sys\n"
         "sys.modules['pygame'] = None  # any import of pygame now fails\n"

@@ -3,7 +3,8 @@
 `controller/clock/` may import the engine and itself; `controller/store/` the
 engine, itself and the clock (a stored game keeps its time control and clock
 times as the clock writes them). So either can be read, tested and reused
-without the session, the app or the board. `controller/board/` (the tracker,
+without the session, the app or the board (the engine and `base/`, the
+bounded file reader every layer shares, are below them all). `controller/board/` (the tracker,
 the LED frame, the hints) sits under the session: it may read the game record,
 the words and the hardware's interfaces, never the session or the app (the
 loop that runs the app on the devices is `controller/board_loop.py`, above
@@ -33,7 +34,7 @@ def controller_imports_outside(folder: Path, allowed: tuple[str, ...]) -> dict[s
     for path in python_files(str(folder)):
         bad = sorted(name for name in imported_modules(path)
                      if (name == "damka" or name.startswith("damka."))
-                     and not name.startswith("damka.engine")
+                     and not name.startswith(("damka.engine", "damka.base"))
                      and not any(name == ok or name.startswith(ok + ".") for ok in allowed))
         if bad:
             found[str(path)] = bad

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from damka.cli import main
-from damka.teaching.lesson_file import LessonError, find_lesson, read_lesson, shipped, shipped_names
+from damka.teaching.lesson_file import (MAX_ANSWERS, MAX_STEPS, LessonError, LessonRefusedError, find_lesson,
+                                       read_lesson, shipped, shipped_names)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,7 +91,7 @@ def test_not_toml_and_no_file_are_one_line_each(tmp_path: Path) -> None:
     path.write_text("variant = \n", encoding="utf-8")
     with pytest.raises(LessonError, match=r"broken.toml: not a TOML file: Invalid value \(at line 1"):
         read_lesson(path)
-    with pytest.raises(LessonError, match=r"missing.toml: cannot be read"):
+    with pytest.raises(LessonError, match=r"missing.toml: no such lesson file"):
         find_lesson(str(tmp_path / "missing.toml"))
 
 
@@ -119,3 +120,27 @@ def test_the_docs_example_is_a_lesson_that_reads(tmp_path: Path) -> None:
     path.write_text(example, encoding="utf-8")
     lesson = read_lesson(path)
     assert lesson.name == "my-lesson" and len(lesson.steps) >= 2
+
+
+STEP = ('[[step]]\nposition = "W:Wc3:Bh8"\nsay = { en = "Go.", pl = "Id\u017a." }\nright = [RIGHT]\n'
+        'well_done = { en = "Yes.", pl = "Tak." }\n')
+HEAD = 'variant = "classic"\ntitle = { en = "Long", pl = "D\u0142uga" }\n'
+
+
+def test_a_lesson_of_too_many_steps_is_refused_before_its_steps_are_checked(tmp_path: Path,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "long.toml"
+    path.write_text(HEAD + STEP.replace("RIGHT", '"c3-d4"') * (MAX_STEPS + 1), encoding="utf-8")
+    with pytest.raises(LessonRefusedError, match=f"long.toml: {MAX_STEPS + 1} steps; a lesson has at most {MAX_STEPS}"):
+        read_lesson(path)
+    assert main(["lessons", "check", str(path)]) == 2   # not a lesson at all: exit 2, one line
+    assert capsys.readouterr().err.count("\n") == 1
+    path.write_text(HEAD + STEP.replace("RIGHT", '"c3-d4"') * MAX_STEPS, encoding="utf-8")
+    assert len(read_lesson(path).steps) == MAX_STEPS
+
+
+def test_a_step_of_too_many_answers_is_a_fault(tmp_path: Path) -> None:
+    path = tmp_path / "answers.toml"
+    path.write_text(HEAD + STEP.replace("RIGHT", ", ".join(['"c3-d4"'] * (MAX_ANSWERS + 1))), encoding="utf-8")
+    with pytest.raises(LessonError, match=f"step 1.right: {MAX_ANSWERS + 1} moves; a step has at most {MAX_ANSWERS}"):
+        read_lesson(path)

@@ -82,6 +82,9 @@ with open({log!r}, "a") as log:
 if os.environ.get("FAKE_MPREMOTE_FAIL"):
     print("mpremote: could not enter raw repl", file=sys.stderr)
     sys.exit(1)
+if os.environ.get("FAKE_MPREMOTE_BOARD_SAYS"):  # what a board printed, passed on: hex of any bytes
+    sys.stderr.buffer.write(bytes.fromhex(os.environ["FAKE_MPREMOTE_BOARD_SAYS"]))
+    sys.exit(1)
 # Keep what would reach the board, to look at it afterwards.
 if "cp" in args:
     at = args.index("cp")
@@ -148,6 +151,16 @@ def test_a_board_mpremote_cannot_reach_gets_the_way_out(fake_mpremote) -> None:
     assert result.returncode == 2 and len(calls()) == 1
     (line,) = result.stderr.strip().splitlines()
     assert "could not enter raw repl" in line and "hold MENU while plugging it in" in line
+
+
+def test_what_the_board_printed_is_shown_not_obeyed(fake_mpremote) -> None:
+    """A set-title, a clear-screen and a byte that is not UTF-8, as a board's REPL may print them."""
+    said = b"Traceback \x1b]0;pwned\x07\x1b[2J\xff done"
+    result = damka("firmware", "install", env={"FAKE_MPREMOTE_BOARD_SAYS": said.hex()})
+    assert result.returncode == 2 and "Traceback (most recent" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "(Traceback \\x1b]0;pwned\\x07\\x1b[2J\ufffd done)" in line, line
+    assert "\x1b" not in line and "\x07" not in line
 
 
 def test_install_without_mpremote_says_which_extra(tmp_path: Path, monkeypatch) -> None:

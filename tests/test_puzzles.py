@@ -101,3 +101,23 @@ def test_an_american_game_gives_classic_positions_counted_from_its_start(tmp_pat
     assert [candidate.ply for candidate in found] == [0, 1, 2, 3, 4, 5]
     assert found[0].position == find_variant("american").start_position()
     assert found[3].source == "american.pdn game 1 (club), ply 3"
+
+
+def test_a_set_over_the_count_cap_is_refused_before_a_line_is_played() -> None:
+    from damka.teaching.puzzles import MAX_PUZZLES
+
+    shipped_text = (Path(__file__).resolve().parent.parent / "teaching" / "sets" / "classic.json").read_text()
+    data = json.loads(shipped_text)
+    one = data["puzzles"][0]
+    data["puzzles"] = [dict(one, id=f"p{n}") for n in range(MAX_PUZZLES + 1)]
+    with pytest.raises(PuzzleError, match=f"big.json: {MAX_PUZZLES + 1:,} puzzles; a set has at most {MAX_PUZZLES:,}"):
+        loads(json.dumps(data), "big.json")
+    data["puzzles"] = data["puzzles"][:3]
+    assert len(loads(json.dumps(data), "small.json")[1]) == 3
+
+
+def test_make_will_not_write_a_set_too_big_to_read_again() -> None:
+    from damka.teaching.puzzles import MAX_PUZZLES
+
+    ran = damka("make", "classic", "--count", str(MAX_PUZZLES + 1), "--self-play", "0")
+    assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and f"--count must be 1 to {MAX_PUZZLES:,}" in ran.stderr

@@ -105,7 +105,7 @@ def test_replay_classic_opening_log(capsys) -> None:
 
 
 @pytest.mark.parametrize("args, words", [
-    (["classic", "nonexistent.log"], "No such file"),
+    (["classic", "nonexistent.log"], "nonexistent.log: no such sensor log"),
     (["nosuchvariant", "LOG"], "unknown variant"),
     (["classic", "LOG", "--mode", "tournament", "--fen", "garbage"], "FEN"),
 ])

@@ -261,7 +261,8 @@ def test_import_of_dev_zero_is_one_line(tmp_path: Path, capsys) -> None:
     db = tmp_path / "games.db"
     code, out, err = run_cli(capsys, "import", "/dev/zero", "--db", str(db))
     assert code == 2 and out == ""
-    assert err == "damka import: error: /dev/zero: line 1 holds a NUL byte: not a text file\n"
+    assert err == ("damka import: error: /dev/zero: a character device, not a regular file; "
+                   "a game file (PDN) must be one\n")
 
 
 def test_import_of_a_huge_line_is_a_short_message(tmp_path: Path, capsys) -> None:

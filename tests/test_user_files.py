@@ -79,7 +79,15 @@ def test_dev_zero_is_one_clear_line() -> None:
     with pytest.raises(UserFileError) as caught:
         list(read_text_chunks("/dev/zero"))
     message = str(caught.value)
-    assert message == "/dev/zero: line 1 holds a NUL byte: not a text file"
+    assert message == "/dev/zero: a character device, not a regular file; a game file (PDN) must be one"
+
+
+def test_a_nul_byte_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "binary.pdn"
+    path.write_bytes(b'[Event "x"]\n\n1. 11-15 \0\0 *\n')
+    with pytest.raises(UserFileError) as caught:
+        list(read_text_chunks(path))
+    assert str(caught.value) == f"{path}: line 3 holds a NUL byte: not a text file"
 
 
 def test_a_line_too_long_is_one_clear_line(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import BinaryIO, Iterable, Iterator, Sequence
 
+from damka.base.files import open_regular, too_large
 from damka.engine.errors import DamkaError
 from damka.engine.variant import Variant
 from damka.hardware.interfaces import Button
@@ -121,8 +122,9 @@ def parse_log(lines: Iterable[str], source: str = "") -> list[LogEvent]:
 
 
 def read_log(path: str) -> list[LogEvent]:
-    """Every event of the log file at `path` (OSError if it cannot be opened)."""
-    with open(path, "rb") as handle:
+    """Every event of the log file at `path`; EventLogError, one line, when it is not a
+    regular file (a FIFO would wait for a writer forever) or cannot be opened."""
+    with open_regular(path, "sensor log", EventLogError, MAX_LOG_BYTES) as handle:
         return read_log_stream(handle, path)
 
 
@@ -143,7 +145,7 @@ def _bounded_lines(handle: BinaryIO, source: str) -> Iterator[str]:
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
             raise EventLogError(f"{source}: line {number}: longer than {MAX_LINE_BYTES} bytes; not a sensor log")
         if total > MAX_LOG_BYTES:
-            raise EventLogError(f"{source}: larger than {MAX_LOG_BYTES // 2**20} MB; not a sensor log")
+            raise EventLogError(too_large(source, "sensor log", MAX_LOG_BYTES))
         try:
             yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as exc:

@@ -1,5 +1,6 @@
-"""Reading a settings file (board.toml, hall.toml, a password file): the one
-bounded reader and the one checker of TOML tables, shared by every layer.
+"""Reading a settings file (board.toml, hall.toml, a password file) through the
+one bounded reader (`damka.base.files`), and the one checker of TOML tables,
+shared by every layer.
 
 Each layer parses its own sections with `Section` (the hardware its
 [board] and backend tables, the web page its [web], the hall its [hall], the
@@ -12,57 +13,26 @@ are mistakes too: a typo must not silently fall back to a default.
 
 from __future__ import annotations
 
-import os
-import stat
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from damka.controller.config.user_files import file_kind
+from damka.base.files import MAX_CONFIG_BYTES, read_text
+from damka.base.files import read_toml as read_bounded_toml
 from damka.hardware.errors import ConfigError
-
-MAX_CONFIG_BYTES = 256 * 1024  # a board.toml is a few hundred bytes
 
 
 def read_config_text(path: str | Path, what: str = "configuration file", limit: int = MAX_CONFIG_BYTES) -> str:
     """A small settings file's UTF-8 text (a config, a password file); ConfigError in one line naming it.
 
-    Only a regular file is read, and at most `limit` bytes of it: a FIFO would
-    wait forever for a writer (it is opened without waiting, then refused),
-    /dev/zero never ends, a huge file would fill the memory."""
-    path = Path(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)   # a FIFO opens at once instead of waiting for a writer
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such {what}") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise ConfigError(f"{path}: {file_kind(mode)}, not a regular file; a {what} must be one")
-        with os.fdopen(fd, "rb") as handle:
-            fd = -1
-            raw = handle.read(limit + 1)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    finally:
-        if fd >= 0:
-            os.close(fd)
-    if len(raw) > limit:
-        raise ConfigError(f"{path}: larger than {limit // 1024} kB; not a {what}")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: cannot read: not UTF-8 text ({exc.reason})") from None
+    Read by `damka.base.files`: only a regular file (a FIFO would wait forever
+    for a writer, /dev/zero never ends), at most `limit` bytes of it."""
+    return read_text(path, what, limit, ConfigError)
 
 
 def read_toml(path: str | Path, what: str = "configuration file") -> dict[str, Any]:
-    """A settings file read with `read_config_text` and parsed as TOML; ConfigError naming it."""
-    try:
-        return tomllib.loads(read_config_text(path, what))
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    """A settings file read as `read_config_text` reads it and parsed as TOML, nested at most
+    `MAX_NESTING` deep; ConfigError naming it."""
+    return read_bounded_toml(path, what, MAX_CONFIG_BYTES, ConfigError)
 
 
 def config_error(source: str, section: str, key: str | None, message: str) -> ConfigError:

@@ -3,7 +3,8 @@
 Reading (`read_text_chunks`) gives UTF-8 text a block at a time, so a large
 PDN file is never held whole, and stops with one clear line at what cannot
 be a text file: a NUL byte, a line longer than `MAX_LINE_CHARS`, more than
-`MAX_FILE_BYTES` (`/dev/zero` gives all three, and never ends).
+`MAX_FILE_BYTES` (`/dev/zero` gives all three, and never ends). Only a
+regular file is opened (`damka.base.files.open_regular`: a FIFO would hang).
 
 Writing (`write_file`) puts the text in a temporary file beside the target,
 then renames it over the target: a crash never leaves half a file. Only a
@@ -21,11 +22,13 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from damka.base.files import file_kind, open_regular, too_large
 from damka.engine.errors import DamkaError
 
 BLOCK_BYTES = 1 << 16
 MAX_LINE_CHARS = 1_000_000  # a PDN line is under 255 characters; one whole game on a line is under 100,000
 MAX_FILE_BYTES = 1 << 30  # a million games; anything larger is not a game file (or never ends)
+PDN_FILE = "game file (PDN)"
 
 
 class UserFileError(DamkaError, ValueError):
@@ -36,8 +39,8 @@ def pdn_encoding(path: str | os.PathLike[str], block: int = BLOCK_BYTES) -> str:
     """`utf-8-sig` for a file that is UTF-8 text (a BOM or not), else `latin-1`: PDN 3.0 asks
     readers to take Latin-1, which many Dutch and Polish files are. Read a block at a time."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="strict")
-    try:
-        with open(path, "rb") as handle:
+    with open_regular(path, PDN_FILE, UserFileError) as handle:   # a FIFO or a device: refused at once
+        try:
             total = 0
             while data := handle.read(block):
                 total += len(data)
@@ -45,10 +48,10 @@ def pdn_encoding(path: str | os.PathLike[str], block: int = BLOCK_BYTES) -> str:
                     return "utf-8-sig"  # not a text file, or too big: read_text_chunks says so
                 decoder.decode(data)
             decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return "latin-1"
-    except OSError:
-        pass  # read_text_chunks says what is wrong with the file
+        except UnicodeDecodeError:
+            return "latin-1"
+        except OSError:
+            pass  # read_text_chunks says what is wrong with the file
     return "utf-8-sig"
 
 
@@ -59,12 +62,12 @@ def read_text_chunks(path: str | os.PathLike[str], *, max_line: int = MAX_LINE_C
     the file and line when it is not text, has a line too long, or is too big."""
     decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
     line, line_length, total = 1, 0, 0
-    with open(path, "rb") as handle:
+    with open_regular(path, PDN_FILE, UserFileError, max_bytes) as handle:
         while True:
             data = handle.read(block)
             total += len(data)
             if total > max_bytes:
-                raise UserFileError(f"{path}: larger than {max_bytes // (1 << 20)} MB: not a game file")
+                raise UserFileError(too_large(os.fsdecode(path), PDN_FILE, max_bytes))
             try:
                 text = decoder.decode(data, final=not data)
             except UnicodeDecodeError as exc:
@@ -147,13 +150,6 @@ def _check_target(path: str | os.PathLike[str], target: Path, replace: bool) -> 
     if not target.parent.is_dir():
         raise UserFileError(f"{path}: the folder {target.parent} does not exist")
     return info
-
-
-def file_kind(mode: int) -> str:
-    """What a file that is not a regular one is, in words ("a FIFO (named pipe)", "a directory", ...)."""
-    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 def _umask() -> int:

@@ -40,6 +40,7 @@ the file opened `immutable`: then it is the whole database and nobody writes it.
 from __future__ import annotations
 
 import sqlite3
+import stat
 import urllib.parse
 from pathlib import Path
 from typing import Callable
@@ -205,14 +206,29 @@ def _add_progress(conn: sqlite3.Connection) -> None:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_notes, 2: _add_progress}
 
 
+def _check_kind(path: Path) -> None:
+    """Anything but a regular file is refused before SQLite opens it (a FIFO would hang SQLite's
+    open, a device or a folder is not a database). A stat only: nothing of the file is opened but
+    by SQLite, whose POSIX locks a close of any other descriptor would drop."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return   # made by SQLite
+    except OSError as error:
+        raise StoreError(f"{path}: cannot be read ({error.strerror})") from None
+    if stat.S_ISDIR(mode):
+        raise StoreError(f"{path}: is a directory, not a game database")
+    if not stat.S_ISREG(mode):
+        raise StoreError(f"{path}: not a regular file (a pipe or a device), not a game database")
+
+
 def connect(path: Path, *, readonly: bool = False, verify: bool = True) -> sqlite3.Connection:
     """Open the game database at `path`, migrated to the current schema
     (created when absent, unless `readonly`); StoreError when the file is not
     a usable Damka database. A failed open removes whatever it created.
     `verify=False` (read-only only): no whole-file check (PRAGMA quick_check)."""
     path = Path(path)
-    if path.is_dir():   # (a stat: nothing of the file is opened but by SQLite)
-        raise StoreError(f"{path}: is a directory, not a game database")
+    _check_kind(path)
     if readonly:
         return _connect_readonly(path, verify)
     existed = path.exists() and path.stat().st_size > 0

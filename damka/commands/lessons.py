@@ -5,8 +5,10 @@
 
 `check` reads the file as the board would and prints every fault on a line
 of its own (file, step, field), so a teacher fixes them all in one go; it
-exits 1 when a file has faults. `damka sim --lesson FILE` then takes the
-lesson on the simulator's board.
+exits 1 when a file has faults. A file that cannot be a lesson at all (not
+a regular file, over 1 MB, nested too deep, over 200 steps) stops the check
+with one line and exit 2, as every command's refused input does.
+`damka sim --lesson FILE` then takes the lesson on the simulator's board.
 """
 
 from __future__ import annotations
@@ -41,12 +43,14 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from damka.teaching.lesson_file import LessonError, read_lesson
+    from damka.teaching.lesson_file import LessonError, LessonRefusedError, read_lesson
 
     faulty = 0
     for path in args.files:
         try:
             lesson = read_lesson(path)
+        except LessonRefusedError:
+            raise  # not a lesson at all: one line, exit 2 (damka.cli)
         except LessonError as error:
             faulty += 1
             print(error, file=sys.stderr)

@@ -62,14 +62,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run_make(args: argparse.Namespace) -> int:
     from damka.teaching.puzzle_maker import MakerStats, corpus_files, make_puzzles, pdn_positions, self_play_positions
-    from damka.teaching.puzzles import dumps
+    from damka.base.files import open_regular
+    from damka.teaching.puzzles import MAX_PUZZLES, dumps
 
-    if args.count < 1 or args.self_play < 0 or not 1 <= args.depth <= 11:
-        raise ValueError("--count must be 1 or more, --self-play 0 or more, --depth 1 to 11")
+    if not 1 <= args.count <= MAX_PUZZLES or args.self_play < 0 or not 1 <= args.depth <= 11:
+        raise ValueError(f"--count must be 1 to {MAX_PUZZLES:,} (a set holds no more), --self-play 0 or more, "
+                         "--depth 1 to 11")
     variant = find_variant(args.variant)
     for path in args.pdn:
-        if not path.is_file():
-            raise DamkaError(f"{path}: no such file")
+        open_regular(path, "file", DamkaError).close()  # missing, a FIFO, a device: said before any work
     if args.corpus is not None and not args.corpus.is_dir():
         raise DamkaError(f"{args.corpus}: no such folder")
     out = args.out or Path(f"{variant.name}-puzzles.json")
