@@ -170,7 +170,7 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, side: SideView, view
     text_color = theme.dim if side.out else theme.text
     right = flag_box.left - pad if side.flagged else header.right
     if score is not None:
-        words = widgets.first_fitting([f"{score} pt", str(score)], label, max(0, (right - header.left) // 3))
+        words = widgets.first_fitting([say("screen.points", score=score), str(score)], label, max(0, (right - header.left) // 3))
         right = widgets.text(surface, words, (right, header.top), label, text_color, "topright").left - pad
     widgets.text(surface, name, header.topleft, label, text_color, max_width=right - header.left)
     if side.flagged:
