@@ -42,7 +42,7 @@ def test_the_archive_lists_the_stored_games_and_replays_one_with_the_slider(brow
     page = open_page(browser, board, 360, 740)
     archive(page)
     rows = page.locator("#games li").all_text_contents()
-    assert len(rows) == 1 and "classic" in rows[0] and "(4 moves)" in rows[0] and rows[0].endswith("0-2")  # white resigned
+    assert len(rows) == 1 and "Classic 8x8" in rows[0] and "(4 moves)" in rows[0] and rows[0].endswith("0-2")  # white resigned
     page.click("#games li[data-id]")
     page.wait_for_selector("#replay:not([hidden])")
     assert page.text_content("#replaymove") == f"after move 4 of 4: {moves[-1]}"

@@ -28,7 +28,7 @@ from damka.controller.app.teaching_menus import PUZZLE_VARIANTS
 from damka.controller.words import say
 from damka.teaching.exercise import Words
 from damka.teaching.lesson_file import shipped, shipped_names
-from damka.teaching.progress import FIRST_PUZZLES
+from damka.teaching.progress import FIRST_PUZZLES, shown_name
 from damka.teaching.puzzles import shipped_set
 from damka.web.driver import CommandError
 
@@ -77,6 +77,7 @@ def overview_data(learner: str, learners: tuple[str, ...], facts: ProgressFacts)
     solved = {variant: (won, tried) for variant, won, tried in facts.by_variant}
     return {
         "learner": learner, "learners": list(learners),
+        "shown": {name: shown_name(name) for name in (learner, *learners)},  # the default learner's in words
         "lessons": [{"name": name, "title": title.text(), "done": name in done,
                      "next": name == facts.next_lesson} for name, title in lesson_titles()],
         "puzzles": [{"variant": name, "title": titles.get(name, name), "solved": solved.get(name, (0, 0))[0],

@@ -23,7 +23,7 @@
     const keep = select.value, keepWinner = winner.value;
     select.innerHTML = ""; winner.innerHTML = "";
     labels.forEach((label, i) => { select.add(new Option(label, i)); winner.add(new Option(t("arb_wins", { side: label }), i)); });
-    winner.add(new Option("Draw", "draw"));
+    winner.add(new Option(t("a_draw"), "draw"));
     if (keep && keep < labels.length) select.value = keep;
     if (keepWinner) winner.value = keepWinner;
   }
@@ -53,7 +53,7 @@
     renderLog(state.arbiter_log || []);
     const c = g && g.clock;
     $("arbclock").textContent = !g ? t("arb_no_game") : !c ? t("arb_no_clock")
-    : t("arb_clock", { state: c.state }) + (g.result ? ` - ${g.result.title} (${g.result.reason})` : "");
+    : t("arb_clock", { state: t(`arb_state_${c.state}`) }) + (g.result ? ` - ${g.result.title} (${g.result.reason})` : "");
   }
 
   function say(text, ok) {

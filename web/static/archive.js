@@ -18,7 +18,7 @@
       const li = document.createElement("li");
       li.dataset.id = g.id;
       li.tabIndex = 0;
-      li.textContent = t("game_line", { id: g.id, when: g.created.slice(0, 16).replace("T", " "), variant: g.variant,
+      li.textContent = t("game_line", { id: g.id, when: g.created.slice(0, 16).replace("T", " "), variant: g.title || g.variant,
                                         players: g.players.join(" - "), moves: g.moves, result: g.result });
       li.onclick = () => open(g.id);
       li.onkeydown = (e) => { if (e.key === "Enter") open(g.id); };

@@ -92,11 +92,12 @@
   function draw() {
     if (!overview) return;
     const data = overview;
-    $("learnernow").textContent = t("learn_learner_now", { name: data.learner });
+    const shown = (name) => (data.shown || {})[name] || name;   // "Player 1" in the page's words
+    $("learnernow").textContent = t("learn_learner_now", { name: shown(data.learner) });
     const select = $("progressof");
     select.innerHTML = "";
     const names = data.learners.includes(data.learner) ? data.learners : [data.learner, ...data.learners];
-    for (const name of names) select.add(new Option(name, name));
+    for (const name of names) select.add(new Option(shown(name), name));
     $("learnerlist").innerHTML = "";                    // the names known, offered as the name is typed
     for (const name of names) $("learnerlist").appendChild(new Option(name));
     select.value = data.progress.learner;
