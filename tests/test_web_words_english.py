@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
 
+from damka.controller.game.setup import GameSetup  # noqa: E402
 from english_left import english_left  # noqa: E402
 from test_web_browser import CHROMIUM, board, browser  # noqa: E402,F401
 from test_web_words_browser import polish_page, speak, unlock_pl  # noqa: E402
@@ -50,7 +51,7 @@ def english_on(texts: dict[str, str]) -> dict[str, tuple[str, str]]:
 
 
 def test_no_english_word_on_any_tab_of_a_polish_page(browser, board) -> None:
-    from damka.controller.game.setup import GameSetup
+    board.rig.do(lambda: board.app.new_game(GameSetup("classic")))   # started in English, then set to Polish
     speak(board, "pl")
     page = polish_page(browser, board)
     texts = {f"before {tab}": text for tab, text in seen(page).items()}
@@ -75,6 +76,14 @@ def test_no_english_word_on_any_tab_of_a_polish_page(browser, board) -> None:
     page.click("li[data-id]")                                   # the game just played, opened
     page.wait_for_function("document.getElementById('replaytitle').textContent.startsWith('#1 ')")
     texts["the stored game"] = page.evaluate("() => document.body.innerText")
+    page.click("#tabs button[data-tab=setup]")                 # a game against this page, no names given
+    page.select_option("#newgame select[name=mode]", "remote")
+    page.fill("#newgame input[name=players]", "")
+    page.click("#newgame button[type=submit]")
+    page.wait_for_function("damka.state.game && damka.state.game.phase !== 'over' && damka.state.game.ply === 0")
+    board.rig.set_up()
+    page.wait_for_function("damka.state.game.phase === 'playing'")
+    texts |= {f"remote {tab}": text for tab, text in seen(page).items()}
     assert sum(len(text) for text in texts.values()) > 5000
     left = english_on(texts)
     assert not left, "\n".join(f"{word}: {tab}: {line!r}" for word, (tab, line) in sorted(left.items()))

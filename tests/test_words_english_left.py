@@ -100,6 +100,9 @@ def test_no_english_word_on_any_screen_of_a_polish_board() -> None:
     app.teaching.quit()
     app.teaching.start_puzzle("classic", "3")
     walk.look("puzzle", app.view())
+    for mode in ("computer", "tournament"):                   # started in English, then set to Polish
+        app = polish_app(GameSetup("classic", mode=mode), start_game=True, inline_thinking=True)
+        walk.look(f"a {mode} game", app.view())
     for variant, sides in (("classic", 2), ("multiwarcaby", 4)):
         app = polish_app(GameSetup(variant, sides=sides, mode="learning" if sides == 2 else "casual"),
                          start_game=True, inline_thinking=True)

@@ -183,5 +183,7 @@ add({
     "page.ordinal_3": ("3rd", "3."),
     "page.ordinal_4": ("4th", "4."),
     "page.unlocked": ("unlocked as {role}", "odblokowano jako: {role}"),
+    "page.role_player": ("player", "gracz"),        # web/security.py's roles, as `unlocked` names them
+    "page.role_arbiter": ("arbiter", "sędzia"),
     "page.started": ("new game started", "nowa gra rozpoczęta"),
 })

@@ -14,6 +14,7 @@ add({
     "side.numbered": ("Side {number}", "Strona {number}"),
     # Who plays a seat that is not at the table.
     "who.computer": ("computer", "komputer"),
+    "who.remote": ("remote", "zdalny"),   # a seat played from the page, beside its side's name
     "who.remote player": ("remote player", "gracz zdalny"),
     "who.program": ("program", "program"),
     # The message line (controller/words/wording.py).
