@@ -124,6 +124,18 @@ def test_a_child_solves_a_puzzle_with_a_wrong_try_a_hint_and_the_reply_carried_o
     assert app.state is AppState.MENU and app.read_model().teaching is None
 
 
+@pytest.mark.parametrize(("language", "line"), [("en", "Puzzles solved: 0 of 1000"), ("pl", "Zagadki: 0 z 1000")])
+def test_a_new_learner_s_progress_counts_the_puzzles_that_ship(language: str, line: str) -> None:
+    """Not "0 of 0" (issue 38): of the puzzles the board and the page offer, all of them shipped."""
+    assert sum(len(shipped_set(variant)) for variant in ("classic", "russian", "international", "multiwarcaby")) == 1000
+    app, board, _ = at_board(language)
+    choose(app, board, "puzzles")
+    choose(app, board, "progress")
+    menu = app.shown_menu
+    assert menu is not None and line in [row.label for row in menu.visible_rows()]
+    check(f"progress ({language})", MenuView(menu), (480, 320), save=False)
+
+
 SAYS_WHO_MOVES = {"en": ("Puzzle 3 (difficulty 4 of 5): 3 of 3 stars", "Black to move",
                           "Black to move and win 2 pieces!"),
                    "pl": ("Zagadka 3 (trudność 4 z 5): 3 z 3 gwiazdek", "Ruch: Czarne",

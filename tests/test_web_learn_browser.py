@@ -92,9 +92,9 @@ def test_a_puzzle_started_from_the_page_is_solved_at_the_board_and_watched_live(
 
     # The progress view: one puzzle tried and solved, for Ala.
     page.wait_for_function("[...document.querySelectorAll('#progress li')].some(li => li.textContent === "
-                           "'Puzzles solved: 1 of 1')")
+                           "'Puzzles solved: 1 of 1000')")
     progress = page.locator("#progress li").all_text_contents()
-    assert "Lessons done: 0 of 7" in progress and any(row.strip() == "Classic 8x8: 1 of 1" for row in progress)
+    assert "Lessons done: 0 of 7" in progress and any(row.strip() == "Classic 8x8: 1 of 300" for row in progress)
     assert page.input_value("#progressof") == "Ala"
     shot(page, shots, "learn-progress-360x740.png", at="#progress")
 

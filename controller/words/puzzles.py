@@ -51,7 +51,7 @@ add({
     # progress
     "progress.title": ("My progress: {name}", "Moje postępy: {name}"),
     "progress.lessons": ("Lessons done: {done} of {total}", "Lekcje: {done} z {total}"),
-    "progress.puzzles": ("Puzzles solved: {solved} of {tried}", "Zagadki: {solved} z {tried}"),
+    "progress.puzzles": ("Puzzles solved: {solved} of {total}", "Zagadki: {solved} z {total}"),  # total: that ship
     "progress.stars": ("Stars: {stars}", "Gwiazdki: {stars}"),
     "progress.rating": ("Rating: {rating}", "Ranking: {rating}"),
     "progress.back": ("Back", "Wróć"),
