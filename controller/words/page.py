@@ -3,7 +3,7 @@ sentences the page makes from the board's state. The page fetches them
 (`/api/words`) and fills each {placeholder} itself; the board's own sentences
 (the status, the menus) come to it already in the board's language."""
 
-from damka.controller.words.catalogue import add
+from damka.controller.words.catalogue import Counted, add
 
 add({
     "page.title": ("Damka board", "Plansza Damka"),
@@ -107,8 +107,11 @@ add({
     "page.and_more": (" and {count} more", " i jeszcze {count}"),
     "page.imported": ("imported: game {ids}{rest}{known}", "wczytano: gra {ids}{rest}{known}"),
     "page.imported_none": ("imported: no new game{known}", "wczytano: żadnej nowej gry{known}"),
-    "page.import_refused": ("; {count} records refused, the first: {first}",
-                            "; odrzucone zapisy: {count}, pierwszy: {first}"),
+    "page.import_refused": (Counted(("; {count} record refused, the first: {first}",
+                                     "; {count} records refused, the first: {first}")),
+                            Counted(("; {count} zapis odrzucony, pierwszy: {first}",
+                                     "; {count} zapisy odrzucone, pierwszy: {first}",
+                                     "; {count} zapisów odrzuconych, pierwszy: {first}"))),
     "page.board_settings": ("Board settings", "Ustawienia planszy"),
     "page.clock": ("Clock", "Zegar"),
     "page.pause_clock": ("Pause the clock", "Zatrzymaj zegar"),

@@ -81,7 +81,7 @@
       msg.className = "error ok";
       msg.textContent = t("importing", { name: p.name, read: p.read, stored: p.stored, known });
     } else if (p.state === "done") {
-      msg.className = "error ok";
+      msg.className = p.refused ? (p.stored ? "error warn" : "error") : "error ok";   // refused records: not a success
       const rest = p.stored > p.ids.length ? t("and_more", { count: p.stored - p.ids.length }) : "";
       const refused = p.refused ? t("import_refused", { count: p.refused, first: (p.problems || [])[0] || "" }) : "";
       msg.textContent = (p.stored ? t("imported", { ids: p.ids.join(", "), rest, known }) : t("imported_none", { known })) + refused;
