@@ -236,14 +236,23 @@ def menu_list(surface: pygame.Surface, rect: pygame.Rect, rows: Sequence[tuple[s
     size = max(size, READABLE)
     line = line_height(size)
     gap = max(20, size)
-    stacked = any(width_of(label, size) + width_of(value, size) + gap + 20 > rect.width for label, value in rows)
-    row_height = (2 * line + 14) if stacked else max(line + 12, size + 6)
-    visible = max(1, rect.height // row_height)
+    arrow = max(10, size // 3)
+    lane = rect  # the rows' width: less a lane for the scroll arrows when they do not all fit
+
+    def layout(width: int) -> tuple[bool, int, int]:
+        stacked = any(width_of(label, size) + width_of(value, size) + gap + 20 > width for label, value in rows)
+        row_height = (2 * line + 14) if stacked else max(line + 12, size + 6)
+        return stacked, row_height, max(1, rect.height // row_height)
+
+    stacked, row_height, visible = layout(rect.width)
+    if visible < len(rows):
+        lane = pygame.Rect(rect.x, rect.y, rect.width - arrow - 6, rect.height)
+        stacked, row_height, visible = layout(lane.width)
     first = min(max(0, cursor - visible + 1), max(0, len(rows) - visible))
     drawn = []
     for slot, index in enumerate(range(first, min(len(rows), first + visible))):
         label, value = rows[index]
-        row = pygame.Rect(rect.x, rect.y + slot * row_height, rect.width, row_height - 3)
+        row = pygame.Rect(lane.x, lane.y + slot * row_height, lane.width, row_height - 3)
         panel(surface, row, SELECTED if index == cursor else PANEL)
         inner = row.inflate(-20, 0)
         if stacked:
@@ -257,11 +266,11 @@ def menu_list(surface: pygame.Surface, rect: pygame.Rect, rows: Sequence[tuple[s
                 text(surface, value, (inner.right, row.centery), size, ACCENT, "midright",
                      max_width=inner.right - label_rect.right - gap)
         drawn.append((index, row))
-    arrow = max(10, size // 3)
+    middle = rect.right - (arrow + 1) // 2 - 1   # in the lane right of the rows, over no text
     if first > 0:
-        _arrow(surface, (rect.right - arrow - 4, rect.y + 4), arrow, up=True)
+        _arrow(surface, (middle, rect.y + 4), arrow, up=True)
     if first + visible < len(rows):
-        _arrow(surface, (rect.right - arrow - 4, rect.y + visible * row_height - 7), arrow, up=False)
+        _arrow(surface, (middle, rect.y + visible * row_height - 7), arrow, up=False)
     return drawn
 
 

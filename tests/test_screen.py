@@ -83,3 +83,32 @@ def test_game_view_shows_the_hints_left_and_the_computer_thinking() -> None:
     none_left = Screen().render(GameView("Classic - learning", sides, status="White to move", hints_left=0))
     assert pixels(none_left) not in (pixels(without), pixels(with_hints))   # "no hints left"
     Screen().render(GameView("Classic - computer", sides, status="The computer is thinking...", thinking=True))
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_long_menu_s_scroll_arrows_are_drawn_over_no_row_s_words(language: str) -> None:
+    """Issue 38: the arrow saying the list scrolls on was drawn over a row ("Against the compute↑").
+    The arrows are the only shapes drawn in DIM over a row: no pixel of it inside a label or a value."""
+    from damka.controller import words
+    from damka.controller.game.setup import GameSetup
+    from damka.display.screen import PANEL_SIZES
+    from damka.display.widgets import DIM
+    words.set_language(language)
+    try:
+        checked = 0
+        for size in PANEL_SIZES:
+            menu = game_menu(GameSetup("multiwarcaby", sides=4, mode="computer", computers=3))
+            cells = {words_ for row in menu.visible_rows() for words_ in (row.label, row.value_label) if words_}
+            for cursor in range(len(menu.visible_rows())):
+                menu.cursor = cursor
+                with widgets.recording() as texts:
+                    surface = Screen(size).render(MenuView(menu))
+                for drawn in (t for t in texts if t.words in cells):
+                    area = drawn.rect.clip(surface.get_rect())
+                    over = [(x, y) for x in range(area.left, area.right) for y in range(area.top, area.bottom)
+                            if tuple(surface.get_at((x, y)))[:3] == DIM]
+                    assert not over, f"{size} cursor {cursor}: an arrow over {drawn.words!r} at {over[:3]}"
+                    checked += 1
+        assert checked > 100
+    finally:
+        words.set_language("en")
