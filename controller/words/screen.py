@@ -114,6 +114,7 @@ add({
     "screen.last_move": ("last move: {move}", "ostatni ruch: {move}"),
     "screen.last_short": ("last: {move}", "ostatni: {move}"),
     "screen.points": ("{score} pt", "{score} pkt"),
+    "screen.named_side": ("{name} ({side})", "{name} ({side})"),   # a player's name and the side they play
     "screen.out": ("out", "odpada"),
     "screen.to_move": ("to move", "ma ruch"),
     "standings.match": ("Match", "Mecz"),
