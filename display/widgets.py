@@ -63,6 +63,7 @@ def font(size: int) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
         _cached_font.cache_clear()  # fonts made before a pygame.font.quit() are dead
+        _rendered.cache_clear()
         _glyph_height.cache_clear()
     return _cached_font(max(8, size))
 
@@ -89,7 +90,35 @@ def line_height(size: int) -> int:
 
 
 def width_of(words: str, size: int) -> int:
-    return font(size).size(words)[0]
+    return sum(_advances(words, size))
+
+
+def _advances(words: str, size: int) -> list[int]:
+    """Each letter's own width at `size`, with no kerning: pygame's default font (FreeSansBold) kerns
+    at the panel's sizes by whole pixels the wrong way ("draught s", "r ules", issue 38), so a line is
+    drawn letter by letter, each at its advance (`render`)."""
+    face = font(size)
+    return [m[4] if m is not None else face.size(letter)[0] for letter, m in zip(words, face.metrics(words))]
+
+
+def render(words: str, size: int, colour: Colour) -> pygame.Surface:
+    """`words` drawn at `size` without kerning (see `_advances`), as `Font.render` would otherwise;
+    the lines of the last frames kept (a screen redraws the same words ten times a second)."""
+    font(size)  # fonts made again after a pygame.font.quit() (tests): their lines drawn again too
+    return _rendered(words, max(8, size), colour)
+
+
+@lru_cache(maxsize=512)
+def _rendered(words: str, size: int, colour: Colour) -> pygame.Surface:
+    face = _cached_font(size)
+    advances = _advances(words, size)
+    image = pygame.Surface((max(1, sum(advances)), face.get_height()), pygame.SRCALPHA)
+    x = 0
+    for letter, advance in zip(words, advances):
+        if not letter.isspace():
+            image.blit(face.render(letter, True, colour), (x, 0))
+        x += advance
+    return image
 
 
 def fit_size(words: str, size: int, width: int | None = None, height: int | None = None,
@@ -129,7 +158,7 @@ def text(surface: pygame.Surface, words: str, pos: tuple[int, int], size: int = 
     if max_width is not None:
         size = fit_size(words, size, max_width, minimum=max(READABLE, min(min_size, size)))
         words = shorten(words, size, max_width)
-    image = font(size).render(words, True, colour)
+    image = render(words, size, colour)
     rect = image.get_rect(**{align: pos})
     surface.blit(image, rect)
     log = _drawn.get()

@@ -112,3 +112,34 @@ def test_a_long_menu_s_scroll_arrows_are_drawn_over_no_row_s_words(language: str
         assert checked > 100
     finally:
         words.set_language("en")
+
+
+def letter_gaps(image: pygame.Surface) -> list[int]:
+    """The blank columns between the ink of one letter and the next in a drawn word."""
+    width, height = image.get_size()
+    ink = [any(image.get_at((x, y))[3] > 60 for y in range(height)) for x in range(width)]
+    inked = [x for x in range(width) if ink[x]]
+    gaps, run = [], 0
+    for x in range(inked[0], inked[-1] + 1):
+        if ink[x] and run:
+            gaps.append(run)
+        run = 0 if ink[x] else run + 1
+    return gaps
+
+
+def test_the_letters_of_a_word_are_evenly_spaced_at_the_panel_s_sizes() -> None:
+    """Issue 38: "draught s", "r ules", "mor e": the default font's kerning added a pixel or two between
+    some letters at the panel's text sizes. Drawn as the font spaces its letters, the gaps inside a word
+    differ by a pixel at most."""
+    uneven = []
+    for size in range(widgets.READABLE, 29):
+        for word in ("draughts", "rules", "more", "Brazilian", "Classic", "settings", "Against", "planszy",
+                     "Ustawienia"):
+            image = pygame.Surface(widgets.render(word, size, (255, 255, 255)).get_size(), pygame.SRCALPHA)
+            image.blit(widgets.render(word, size, (255, 255, 255)), (0, 0))
+            gaps = letter_gaps(image)
+            assert len(gaps) >= 2, (word, size)
+            if max(gaps) - min(gaps) > 1:
+                uneven.append((word, size, gaps))
+            assert widgets.width_of(word, size) == image.get_width()  # what is measured is what is drawn
+    assert uneven == []
