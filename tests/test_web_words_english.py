@@ -88,3 +88,16 @@ def test_no_english_word_on_any_tab_of_a_polish_page(browser, board) -> None:
     left = english_on(texts)
     assert not left, "\n".join(f"{word}: {tab}: {line!r}" for word, (tab, line) in sorted(left.items()))
     assert page.errors == []
+
+
+def test_the_language_changed_from_the_page_is_said_in_that_language(browser, board) -> None:
+    """Issue 38: "board settings changed: the board's screen says so" on a page just set to Polish."""
+    from test_web_browser import open_page, unlock
+    page = open_page(browser, board)
+    page.wait_for_function("document.documentElement.lang === 'en' && damkaWords.words.tab_game === 'Game'")
+    unlock(page, board.code)
+    page.click("#tabs button[data-tab=boardtab]")
+    page.select_option("#settingsform select[data-setting=language]", "pl")
+    page.wait_for_function("document.getElementById('notice').textContent.startsWith('zmieniono ustawienia')")
+    assert english_left([page.text_content("#notice")]) == {}
+    assert page.errors == []

@@ -43,6 +43,7 @@
     try {
       await post("/api/board/settings", { settings: { [key]: value } });
       error.textContent = "";
+      if (key === "language" && !pickedLanguage()) await loadWords(value);   // the notice in the words it follows
       notice(t("settings_changed"));
     } catch (e) {
       error.textContent = e.message;
