@@ -149,6 +149,8 @@ def test_a_puzzle_says_who_moves_what_it_wins_and_its_difficulty(language: str) 
     puzzle = find_puzzle("classic", "3")
     assert puzzle is not None and puzzle.id == "classic-0003" and find_puzzle("classic", "0003") == puzzle
     assert puzzle.fen.startswith("B:") and (puzzle.difficulty, puzzle.gain) == (4, 2)
+    from damka.commands.sim import puzzle_from
+    assert puzzle_from("classic:0003") == ("classic", "0003") and puzzle_from("classic:3") == ("classic", "3")
     app, board, _ = at_board(language)
     assert app.teaching.start_puzzle("classic", "0003") == "classic-0003"
     board.step()
