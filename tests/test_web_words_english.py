@@ -101,3 +101,27 @@ def test_the_language_changed_from_the_page_is_said_in_that_language(browser, bo
     page.wait_for_function("document.getElementById('notice').textContent.startsWith('zmieniono ustawienia')")
     assert english_left([page.text_content("#notice")]) == {}
     assert page.errors == []
+
+
+def test_a_page_set_to_polish_on_an_english_board_shows_the_archive_in_polish(browser, board) -> None:
+    """The page set to Polish while the board speaks English (issue 38): the archive asks in the page's
+    language, and writes itself again when the page's language changes. (The board's own sentences in
+    the state, its status and its settings' labels, still come in the board's language.)"""
+    from test_web_browser import open_page
+    board.rig.do(lambda: board.app.set_player_names(["Ala", "Ola"]))
+    board.rig.do(lambda: board.app.new_game(GameSetup("classic")))
+    board.rig.set_up()
+    for _ in range(2):
+        board.rig.play(board.rig.do(lambda: board.app.session.game.legal_moves()[0]))
+    board.rig.do(lambda: board.app.games.declare_end(0, "resignation"))
+    page = open_page(browser, board)
+    page.wait_for_function("damkaWords.words.tab_game === 'Game'")
+    page.click("#tabs button[data-tab=archive]")
+    page.click("li[data-id]")
+    page.wait_for_function("document.getElementById('replaytitle').textContent.startsWith('#1 Classic')")
+    page.select_option("#language", "pl")                      # the game open, the page turns Polish
+    page.wait_for_function("document.getElementById('replaytitle').textContent.startsWith('#1 Warcaby')")
+    page.wait_for_function("document.querySelector('#games li[data-id]').textContent.includes('Klasyczne 8x8')")
+    texts = {"archive": page.evaluate("() => document.getElementById('archive').innerText")}
+    left = english_on(texts)
+    assert not left, "\\n".join(f"{word}: {tab}: {line!r}" for word, (tab, line) in sorted(left.items()))

@@ -70,13 +70,13 @@ def routes(web: WebServer) -> list[Route]:
             before, limit = archive.page_of(request.query_params.get("before"), request.query_params.get("limit"))
         except archive.ArchiveError as error:
             return _error(error.status, str(error))
-        return _archive(lambda: archive.list_games(web.app.store, before, limit))
+        return _archive(lambda: archive.list_games(web.app.store, before, limit), asked_language(request))
 
     async def import_progress(request: Request) -> Response:
         return JSONResponse(web.importer.progress.data(), headers={"Cache-Control": "no-store"})
 
     async def game(request: Request) -> Response:
-        return _archive(lambda: archive.replay(web.app.store, request.path_params["id"]))
+        return _archive(lambda: archive.replay(web.app.store, request.path_params["id"]), asked_language(request))
 
     async def pdn(request: Request) -> Response:
         try:
@@ -133,9 +133,11 @@ def _error(status: int, message: str, retry_after: float | None = None) -> JSONR
     return JSONResponse({"ok": False, "error": message}, status_code=status, headers=headers)
 
 
-def _archive(read: Callable[[], Any]) -> Response:
+def _archive(read: Callable[[], Any], language: str) -> Response:
+    """An archive read, its words (a variant's name, a refusal) in the page's `language`."""
     try:
-        return JSONResponse(read())
+        with words.speaking(language):
+            return JSONResponse(read())
     except archive.ArchiveError as error:
         return _error(error.status, str(error))
 

@@ -7,7 +7,8 @@
   // The list comes a page at a time (newest first): "More games" asks for the next one.
   async function load(before) {
     const list = $("games");
-    const res = await fetch(before ? `/api/games?before=${before}` : "/api/games");
+    const asked = `language=${encodeURIComponent(damkaWords.language)}`;   // the page's, not the board's
+    const res = await fetch(before ? `/api/games?before=${before}&${asked}` : `/api/games?${asked}`);
     const data = await res.json();
     const more = list.querySelector("li.more");
     if (more) more.remove();
@@ -37,7 +38,7 @@
   }
 
   async function open(id) {
-    const res = await fetch(`/api/games/${id}`);
+    const res = await fetch(`/api/games/${id}?language=${encodeURIComponent(damkaWords.language)}`);
     const data = await res.json();
     if (!res.ok) { $("importmsg").className = "error"; $("importmsg").textContent = data.error; return; }
     replay = window.damka.replay = data;
@@ -105,4 +106,9 @@
   $("replaynext").onclick = () => step(1);
   $("importform").onsubmit = upload;
   window.damkaArchive = { load, open, progress };
+  // Another language for the page: the list and the game open written again in it.
+  damkaWords.listeners.push(() => {
+    if ($("games").childElementCount) load();
+    if (replay) open(replay.id);
+  });
 })();
