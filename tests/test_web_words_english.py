@@ -123,5 +123,11 @@ def test_a_page_set_to_polish_on_an_english_board_shows_the_archive_in_polish(br
     page.wait_for_function("document.getElementById('replaytitle').textContent.startsWith('#1 Warcaby')")
     page.wait_for_function("document.querySelector('#games li[data-id]').textContent.includes('Klasyczne 8x8')")
     texts = {"archive": page.evaluate("() => document.getElementById('archive').innerText")}
+    page.click("#tabs button[data-tab=boardtab]")                # the board settings' rows: the page's words too
+    page.wait_for_function("document.querySelector('#settingsform label').textContent.startsWith('Jasność')")
+    texts["board settings"] = page.evaluate("""() => [...document.querySelectorAll('#settingsform label')]
+        .map(l => l.firstChild.textContent + '\\n' + [...l.querySelectorAll('option')].map(o => o.textContent)
+        .join('\\n')).join('\\n')""")
+    assert texts["board settings"].count("\n") > 20 and "Tryb nocny" in texts["board settings"]
     left = english_on(texts)
     assert not left, "\\n".join(f"{word}: {tab}: {line!r}" for word, (tab, line) in sorted(left.items()))

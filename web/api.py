@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from damka.controller.app.board_settings import BoardSettings, setting_rows
 from damka.controller.clock import presets
 from damka.hardware.palette import PALETTES
 from damka.controller.app.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
@@ -62,8 +63,11 @@ def routes(web: WebServer) -> list[Route]:
     async def page_words(request: Request) -> Response:
         """The page's own words in the language it asks for (else the board's), and the choices."""
         code = asked_language(request)
+        with words.speaking(code):   # the board settings' rows as the page's own words (the state's are the board's)
+            rows = {key: {"label": row["label"], "choices": row["choices"]}
+                    for key, row in setting_rows(BoardSettings()).items()}
         return JSONResponse({"language": code, "board": words.language(), "names": dict(words.LANGUAGE_NAMES),
-                             "words": catalogue.page_words(code)})
+                             "words": catalogue.page_words(code), "settings": rows})
 
     async def games(request: Request) -> Response:
         try:

@@ -23,7 +23,8 @@ function t(key, fields) {
 async function loadWords(code) {
   const res = await fetch("/api/words" + (code ? `?language=${encodeURIComponent(code)}` : ""));
   const data = await res.json();
-  Object.assign(damkaWords, { language: data.language, board: data.board, words: data.words, names: data.names });
+  Object.assign(damkaWords, { language: data.language, board: data.board, words: data.words, names: data.names,
+                              settings: data.settings || {} });
   document.documentElement.lang = data.language;
   for (const node of document.querySelectorAll("[data-w]")) node.textContent = t(node.dataset.w);
   for (const [attr, data_key] of [["placeholder", "wPlaceholder"], ["title", "wTitle"], ["aria-label", "wAria"]]) {
