@@ -129,5 +129,8 @@ def test_a_page_set_to_polish_on_an_english_board_shows_the_archive_in_polish(br
         .map(l => l.firstChild.textContent + '\\n' + [...l.querySelectorAll('option')].map(o => o.textContent)
         .join('\\n')).join('\\n')""")
     assert texts["board settings"].count("\n") > 20 and "Tryb nocny" in texts["board settings"]
+    results = page.locator("#arbwinner option").all_text_contents()
+    # The page's own words; the sides as the board's console labels them, once ("Black (Black (Białe))" before).
+    assert results == ["Ala (White) wygrywa", "Ola (Black) wygrywa", "Remis"], results
     left = english_on(texts)
     assert not left, "\\n".join(f"{word}: {tab}: {line!r}" for word, (tab, line) in sorted(left.items()))

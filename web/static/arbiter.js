@@ -16,8 +16,9 @@
 
   function sideOptions(g) {
     const select = $("arbside"), winner = $("arbwinner");
-    const labels = g ? g.sides.map((x) => x.name === x.label || x.name.includes(x.label) ? x.name : `${x.name} (${x.label})`) : [];
-    const sig = labels.join("|");
+    // The console's label names the player and the side already ("Ala (White)": App.side_label).
+    const labels = g ? g.sides.map((x) => x.label || x.name) : [];
+    const sig = damkaWords.language + labels.join("|");   // written again in another language too
     if (select.dataset.sig === sig) return;
     select.dataset.sig = sig;
     const keep = select.value, keepWinner = winner.value;
