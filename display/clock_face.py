@@ -155,7 +155,7 @@ def _parts(inner: pygame.Rect, label: int) -> tuple[pygame.Rect, pygame.Rect, py
     return header, pygame.Rect(inner.right - time_width, inner.top, time_width, inner.height), footer
 
 
-def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, side: SideView, view: ClockView, name: str,
+def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, side: SideView, view: ClockView, name: str | Sequence[str],
                 score: int | None, theme: ClockTheme, text_size: int) -> PanelRegions:
     fill = theme.out if side.out else theme.active if side.active else theme.panel
     pygame.draw.rect(surface, fill, rect, border_radius=8)
@@ -170,9 +170,11 @@ def _draw_panel(surface: pygame.Surface, rect: pygame.Rect, side: SideView, view
     text_color = theme.dim if side.out else theme.text
     right = flag_box.left - pad if side.flagged else header.right
     if score is not None:
-        words = widgets.first_fitting([f"{score} pt", str(score)], label, max(0, (right - header.left) // 3))
+        words = widgets.first_fitting([say("screen.points", score=score), str(score)], label, max(0, (right - header.left) // 3))
         right = widgets.text(surface, words, (right, header.top), label, text_color, "topright").left - pad
-    widgets.text(surface, name, header.topleft, label, text_color, max_width=right - header.left)
+    wordings = [name] if isinstance(name, str) else list(name)
+    widgets.text(surface, widgets.first_fitting(wordings, label, right - header.left), header.topleft, label, text_color,
+                 max_width=right - header.left)
     if side.flagged:
         _draw_flag(surface, flag_box, theme.flag)
 
@@ -200,13 +202,14 @@ def status_text(view: ClockView, message: str = "") -> str:
     return "  ".join(part for part in (state, message) if part)
 
 
-def draw_clock_face(surface: pygame.Surface, view: ClockView, *, names: Sequence[str] | None = None,
+def draw_clock_face(surface: pygame.Surface, view: ClockView, *, names: Sequence[str | Sequence[str]] | None = None,
                     scores: Sequence[int] | None = None, message: str = "", message_line: bool = True,
                     text_size: int = READABLE, theme: ClockTheme = DEFAULT_THEME) -> FaceRegions:
     """Draw the whole face onto `surface`; returns where each part went.
     `message_line=False` leaves the message line out (the board's screen shows
     the clock's state in its own status line); `text_size`: the smallest font
-    size of names, scores and footers (the screen's, on a big panel)."""
+    size of names, scores and footers (the screen's, on a big panel). A name may be its wordings,
+    longest first ("Ala (White)", "Ala"): the first that fits its panel is drawn."""
     count = len(view.sides)
     names = list(names) if names is not None else [say("side.numbered", number=i + 1) for i in range(count)]
     if len(names) != count or (scores is not None and len(scores) != count):

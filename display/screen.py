@@ -115,7 +115,7 @@ class Screen:
         if view.clock is not None and len(view.clock.sides) == len(sides):
             # The clock engineer's face (display/clock_face.py): the same on the Pi and in the window.
             scores = [side.score or 0 for side in sides] if any(s.score is not None for s in sides) else None
-            draw_clock_face(surface.subsurface(rect), view.clock, names=[side.name for side in sides],
+            draw_clock_face(surface.subsurface(rect), view.clock, names=[side.labels() for side in sides],
                             scores=scores, message_line=False, text_size=_size(READABLE, k))
             return
         for side, box in zip(sides, panel_rects(rect.size, max(2, min(4, len(sides))), message=False)):
@@ -133,8 +133,8 @@ class Screen:
         if side.score is not None:
             right = widgets.text(surface, say("screen.points", score=side.score), (right, box.y + pad), size, ACCENT, "topright").left - pad
         name_x = box.x + 2 * (pad + radius)
-        widgets.text(surface, side.name, (name_x, box.y + pad), size, DIM if side.out else TEXT,
-                     max_width=right - name_x)
+        widgets.text(surface, widgets.first_fitting(side.labels(), size, right - name_x), (name_x, box.y + pad), size,
+                     DIM if side.out else TEXT, max_width=right - name_x)
         note = say("screen.out") if side.out else say("screen.to_move") if side.to_move else ""
         if note and box.height >= 2 * line + 3 * pad:
             widgets.text(surface, note, (box.centerx, box.bottom - pad), _size(30, k), ACCENT, "midbottom",

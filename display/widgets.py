@@ -63,6 +63,7 @@ def font(size: int) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()
         _cached_font.cache_clear()  # fonts made before a pygame.font.quit() are dead
+        _rendered.cache_clear()
         _glyph_height.cache_clear()
     return _cached_font(max(8, size))
 
@@ -89,7 +90,35 @@ def line_height(size: int) -> int:
 
 
 def width_of(words: str, size: int) -> int:
-    return font(size).size(words)[0]
+    return sum(_advances(words, size))
+
+
+def _advances(words: str, size: int) -> list[int]:
+    """Each letter's own width at `size`, with no kerning: pygame's default font (FreeSansBold) kerns
+    at the panel's sizes by whole pixels the wrong way ("draught s", "r ules", issue 38), so a line is
+    drawn letter by letter, each at its advance (`render`)."""
+    face = font(size)
+    return [m[4] if m is not None else face.size(letter)[0] for letter, m in zip(words, face.metrics(words))]
+
+
+def render(words: str, size: int, colour: Colour) -> pygame.Surface:
+    """`words` drawn at `size` without kerning (see `_advances`), as `Font.render` would otherwise;
+    the lines of the last frames kept (a screen redraws the same words ten times a second)."""
+    font(size)  # fonts made again after a pygame.font.quit() (tests): their lines drawn again too
+    return _rendered(words, max(8, size), colour)
+
+
+@lru_cache(maxsize=512)
+def _rendered(words: str, size: int, colour: Colour) -> pygame.Surface:
+    face = _cached_font(size)
+    advances = _advances(words, size)
+    image = pygame.Surface((max(1, sum(advances)), face.get_height()), pygame.SRCALPHA)
+    x = 0
+    for letter, advance in zip(words, advances):
+        if not letter.isspace():
+            image.blit(face.render(letter, True, colour), (x, 0))
+        x += advance
+    return image
 
 
 def fit_size(words: str, size: int, width: int | None = None, height: int | None = None,
@@ -129,7 +158,7 @@ def text(surface: pygame.Surface, words: str, pos: tuple[int, int], size: int = 
     if max_width is not None:
         size = fit_size(words, size, max_width, minimum=max(READABLE, min(min_size, size)))
         words = shorten(words, size, max_width)
-    image = font(size).render(words, True, colour)
+    image = render(words, size, colour)
     rect = image.get_rect(**{align: pos})
     surface.blit(image, rect)
     log = _drawn.get()
@@ -236,14 +265,23 @@ def menu_list(surface: pygame.Surface, rect: pygame.Rect, rows: Sequence[tuple[s
     size = max(size, READABLE)
     line = line_height(size)
     gap = max(20, size)
-    stacked = any(width_of(label, size) + width_of(value, size) + gap + 20 > rect.width for label, value in rows)
-    row_height = (2 * line + 14) if stacked else max(line + 12, size + 6)
-    visible = max(1, rect.height // row_height)
+    arrow = max(10, size // 3)
+    lane = rect  # the rows' width: less a lane for the scroll arrows when they do not all fit
+
+    def layout(width: int) -> tuple[bool, int, int]:
+        stacked = any(width_of(label, size) + width_of(value, size) + gap + 20 > width for label, value in rows)
+        row_height = (2 * line + 14) if stacked else max(line + 12, size + 6)
+        return stacked, row_height, max(1, rect.height // row_height)
+
+    stacked, row_height, visible = layout(rect.width)
+    if visible < len(rows):
+        lane = pygame.Rect(rect.x, rect.y, rect.width - arrow - 6, rect.height)
+        stacked, row_height, visible = layout(lane.width)
     first = min(max(0, cursor - visible + 1), max(0, len(rows) - visible))
     drawn = []
     for slot, index in enumerate(range(first, min(len(rows), first + visible))):
         label, value = rows[index]
-        row = pygame.Rect(rect.x, rect.y + slot * row_height, rect.width, row_height - 3)
+        row = pygame.Rect(lane.x, lane.y + slot * row_height, lane.width, row_height - 3)
         panel(surface, row, SELECTED if index == cursor else PANEL)
         inner = row.inflate(-20, 0)
         if stacked:
@@ -257,11 +295,11 @@ def menu_list(surface: pygame.Surface, rect: pygame.Rect, rows: Sequence[tuple[s
                 text(surface, value, (inner.right, row.centery), size, ACCENT, "midright",
                      max_width=inner.right - label_rect.right - gap)
         drawn.append((index, row))
-    arrow = max(10, size // 3)
+    middle = rect.right - (arrow + 1) // 2 - 1   # in the lane right of the rows, over no text
     if first > 0:
-        _arrow(surface, (rect.right - arrow - 4, rect.y + 4), arrow, up=True)
+        _arrow(surface, (middle, rect.y + 4), arrow, up=True)
     if first + visible < len(rows):
-        _arrow(surface, (rect.right - arrow - 4, rect.y + visible * row_height - 7), arrow, up=False)
+        _arrow(surface, (middle, rect.y + visible * row_height - 7), arrow, up=False)
     return drawn
 
 

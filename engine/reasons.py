@@ -50,12 +50,12 @@ ENGLISH: dict[str, str] = {
     "option.whole": "a whole number",
     "option.or_off": "{allowed}, or off",
     # a record's moves (engine/pdn_builder.py, engine/notation.py, engine/geometry.py)
-    "pdn.move_left_out": "move {number} {text!r}: {why}; it and the moves after it are left out",
+    "pdn.move_left_out": "move {number} {text!r}: {why}; the record is read no further",
     "pdn.ambiguous_read": ("move {number} {text!r} matches {count} legal moves; {route} is read, the one the "
                            "next moves follow"),
     "pdn.result_differs": "the movetext ends with {text} but the Result tag says {tag}; {text} is kept",
     "pdn.ambiguous_left_out": ("move {number} {text!r} matches {count} legal moves ({routes}) and the next move "
-                               "does not tell which; it and the moves after it are left out"),
+                               "does not tell which; the record is read no further"),
     "move.not_move": "{text!r} is not a move (expected e.g. {example})",
     "move.example_numeric": "32-28 or 28x19",
     "move.example_algebraic": "c3-d4 or c3xe5",

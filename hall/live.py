@@ -15,6 +15,7 @@ from typing import Any
 
 from damka.controller.store.rows import result_text
 from damka.controller.app.views import side_colour
+from damka.engine.variant import Variant
 from damka.engine.variants import find_variant
 from damka.hall.record import HallRecord, result_from_json
 from damka.hardware.interfaces import Role
@@ -63,11 +64,18 @@ def live_game(record: HallRecord, game_id: int, online: bool = True) -> dict[str
               "ms": clock_ms[i] if isinstance(clock_ms, list) and i < len(clock_ms) else None}
              for i, side in enumerate(variant.sides)]
     title = result_data(result, names)
-    return {"variant": variant.name, "title": variant.title, "ply": ply, "last": cut(text, TEXT_MAX),
+    return {"variant": variant.name, "title": variant.title, "ply": ply, "move": move_number(variant, ply),
+            "last": cut(text, TEXT_MAX),
             "board": picture(variant, position, frame), "sides": sides,
             "running": to_move if online and ply > 0 and clock_ms else None, "moved_at": moved_at,
             "result": result_text(name, result) if result else "*",
             "result_title": title["title"] if title else "", "reason": cut(result.reason, TEXT_MAX) if result else ""}
+
+
+def move_number(variant: Variant, ply: int) -> int:
+    """The number of the move `ply` (1 the first) as the board's screen counts it: a move of every side
+    (two moves a turn in multiwarcaby) is one number, so black's second move is move 2, not 4 (0: none)."""
+    return ((ply - 1) // max(1, variant.moves_per_turn)) // max(1, len(variant.sides)) + 1 if ply > 0 else 0
 
 
 def moves(record: HallRecord, game_id: int) -> list[dict[str, Any]]:

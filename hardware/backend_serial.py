@@ -76,6 +76,9 @@ class PtyHands:
         threading.Timer(PRESS_S, lambda: setattr(pin, "down", False)).start()
 
 
+SYNC_WAIT_S = 2.0  # how long the start waits for a plugged-in board's first snapshot
+
+
 def open_link(config: BoardConfig, mock: bool) -> HardwareBoard:
     from damka.hardware.serial_link import SerialLink
 
@@ -98,8 +101,9 @@ def open_link(config: BoardConfig, mock: bool) -> HardwareBoard:
     closers.append(link.close)
     # Give the device a moment to say HELLO and send its first snapshot, so
     # the controller does not start from an empty board (it still works, and
-    # re-syncs, when the board is plugged in later).
-    link.wait_synced(2.0)
+    # re-syncs, when the board is plugged in later); a device that is not there
+    # is not waited for: the board says so at once.
+    link.wait_answer(SYNC_WAIT_S)
     return HardwareBoard("serial", link, link, link,
                          f"serial backend on {link.where()}{' (firmware on a pty)' if mock else ''}, "
                          f"{config.rows}x{config.cols} matrix", sim=sim, closers=closers, hands=hands,

@@ -118,6 +118,7 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
         self._order = RxOrder(self.stats)
         self._snapshot = Snapshot(frozenset(), clock())
         self._synced = threading.Event()
+        self._settled = threading.Event()   # synced, or a connect failed: nothing more to wait for at the start
         self._counts: dict[int, int] | None = None  # the device's press counters (None: no baseline)
         self._since_counts = 0        # frames from the device since the counters were last read
         self._presses: list[ClockPress | ButtonPress] = []
@@ -174,6 +175,12 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
         """Wait until a snapshot arrived since the last (re)connect."""
         return self._synced.wait(timeout)
 
+    def wait_answer(self, timeout: float) -> bool:
+        """Wait until the board answers (True), or until its device is found missing (a port that is
+        not there, no USB device of its ids: False at once, for the board to say so without delay)."""
+        self._settled.wait(timeout)
+        return self.synced
+
     # -- the reader thread ---------------------------------------------------
     def _run(self) -> None:
         backoff = 0.05
@@ -184,6 +191,7 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
                     backoff = 0.05
                 except (OSError, self.serial.SerialException, DeviceNotFoundError) as exc:
                     self.last_problem = str(exc)
+                    self._settled.set()
                     log.debug("connect failed: %s (retry in %.2f s)", exc, backoff)
                     self._stop.wait(backoff)
                     backoff = min(backoff * 2, self.max_backoff_s)
@@ -355,6 +363,7 @@ class SerialLink(BoardSensor, LedOutput, Buttons):
             self._snapshot = snap
             self.stats.snapshots += 1
         self._synced.set()
+        self._settled.set()
         if self.on_snapshot is not None:
             self.on_snapshot(snap)
 

@@ -134,3 +134,21 @@ def test_a_board_not_plugged_in_says_so_and_plays_once_it_is(config, port, capfd
                 device.close()
     err = capfd.readouterr().err
     assert err.count(missing) == 2 and err.count("board connected") == 2, err
+
+
+def test_a_port_that_is_not_there_is_not_waited_for(config, port, monkeypatch):
+    """Issue 38: `damka run` said nothing while it waited for the first snapshot of a board whose port
+    does not exist. The start waits for a board that is plugged in (here: as long as 10 minutes), not
+    for a port that is not there: it opens at once, and its first word is that the board is missing."""
+    from damka.hardware import backend_serial
+    from damka.hardware.serial_link import SerialLink
+
+    monkeypatch.setattr(backend_serial, "SYNC_WAIT_S", 600.0, raising=False)
+    waits = SerialLink.wait_synced   # (the start before the fix waited here, 2 s: as long as 10 minutes now)
+    monkeypatch.setattr(SerialLink, "wait_synced", lambda link, timeout: waits(link, 600.0))
+    opened: list = []
+    thread = threading.Thread(target=lambda: opened.append(open_board(config)), daemon=True)
+    thread.start()
+    wait_for("the board to open without waiting for the missing port", lambda: bool(opened))
+    with opened[0] as board:
+        assert board.missing() == str(port)

@@ -75,3 +75,19 @@ def test_a_record_exported_as_casual_before_imports_with_its_variants_clock(caps
         stored = store.load_game(1)
     assert stored.clock_start == (603000, 603000)          # 10+3: ten minutes and the first 3 s
     assert '[TimeControl "600+3"]' in export(capsys, db, 1)
+
+
+def test_a_game_lost_on_time_says_so_in_its_pdn(capsys, tmp_path: Path) -> None:
+    """Issue 38: a flag fallen was a 0-2 like any other, with no reason in the record."""
+    db = tmp_path / "g.db"
+    with Store(db) as store:
+        app = App(store=store, setup=GameSetup("classic", time_control="1+0"), start_game=True, offer_resume=False)
+        board = on_board(app)
+        board.press(1)                                   # white's clock starts
+        board.advance(61_000)                            # and its minute runs out
+        assert app.session.game.result is not None and app.session.game.result.winner == 1
+        app.recorder.flush()
+        game_id = app.game_id
+    text = export(capsys, db, game_id)
+    assert '[Result "0-2"]' in text and '[Termination "time forfeit"]' in text
+    assert read_game(text).tags["Termination"] == "time forfeit"

@@ -161,6 +161,10 @@ def test_six_live_boards_drawn_on_the_phone_updated_without_reload_and_on_the_bi
     colours = phone.eval_on_selector_all('[data-board="b4"] .swatch', "ns => ns.map(n => n.style.background)")
     assert len(set(colours)) == 4
     assert phone.text_content('[data-board="b6"] .status').startswith("Draw (")
+    # Numbered as the boards' screens number them (issue 38: "move 4" of black's second move): a move of
+    # each side is one number, 14 plies are move 7; multiwarcaby's 4 players, two moves a turn: move 2.
+    assert phone.text_content('[data-board="b1"] .status').startswith("move 7: ")
+    assert phone.text_content('[data-board="b4"] .status').startswith("move 2: ")
     b1 = boards[0]
     lit = lit_squares(phone, "b1")
     assert lit == b1.last_squares()

@@ -27,6 +27,24 @@ def test_example_config_loads():
     assert c.leds.brightness <= 255
 
 
+def test_the_example_config_shows_the_defaults_and_says_which_one_it_does_not():
+    """Issue 38: the example said "the values shown are the defaults" over `backend = "serial"`
+    (the default is "sim"). Each of its tables, on a serial board, is the defaults; its backend
+    says it is not one, and which one is."""
+    import tomllib
+
+    shown = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
+    serial = {"board": {"backend": "serial"}}
+    assert len(shown) >= 10 and shown["board"]["backend"] == "serial"
+    for table, values in shown.items():
+        given = {"board": {**values, "backend": "serial"}} if table == "board" else {**serial, table: values}
+        assert parse_config(given) == parse_config(serial), f"[{table}] shows a value that is not its default"
+    default = parse_config({}).backend
+    text = EXAMPLE.read_text(encoding="utf-8")
+    assert f'backend = "serial"       # not the default: left out, "{default}"' in text
+    assert f'except `backend`: "serial" here' in text and f'left out, it is "{default}"' in text
+
+
 def test_full_gpio_config(tmp_path):
     path = tmp_path / "board.toml"
     path.write_text("""

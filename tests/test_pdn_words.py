@@ -115,7 +115,7 @@ def test_a_polish_board_says_why_each_record_of_a_real_archive_was_passed_over()
     assert sum(any(part in reason for part in ENGLISH_PARTS) for reason in english) == len(english)
     left = [reason for reason in polish if any(part in reason for part in ENGLISH_PARTS)]
     assert not left, left[:5]
-    assert any("ten ruch i następne są pominięte" in reason for reason in polish)
+    assert any("dalej zapis nie jest czytany" in reason for reason in polish)
 
 
 def test_a_time_control_the_board_cannot_read_keeps_the_game_and_the_tag() -> None:
@@ -146,7 +146,7 @@ def test_the_page_s_upload_says_in_polish_why_records_were_passed_over(polish_bo
     assert status == 400, answer
     assert answer["error"].startswith("PDN nie wczytany: club.pdn, partia 1: wiersz 1: ") or \
         answer["error"].startswith("PDN nie wczytany: upload, partia 1: wiersz 1: "), answer
-    assert "'99-98': pole numer 99 jest poza planszą (1-50); ten ruch i następne są pominięte" in answer["error"]
+    assert "'99-98': pole numer 99 jest poza planszą (1-50); dalej zapis nie jest czytany" in answer["error"]
     good = '[GameType "20"]\n1. 32-28 *\n\n'
     bad = '[GameType "20"]\n1. 32-28 19-23 2. 28-22 *\n'
     done = upload(polish_board, good + bad)

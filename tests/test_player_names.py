@@ -125,3 +125,33 @@ def test_named_players_still_change_colours_between_the_games_of_a_match() -> No
     set_up_pieces(app, board)
     assert [name for name, _ in shown_sides(app)] == ["Ola", "Ala"]
     assert words(app)[0] == "Ola to move"
+
+
+def test_the_side_panels_show_which_colour_each_named_player_has() -> None:
+    """Issue 38: with names, the clock's panels said "Ala" and "Ola" and nothing showed who plays White.
+    The panels say "Ala (White)" (in Polish "Ala (Białe)"), with a clock and without, at every panel size;
+    the status keeps the one name ("Ala to move")."""
+    import pygame
+
+    from damka.controller import words as catalogue
+    from damka.controller.app.board_settings import BoardSettings
+    from damka.display import widgets
+    from damka.display.screen import PANEL_SIZES, Screen
+
+    pygame.font.init()
+    widgets._cached_font.cache_clear()
+    for language, white, black in (("en", "Ala (White)", "Ola (Black)"), ("pl", "Ala (Białe)", "Ola (Czarne)")):
+        for clock in ("", "10+5"):
+            app = App(setup=GameSetup("classic", colours="first", time_control=clock), start_game=True,
+                      players=["Ala", "Ola"], offer_resume=False)
+            app.set_board_settings(BoardSettings(language=language))
+            try:
+                on_board(app)
+                for size in PANEL_SIZES:
+                    with widgets.recording() as texts:
+                        Screen(size).render(app.view())
+                    drawn = [t.words for t in texts]
+                    assert white in drawn and black in drawn, (language, clock, size, drawn)
+                assert app.view().status == catalogue.say("status.to_move", side="Ala")
+            finally:
+                catalogue.set_language("en")

@@ -86,7 +86,7 @@ def test_a_child_solves_a_puzzle_with_a_wrong_try_a_hint_and_the_reply_carried_o
     assert app.state is AppState.LESSON
     assert text(app).startswith(words.say("lesson.set_up", guide="").rstrip(" :"))
     follow_setup(board)
-    assert screen(app).messages == (words.say("puzzle.find_move"),)
+    assert screen(app).messages == (words.say("puzzle.find_move", side=words.say("side.white"), count=2),)
     # A lift to think is no mistake in a puzzle (saying "not that piece" would give the answer away).
     board.lift("g3")  # it may capture: lifted to think
     board.advance(STILL_MS)
@@ -101,7 +101,7 @@ def test_a_child_solves_a_puzzle_with_a_wrong_try_a_hint_and_the_reply_carried_o
     board.button(Button.HINT)
     assert board.lit(Role.HINT_FROM) == {"d6"} and not board.lit(Role.HINT_TO)
     assert text(app).endswith(words.say("puzzle.hint.1"))
-    assert screen(app).title == words.say("puzzle.title", id="classic-0002", stars=2)
+    assert screen(app).title == words.say("puzzle.title", number="2", difficulty=2, stars=2)
     board.button(Button.HINT)
     assert board.lit(Role.HINT_FROM) == {"d6"} and board.lit(Role.HINT_TO) == {"f8"}
     assert app.read_model().teaching.stars == 1  # type: ignore[union-attr]
@@ -122,6 +122,42 @@ def test_a_child_solves_a_puzzle_with_a_wrong_try_a_hint_and_the_reply_carried_o
     assert progress.rating == rated(1000, find_puzzle("classic", "classic-0002").rating, True) > 1000  # type: ignore[union-attr]
     board.button(Button.MENU)
     assert app.state is AppState.MENU and app.read_model().teaching is None
+
+
+@pytest.mark.parametrize(("language", "line"), [("en", "Puzzles solved: 0 of 1000"), ("pl", "Zagadki: 0 z 1000")])
+def test_a_new_learner_s_progress_counts_the_puzzles_that_ship(language: str, line: str) -> None:
+    """Not "0 of 0" (issue 38): of the puzzles the board and the page offer, all of them shipped."""
+    assert sum(len(shipped_set(variant)) for variant in ("classic", "russian", "international", "multiwarcaby")) == 1000
+    app, board, _ = at_board(language)
+    choose(app, board, "puzzles")
+    choose(app, board, "progress")
+    menu = app.shown_menu
+    assert menu is not None and line in [row.label for row in menu.visible_rows()]
+    check(f"progress ({language})", MenuView(menu), (480, 320), save=False)
+
+
+SAYS_WHO_MOVES = {"en": ("Puzzle 3 (difficulty 4 of 5): 3 of 3 stars", "Black to move",
+                          "Black to move and win 2 pieces!"),
+                   "pl": ("Zagadka 3 (trudność 4 z 5): 3 z 3 gwiazdek", "Ruch: Czarne",
+                          "Czarne: ruch i wygrana 2 pionków!")}
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_puzzle_says_who_moves_what_it_wins_and_its_difficulty(language: str) -> None:
+    """Half the classic puzzles have Black to move: the screen says so (issue 38), the
+    difficulty on the 1-5 scale of `damka puzzles list`, and "3" names puzzle classic-0003."""
+    puzzle = find_puzzle("classic", "3")
+    assert puzzle is not None and puzzle.id == "classic-0003" and find_puzzle("classic", "0003") == puzzle
+    assert puzzle.fen.startswith("B:") and (puzzle.difficulty, puzzle.gain) == (4, 2)
+    from damka.commands.sim import puzzle_from
+    assert puzzle_from("classic:0003") == ("classic", "0003") and puzzle_from("classic:3") == ("classic", "3")
+    app, board, _ = at_board(language)
+    assert app.teaching.start_puzzle("classic", "0003") == "classic-0003"
+    board.step()
+    follow_setup(board)
+    view = screen(app)
+    assert (view.title, view.status, *view.messages) == SAYS_WHO_MOVES[language]
+    assert app.read_model().teaching.instruction == SAYS_WHO_MOVES[language][2]  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("language", ["en", "pl"])
@@ -172,7 +208,7 @@ def test_a_multiwarcaby_puzzle_is_solved_as_one_two_move_turn() -> None:
     app.teaching.start_puzzle("multiwarcaby", "multiwarcaby-0003")
     board.step()
     follow_setup(board)
-    assert screen(app).messages == (words.say("puzzle.find_turn"),)
+    assert screen(app).messages == (words.say("puzzle.find_turn", side=words.say("side.player", number=1)),)
     # A wrong turn (its first move the right one): what the other player could do then, the pieces put back.
     make(board, "f1", ("g2",))
     make(board, "i1", ("h1",))

@@ -83,3 +83,63 @@ def test_game_view_shows_the_hints_left_and_the_computer_thinking() -> None:
     none_left = Screen().render(GameView("Classic - learning", sides, status="White to move", hints_left=0))
     assert pixels(none_left) not in (pixels(without), pixels(with_hints))   # "no hints left"
     Screen().render(GameView("Classic - computer", sides, status="The computer is thinking...", thinking=True))
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_long_menu_s_scroll_arrows_are_drawn_over_no_row_s_words(language: str) -> None:
+    """Issue 38: the arrow saying the list scrolls on was drawn over a row ("Against the compute↑").
+    The arrows are the only shapes drawn in DIM over a row: no pixel of it inside a label or a value."""
+    from damka.controller import words
+    from damka.controller.game.setup import GameSetup
+    from damka.display.screen import PANEL_SIZES
+    from damka.display.widgets import DIM
+    words.set_language(language)
+    try:
+        checked = 0
+        for size in PANEL_SIZES:
+            menu = game_menu(GameSetup("multiwarcaby", sides=4, mode="computer", computers=3))
+            cells = {words_ for row in menu.visible_rows() for words_ in (row.label, row.value_label) if words_}
+            for cursor in range(len(menu.visible_rows())):
+                menu.cursor = cursor
+                with widgets.recording() as texts:
+                    surface = Screen(size).render(MenuView(menu))
+                for drawn in (t for t in texts if t.words in cells):
+                    area = drawn.rect.clip(surface.get_rect())
+                    over = [(x, y) for x in range(area.left, area.right) for y in range(area.top, area.bottom)
+                            if tuple(surface.get_at((x, y)))[:3] == DIM]
+                    assert not over, f"{size} cursor {cursor}: an arrow over {drawn.words!r} at {over[:3]}"
+                    checked += 1
+        assert checked > 100
+    finally:
+        words.set_language("en")
+
+
+def letter_gaps(image: pygame.Surface) -> list[int]:
+    """The blank columns between the ink of one letter and the next in a drawn word."""
+    width, height = image.get_size()
+    ink = [any(image.get_at((x, y))[3] > 60 for y in range(height)) for x in range(width)]
+    inked = [x for x in range(width) if ink[x]]
+    gaps, run = [], 0
+    for x in range(inked[0], inked[-1] + 1):
+        if ink[x] and run:
+            gaps.append(run)
+        run = 0 if ink[x] else run + 1
+    return gaps
+
+
+def test_the_letters_of_a_word_are_evenly_spaced_at_the_panel_s_sizes() -> None:
+    """Issue 38: "draught s", "r ules", "mor e": the default font's kerning added a pixel or two between
+    some letters at the panel's text sizes. Drawn as the font spaces its letters, the gaps inside a word
+    differ by a pixel at most."""
+    uneven = []
+    for size in range(widgets.READABLE, 29):
+        for word in ("draughts", "rules", "more", "Brazilian", "Classic", "settings", "Against", "planszy",
+                     "Ustawienia"):
+            image = pygame.Surface(widgets.render(word, size, (255, 255, 255)).get_size(), pygame.SRCALPHA)
+            image.blit(widgets.render(word, size, (255, 255, 255)), (0, 0))
+            gaps = letter_gaps(image)
+            assert len(gaps) >= 2, (word, size)
+            if max(gaps) - min(gaps) > 1:
+                uneven.append((word, size, gaps))
+            assert widgets.width_of(word, size) == image.get_width()  # what is measured is what is drawn
+    assert uneven == []

@@ -62,6 +62,22 @@ def test_games_lists_the_stored_games(tmp_path: Path, capsys) -> None:
     assert "russian" in lines[2] and lines[2].split()[-2:] == ["0", "0-2"]  # as the export writes it
 
 
+def test_games_dates_an_imported_game_by_its_record(tmp_path: Path, capsys) -> None:
+    """Issue 38: an imported game was listed by the minute it was imported, not the day it was played;
+    a Date with a part unknown, or none, leaves the time it was stored."""
+    db, pdn = tmp_path / "games.db", tmp_path / "nk.pdn"
+    record = '[Event "NK"]\n[Date "{date}"]\n[White "A"]\n[Black "B"]\n[GameType "20"]\n1. 32-28 19-23 *\n\n'
+    pdn.write_text("".join(record.format(date=date).replace('"A"', f'"A{i}"')
+                           for i, date in enumerate(("2009.04.08", "2009.??.??"))))
+    assert run_cli(capsys, "import", str(pdn), "--db", str(db))[0] == 0
+    code, out, _ = run_cli(capsys, "games", "--db", str(db))
+    lines = {line.split()[0]: line for line in out.splitlines()[1:]}
+    with Store(db) as store:
+        stored = store.list_games()[0].created[:16].replace("T", " ")
+    assert code == 0 and lines["1"].split()[1] == "2009-04-08"
+    assert lines["2"].split()[1:3] == stored.split(), lines
+
+
 def test_games_without_a_database_creates_none(tmp_path: Path, capsys) -> None:
     code, out, _ = run_cli(capsys, "games", "--db", str(tmp_path / "none.db"))
     assert code == 0 and "no games" in out

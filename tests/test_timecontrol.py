@@ -78,7 +78,7 @@ def test_compact_canonical_form(text: str, canonical: str) -> None:
 @pytest.mark.parametrize("text, part", [
     ("", "empty"),
     ("abc", "stage 1 'abc'"),
-    ("5+x", "byo-yomi periods"),
+    ("5+x", "byo-yomi is written PERIODSxSECONDS"),
     ("5+3z", "increment"),
     ("0", "stage 1 '0'"),
     ("/5", "move quota"),
@@ -229,3 +229,11 @@ def test_a_pdn_time_control_past_a_day_is_refused() -> None:
     with pytest.raises(TimeControlError, match="longer than any clock runs"):
         parse_pdn("99999999999+3")
     assert parse_pdn("86400") is not None                  # exactly a day is a clock
+
+
+@pytest.mark.parametrize("text", ["5+x", "5+3x", "5+x30"])
+def test_a_byoyomi_with_a_part_missing_says_how_it_is_written(text: str) -> None:
+    """Issue 38: "5+x" said "byo-yomi periods '' is not a whole number"."""
+    with pytest.raises(TimeControlError) as caught:
+        parse(text)
+    assert "''" not in str(caught.value) and "like 10+5x30 (5 periods of 30 s)" in str(caught.value)

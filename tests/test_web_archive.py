@@ -42,7 +42,7 @@ def test_the_archive_lists_the_stored_games_and_replays_one_with_the_slider(brow
     page = open_page(browser, board, 360, 740)
     archive(page)
     rows = page.locator("#games li").all_text_contents()
-    assert len(rows) == 1 and "classic" in rows[0] and "(4 moves)" in rows[0] and rows[0].endswith("0-2")  # white resigned
+    assert len(rows) == 1 and "Classic 8x8" in rows[0] and "(4 moves)" in rows[0] and rows[0].endswith("0-2")  # white resigned
     page.click("#games li[data-id]")
     page.wait_for_selector("#replay:not([hidden])")
     assert page.text_content("#replaymove") == f"after move 4 of 4: {moves[-1]}"
@@ -99,4 +99,39 @@ def test_a_pdn_file_is_imported_by_upload_and_a_bad_one_refused_with_the_reason(
     newest.click()
     page.wait_for_function("damka.replay && damka.replay.moves.length === 4")
     assert page.evaluate("damka.replay.moves") == ["32-28", "19-23", "28x19", "14x23"]
+    assert page.errors == []
+
+
+REFUSED = {"en": ("imported: game", "; 1 record refused, the first: game 2 (line 7): 8:4: move 1 '99-98': ",
+                  "; the record is read no further"),
+           "pl": ("wczytano: gra", "; 1 zapis odrzucony, pierwszy: partia 2 (wiersz 7): 8:4: ruch 1 '99-98': ",
+                  "; dalej zapis nie jest czytany")}
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_an_upload_with_a_refused_record_says_one_record_as_a_warning(browser, board, tmp_path, language) -> None:
+    """Issue 38: not "1 records refused" in the green of a success, nor "it and the moves after it
+    are left out" of a record refused whole."""
+    from damka.controller.app.board_settings import BoardSettings
+    board.rig.do(lambda: board.app.set_board_settings(BoardSettings(language=language)))
+    page = open_page(browser, board)
+    page.wait_for_function(f"document.documentElement.lang === '{language}'")
+    page.fill("#code", board.code)
+    page.click("#codeform button")
+    page.wait_for_function("sessionStorage.getItem('damka_code')")
+    page.click("#tabs button[data-tab=archive]")
+    mixed = tmp_path / "mixed.pdn"
+    mixed.write_text(GOOD_PDN + "\n" + BAD_PDN + "\n" + GOOD_PDN.replace("Ann", "Cid"))
+    page.set_input_files("#pdnfile", str(mixed))
+    page.click("#importform button[type=submit]")
+    start, refused, end = REFUSED[language]
+    page.wait_for_function("([start]) => document.getElementById('importmsg').textContent.startsWith(start)",
+                           arg=[start])
+    message = page.text_content("#importmsg")
+    assert refused in message and message.endswith(end), message
+    assert page.get_attribute("#importmsg", "class") == "error warn"
+    colour = page.evaluate("getComputedStyle(document.getElementById('importmsg')).color")
+    green = page.evaluate("""() => { const e = document.createElement('div'); e.className = 'error ok';
+        document.body.append(e); return getComputedStyle(e).color; }""")
+    assert colour != green, (colour, green)                      # not the colour of a success
     assert page.errors == []

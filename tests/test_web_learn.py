@@ -14,6 +14,7 @@ pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is n
 from damka.controller.app import AppState  # noqa: E402
 from damka.hardware.interfaces import Button  # noqa: E402
 from damka.teaching.lesson_file import shipped_names  # noqa: E402
+from damka.teaching.puzzles import shipped_set  # noqa: E402
 from learn_support import follow_lights, make, play_line, teaching  # noqa: E402
 from waiting import wait_until  # noqa: E402
 from web_support import PIN, Served, request, served  # noqa: E402,F401  (fixture)
@@ -88,7 +89,9 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
     status, data = get(served, "/api/learn?learner=Ala")
     progress = data["progress"]
     assert (progress["learner"], progress["puzzles_solved"], progress["puzzles_tried"]) == ("Ala", 1, 1)
-    assert progress["by_variant"] == [{"variant": "classic", "title": "Classic 8x8", "solved": 1, "tried": 1}]
+    assert progress["by_variant"] == [{"variant": "classic", "title": "Classic 8x8", "solved": 1, "tried": 1,
+                                       "total": 300}]
+    assert progress["puzzles_total"] == 1000 == sum(len(shipped_set(p["variant"])) for p in data["puzzles"])
     assert progress["stars"] == 3 and progress["rating"] > 1000
     assert {p["variant"]: (p["solved"], p["tried"]) for p in data["puzzles"]}["classic"] == (1, 1)
     # Ala takes the first lesson: it is marked done, the next one is offered.

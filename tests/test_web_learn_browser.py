@@ -51,7 +51,8 @@ def test_a_puzzle_started_from_the_page_is_solved_at_the_board_and_watched_live(
     page.wait_for_function("damka.state.teaching && damka.state.teaching.kind === 'puzzle'")
     puzzle = teaching(board.rig).name
     page.wait_for_function("([id]) => !document.getElementById('teaching').hidden"
-                           " && document.getElementById('teachtitle').textContent.includes(id)", arg=[puzzle])
+                           " && document.getElementById('teachtitle').textContent.startsWith(`Puzzle ${id} (`)",
+                           arg=[str(int(puzzle.rpartition("-")[2]))])
     assert board.rig.do(lambda: board.app.teaching.learner) == "Ala"
     page.wait_for_selector("#learnboard .led-put_here")           # the lights that set the puzzle up, drawn
     shot(page, shots, "learn-setup-360x740.png")
@@ -59,7 +60,9 @@ def test_a_puzzle_started_from_the_page_is_solved_at_the_board_and_watched_live(
     # The child sets the pieces up; the page shows the position and what to find.
     follow_lights(board.rig)
     page.wait_for_function("damka.state.teaching.phase === 'play'")
-    assert page.text_content("#teachinstruction") == "Find the move that wins pieces!"
+    instruction = page.text_content("#teachinstruction")
+    assert instruction == teaching(board.rig).instruction and instruction.startswith(("White to move and win ",
+                                                                                      "Black to move and win "))
     on_board = board.rig.do(lambda: board.rig.board.pieces)
     drawn = page.evaluate("[...document.querySelectorAll('#learnboard .piece')].map(p => p.parentNode.dataset.square)")
     assert sorted(drawn) == sorted(on_board) and drawn
@@ -89,9 +92,9 @@ def test_a_puzzle_started_from_the_page_is_solved_at_the_board_and_watched_live(
 
     # The progress view: one puzzle tried and solved, for Ala.
     page.wait_for_function("[...document.querySelectorAll('#progress li')].some(li => li.textContent === "
-                           "'Puzzles solved: 1 of 1')")
+                           "'Puzzles solved: 1 of 1000')")
     progress = page.locator("#progress li").all_text_contents()
-    assert "Lessons done: 0 of 7" in progress and any(row.strip() == "Classic 8x8: 1 of 1" for row in progress)
+    assert "Lessons done: 0 of 7" in progress and any(row.strip() == "Classic 8x8: 1 of 300" for row in progress)
     assert page.input_value("#progressof") == "Ala"
     shot(page, shots, "learn-progress-360x740.png", at="#progress")
 

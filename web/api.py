@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from damka.controller.app.board_settings import BoardSettings, setting_rows
 from damka.controller.clock import presets
 from damka.hardware.palette import PALETTES
 from damka.controller.app.menus import (colour_choices, engine_choices, hint_choices, level_choices, mode_choices,
@@ -62,21 +63,24 @@ def routes(web: WebServer) -> list[Route]:
     async def page_words(request: Request) -> Response:
         """The page's own words in the language it asks for (else the board's), and the choices."""
         code = asked_language(request)
+        with words.speaking(code):   # the board settings' rows as the page's own words (the state's are the board's)
+            rows = {key: {"label": row["label"], "choices": row["choices"]}
+                    for key, row in setting_rows(BoardSettings()).items()}
         return JSONResponse({"language": code, "board": words.language(), "names": dict(words.LANGUAGE_NAMES),
-                             "words": catalogue.page_words(code)})
+                             "words": catalogue.page_words(code), "settings": rows})
 
     async def games(request: Request) -> Response:
         try:
             before, limit = archive.page_of(request.query_params.get("before"), request.query_params.get("limit"))
         except archive.ArchiveError as error:
             return _error(error.status, str(error))
-        return _archive(lambda: archive.list_games(web.app.store, before, limit))
+        return _archive(lambda: archive.list_games(web.app.store, before, limit), asked_language(request))
 
     async def import_progress(request: Request) -> Response:
         return JSONResponse(web.importer.progress.data(), headers={"Cache-Control": "no-store"})
 
     async def game(request: Request) -> Response:
-        return _archive(lambda: archive.replay(web.app.store, request.path_params["id"]))
+        return _archive(lambda: archive.replay(web.app.store, request.path_params["id"]), asked_language(request))
 
     async def pdn(request: Request) -> Response:
         try:
@@ -133,9 +137,11 @@ def _error(status: int, message: str, retry_after: float | None = None) -> JSONR
     return JSONResponse({"ok": False, "error": message}, status_code=status, headers=headers)
 
 
-def _archive(read: Callable[[], Any]) -> Response:
+def _archive(read: Callable[[], Any], language: str) -> Response:
+    """An archive read, its words (a variant's name, a refusal) in the page's `language`."""
     try:
-        return JSONResponse(read())
+        with words.speaking(language):
+            return JSONResponse(read())
     except archive.ArchiveError as error:
         return _error(error.status, str(error))
 

@@ -18,7 +18,8 @@ from damka.controller.store.rows import StoredGame
 from damka.controller.store.schema import StoreError
 from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn, iter_outcomes
-from damka.controller.words import said, say
+from damka.controller.app.menus import variant_choices
+from damka.controller.words import said, say, translate
 from damka.engine.errors import EngineError
 from damka.engine.reasons import reason_of
 
@@ -66,7 +67,9 @@ def list_games(store: Store | None, before: int | None = None, limit: int = PAGE
         reader.close()
     more = len(games) > limit
     games = games[:limit]
+    titles = dict(variant_choices())   # the variant as the menus name it, in the language spoken here
     return {"games": [{"id": g.id, "created": g.created, "variant": g.variant, "players": list(g.players),
+                       "title": titles.get(g.variant, g.variant),
                        "moves": g.moves, "result": g.result, "finished": g.finished, "mode": g.mode}
                       for g in games],
             "total": total, "next": games[-1].id if more else None}
@@ -96,7 +99,7 @@ def replay(store: Store | None, game_id: int) -> dict[str, Any]:
                if (code := variant.piece_at(position, index))} for position in game.positions]
     files = [geometry.file_rank(i)[0] for i in geometry.squares]
     ranks = [geometry.file_rank(i)[1] for i in geometry.squares]
-    return {"id": stored.id, "variant": stored.variant, "title": variant.title, "players": list(stored.players),
+    return {"id": stored.id, "variant": stored.variant, "title": translate(variant.title), "players": list(stored.players),
             "created": stored.created, "result": export_result(stored),
             "moves": [m.text for m in stored.moves], "boards": boards, "squares": squares,
             "files": [min(files), max(files)], "ranks": [min(ranks), max(ranks)]}

@@ -29,6 +29,7 @@ from damka.web.remote import RemoteOpponent
 
 if TYPE_CHECKING:
     from damka.controller.app import App
+    from damka.controller.app.board_settings import BoardSettings
 
 COMMAND_TIMEOUT_S = 10.0
 
@@ -126,6 +127,7 @@ class Driver(AppListener):
         self._reads: dict[Hashable, Future] = {}   # reads queued and not yet begun, by what they read
         self._lock = threading.Lock()
         self.announce: Callable[[str], None] = lambda note: setattr(app, "banner", note)
+        self._language = app.board_settings.language
         app.listen(self, first=True)
         feed.remote = self.current_remote
 
@@ -134,6 +136,12 @@ class Driver(AppListener):
 
     def after_input(self) -> None:
         self.run_queued()
+
+    def settings_changed(self, settings: BoardSettings) -> None:
+        """The screen's line of the page (the pairing code) said again when the board's language changed."""
+        if settings.language != self._language:
+            self._language = settings.language
+            self.announce("")
 
     def remote_player(self, variant: Variant, seats: frozenset[int]) -> RemoteOpponent:
         return self.resumed_remote(variant, seats)

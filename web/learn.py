@@ -24,11 +24,11 @@ from starlette.routing import Route
 
 from damka.controller import words
 from damka.controller.app.menus import variant_choices
-from damka.controller.app.teaching_menus import PUZZLE_VARIANTS
+from damka.controller.app.teaching_menus import PUZZLE_VARIANTS, puzzles_shipped
 from damka.controller.words import say
 from damka.teaching.exercise import Words
 from damka.teaching.lesson_file import shipped, shipped_names
-from damka.teaching.progress import FIRST_PUZZLES
+from damka.teaching.progress import FIRST_PUZZLES, shown_name
 from damka.teaching.puzzles import shipped_set
 from damka.web.driver import CommandError
 
@@ -75,16 +75,20 @@ def overview_data(learner: str, learners: tuple[str, ...], facts: ProgressFacts)
     titles = dict(variant_choices())
     done = set(facts.lessons_done)
     solved = {variant: (won, tried) for variant, won, tried in facts.by_variant}
+    shipped = puzzles_shipped()
     return {
         "learner": learner, "learners": list(learners),
+        "shown": {name: shown_name(name) for name in (learner, *learners)},  # the default learner's in words
         "lessons": [{"name": name, "title": title.text(), "done": name in done,
                      "next": name == facts.next_lesson} for name, title in lesson_titles()],
         "puzzles": [{"variant": name, "title": titles.get(name, name), "solved": solved.get(name, (0, 0))[0],
-                     "tried": solved.get(name, (0, 0))[1]} for name in PUZZLE_VARIANTS],
+                     "tried": solved.get(name, (0, 0))[1], "total": shipped[name]} for name in PUZZLE_VARIANTS],
         "progress": {"learner": facts.learner, "lessons_done": list(facts.lessons_done),
                      "lessons_total": facts.lessons_total, "puzzles_solved": facts.puzzles_solved,
-                     "puzzles_tried": facts.puzzles_tried, "stars": facts.stars, "rating": facts.rating,
-                     "by_variant": [{"variant": name, "title": titles.get(name, name), "solved": won, "tried": tried}
+                     "puzzles_tried": facts.puzzles_tried, "puzzles_total": sum(shipped.values()),
+                     "stars": facts.stars, "rating": facts.rating,
+                     "by_variant": [{"variant": name, "title": titles.get(name, name), "solved": won, "tried": tried,
+                                     "total": shipped.get(name, 0)}
                                     for name, won, tried in facts.by_variant],
                      "next_lesson": facts.next_lesson,
                      "next_puzzle": None if facts.next_puzzle is None else

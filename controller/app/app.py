@@ -327,7 +327,7 @@ class App:
     # -- games ------------------------------------------------------------------------
 
     def new_game(self, setup: GameSetup, *, remote: Opponent | None = None,
-                 remote_label: str = " (remote)") -> None:
+                 remote_label: str | None = None) -> None:
         """Start a game as `setup` says: the board guides the pieces to the start.
 
         `remote`: the seats `setup` gives the computer (mode "computer"), or
@@ -369,6 +369,7 @@ class App:
             before = words.language()
             words.follow(settings)  # first: the menus open and the listeners speak the new language
             self.screens.retell(before)
+            self.games.retell_players(before)  # "Black (computer)" -> "Czarne (komputer)"
             self.teaching.retell()  # (its menus' rows are lesson titles and filled-in lines)
             self.board_settings = settings
             overlay = self.overlay

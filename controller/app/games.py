@@ -32,7 +32,7 @@ from damka.controller.session.types import CarryingOut
 from damka.controller.game.setup import GameSetup
 from damka.controller.store.rows import StoredGame
 from damka.controller.app.view_builder import active_sides, result_view
-from damka.controller.words import say
+from damka.controller.words import retell, say, speaking
 from damka.engine.variant import Result, Variant
 from damka.hardware.interfaces import Snapshot
 
@@ -116,7 +116,7 @@ class Games:
     # -- a new game ------------------------------------------------------------------------
 
     def new_game(self, setup: GameSetup, *, remote: Opponent | None = None,
-                 remote_label: str = " (remote)") -> None:
+                 remote_label: str | None = None) -> None:
         """Start a game as `setup` says (`App.new_game` says how `remote` plays)."""
         app = self.app
         self._abandon_current()
@@ -142,6 +142,7 @@ class Games:
         opponent = built.session.opponent
         engine_name = opponent.engine_name if opponent is not None else ""   # an external engine's name
         computer_label = f" ({engine_name or say('who.computer')})"
+        remote_label = f" ({say('who.remote')})" if remote_label is None else remote_label
         labels = {seat: remote_label if remote is not None and seat not in engine else computer_label
                   for seat in computer}
         self._choose_players(variant, labels)
@@ -177,6 +178,19 @@ class Games:
                 if not self.match.by_side or self.match.players != defaults:
                     self.match = Match(defaults, by_side=True)   # (the same sides: the standings go on)
         self.game_players = self.match.order()
+
+    def retell_players(self, before: str) -> None:
+        """The players named by their side's own word (no names given: "Black (computer)"), said again in
+        the board's new language (it was `before`); the names people gave stay."""
+        session = self.app.session
+        if session is None:
+            return
+        retold = {name: _retold_default(session.variant, i, name, before) for i, name in enumerate(self.game_players)}
+        match = self.match
+        match.players = [retold.get(name, name) for name in match.players]
+        match.points = {retold.get(name, name): points for name, points in match.points.items()}
+        match.small_points = {retold.get(name, name): points for name, points in match.small_points.items()}
+        self.game_players = [retold[name] for name in self.game_players]
 
     def _recorder_for(self, built: BuiltGame, game_id: int | None = None) -> Recorder | None:
         app = self.app
@@ -267,6 +281,18 @@ class Games:
             return
         self.match.record(self.game_players, event.result, session.scores)
         self.app.screens.show_result(result_view(session, event.result, self.game_players, self.match))
+
+
+def _retold_default(variant: Variant, side: int, name: str, before: str) -> str:
+    """`name`, side `side`'s own word with a label (said in `before`), in the board's language; another as it is."""
+    with speaking(before):
+        word = wording.engine_side_name(variant, side)
+    if not name.startswith(word):
+        return name
+    label = name[len(word):]
+    if label.startswith(" (") and label.endswith(")"):
+        label = f" ({retell(label[2:-1], before)})"
+    return wording.engine_side_name(variant, side) + label
 
 
 def _default_players(variant: Variant, labels: dict[int, str]) -> list[str]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 from damka.controller.clock import presets
 from damka.controller.clock.errors import TimeControlError
@@ -219,12 +219,20 @@ def retold(menu: Menu | None, before: str) -> Menu | None:
         return menu
     menu.title, menu.footer = retell(menu.title, before), retell(menu.footer, before)
     menu.description = retell(menu.description, before)
+    fresh = _FRESH_CHOICES if isinstance(menu, GameMenu) else {}
     for row in menu.rows:
         row.label = retell(row.label, before)
-        row.choices = tuple((value, retell(label, before)) for value, label in row.choices)
+        labels = dict(fresh[row.key]()) if row.key in fresh else {}  # filled-in labels ("... (larger board)")
+        row.choices = tuple((value, labels.get(value) or retell(label, before)) for value, label in row.choices)
     if isinstance(menu, GameMenu):
         menu.fit_clock()  # the casual row's label names its preset: made again
     return menu
+
+
+# The new-game menu's rows whose labels are made from the catalogue: made again in a new language.
+_FRESH_CHOICES: dict[str, Callable[[], Choices]] = {
+    "variant": variant_choices, "sides": side_choices, "mode": mode_choices, "colours": colour_choices,
+    "level": level_choices, "computers": computer_choices, "hints": hint_choices}
 
 
 def engine_choices(engines: Engines, variant: str) -> tuple[tuple[str, str], ...]:

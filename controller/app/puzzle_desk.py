@@ -22,9 +22,10 @@ from damka.controller import events as ev
 from damka.controller.app.exercise_desk import ExerciseDesk
 from damka.controller.app.teaching_facts import TeachingFacts, fen_now, lights_of, runner_phase, tries_of
 from damka.controller.app.views import GameView, View
-from damka.controller.words import say, text_in
+from damka.controller.words import say, speaking, wording
 from damka.engine.move import Move
 from damka.engine.notation import parse_move
+from damka.engine.puzzle_proof import WON
 from damka.engine.variant import Position, Variant
 from damka.engine.variants import find_variant
 from damka.hardware.interfaces import Button
@@ -39,7 +40,15 @@ STARS = 3
 
 
 def find_puzzle(variant: str, puzzle_id: str) -> Puzzle | None:
-    return next((puzzle for puzzle in shipped_set(variant) if puzzle.id == puzzle_id), None)
+    """The shipped puzzle `puzzle_id` names: its id ("classic-0003") or its number in the set ("3", "0003")."""
+    wanted = f"{variant}-{int(puzzle_id):04d}" if puzzle_id.isdigit() else puzzle_id
+    return next((puzzle for puzzle in shipped_set(variant) if puzzle.id == wanted), None)
+
+
+def puzzle_number(puzzle: Puzzle) -> str:
+    """The puzzle's number in its set as a person says it ("classic-0003" -> "3"); an id of another form whole."""
+    _, _, number = puzzle.id.rpartition("-")
+    return str(int(number)) if number.isdigit() else puzzle.id
 
 
 def line_turns(variant: Variant, puzzle: Puzzle) -> list[tuple[Position, Turn]]:
@@ -75,8 +84,13 @@ def same_turns(variant: Variant, position: Position, turn: Turn) -> tuple[Turn, 
     return tuple(found)
 
 
-def _words(key: str) -> Words:
-    return Words(text_in("en", key), text_in("pl", key))
+def _words(key: str, variant: Variant | None = None, side: int = 0, **fields: object) -> Words:
+    """`key` in both languages; `variant`: its {side} is the side `side` in each language's words."""
+    def said_in(code: str) -> str:
+        with speaking(code):
+            named = {"side": wording.engine_side_name(variant, side)} if variant is not None else {}
+            return say(key, **named, **fields)
+    return Words(said_in("en"), said_in("pl"))
 
 
 class PuzzleDesk(ExerciseDesk):
@@ -144,7 +158,8 @@ class PuzzleDesk(ExerciseDesk):
 
     def title(self) -> str:
         assert self.puzzle is not None
-        return say("puzzle.title", id=self.puzzle.id, stars=self.stars)
+        return say("puzzle.title", number=puzzle_number(self.puzzle), difficulty=self.puzzle.difficulty,
+                   stars=self.stars)
 
     def view(self) -> View:
         runner = self.runner
@@ -153,9 +168,15 @@ class PuzzleDesk(ExerciseDesk):
             end = say("puzzle.solved", stars=self.stars) if self.solved else say("puzzle.shown")
             return GameView(self.title(), (), move_number=None, status=say("puzzle.status.done"),
                             messages=(end, say("puzzle.finished_next")))
-        return GameView(self.title(), (), move_number=None, status=say(f"puzzle.status.{runner_phase(runner)}"),
+        status = say(f"puzzle.status.{runner_phase(runner)}", side=self._mover())
+        return GameView(self.title(), (), move_number=None, status=status,
                         messages=self._messages(runner, more=self.index + 1 < len(self.turns)),
                         alert=self._alert(runner))
+
+    def _mover(self) -> str:
+        """The puzzle's side to move, in the board's words ("White"): the child plays it throughout."""
+        assert self.variant is not None
+        return wording.engine_side_name(self.variant, self.variant.side_to_move(self.turns[0][0]))
 
     def facts(self, learner: str) -> TeachingFacts | None:
         puzzle, runner, variant = self.puzzle, self.runner, self.variant
@@ -184,9 +205,22 @@ class PuzzleDesk(ExerciseDesk):
         if index % 2:  # the other side's reply: the child carries it out
             return Exercise(variant, position, (turn,), _words("puzzle.reply"), _words("puzzle.reply_done"),
                             carried_out=True)
-        ask = "puzzle.go_on" if index else "puzzle.find_turn" if len(turn) == 2 else "puzzle.find_move"
-        return Exercise(variant, position, same_turns(variant, position, turn), _words(ask),
+        return Exercise(variant, position, same_turns(variant, position, turn), self._ask(index),
                         _words("lesson.status.right"), hides_answer=True)
+
+    def _ask(self, index: int) -> Words:
+        """What the child is asked: at first who moves and what the move wins; later, the next move."""
+        puzzle, variant = self.puzzle, self.variant
+        assert puzzle is not None and variant is not None
+        if index:
+            return _words("puzzle.go_on")
+        position, turn = self.turns[index]
+        side = variant.side_to_move(position)
+        if len(turn) == 2:
+            return _words("puzzle.find_turn", variant, side)
+        if puzzle.gain >= WON:
+            return _words("puzzle.find_win", variant, side)
+        return _words("puzzle.find_move", variant, side, count=puzzle.gain)
 
     def _begin(self, index: int) -> None:
         self._earlier_tries = self.tries

@@ -9,6 +9,7 @@ from damka.controller.words import say
 from damka.engine.variants import variant_catalogue
 from damka.teaching.lesson_file import shipped
 from damka.teaching.progress import ProgressFacts, shown_name
+from damka.teaching.puzzles import shipped_count
 
 PUZZLES_MENU = "puzzles"
 PROGRESS_MENU = "progress"
@@ -23,6 +24,11 @@ def board_variants() -> tuple[str, ...]:
     sizes = {info.name: info.board_size for info in variant_catalogue()}
     return tuple(name for name in PUZZLE_VARIANTS
                  if sizes[name][0] <= BOARD_SIZE[0] and sizes[name][1] <= BOARD_SIZE[1])
+
+
+def puzzles_shipped() -> dict[str, int]:
+    """How many puzzles ship for each variant the board and the page offer them for."""
+    return {name: shipped_count(name) for name in PUZZLE_VARIANTS}
 
 
 def puzzles_menu(facts: ProgressFacts) -> Menu:
@@ -40,7 +46,7 @@ def puzzles_menu(facts: ProgressFacts) -> Menu:
 def progress_menu(facts: ProgressFacts) -> Menu:
     """A learner's progress, a line a row (the rows do nothing but go back)."""
     lines = [say("progress.lessons", done=len(facts.lessons_done), total=facts.lessons_total),
-             say("progress.puzzles", solved=facts.puzzles_solved, tried=facts.puzzles_tried),
+             say("progress.puzzles", solved=facts.puzzles_solved, total=sum(puzzles_shipped().values())),
              say("progress.stars", stars=facts.stars), say("progress.rating", rating=facts.rating)]
     rows = [Row("back", line) for line in lines] + [Row("back", say("progress.back"))]
     return Menu(say("progress.title", name=shown_name(facts.learner)), rows, footer=say("progress.footer"), name=PROGRESS_MENU)

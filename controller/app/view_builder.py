@@ -59,9 +59,11 @@ def game_view(session: Session, clock: Clock | None, players: Sequence[str], tit
     multi = variant.shows_scores
     scores = game.scores
     active = active_sides(session)
+    words = [wording.engine_side_name(variant, i) for i in range(len(variant.sides))]
     sides = [
-        SideLine(players[i] if i < len(players) else wording.engine_side_name(variant, i), side_colour(side, i), scores[i] if multi else None,
-                 to_move=playing and game.turn == i, out=i not in active)
+        SideLine(players[i] if i < len(players) else words[i], side_colour(side, i), scores[i] if multi else None,
+                 to_move=playing and game.turn == i, out=i not in active,
+                 side=words[i] if i < len(players) and not players[i].startswith(words[i]) else "")
         for i, side in enumerate(variant.sides)
     ]
     status = _status(session, sides, multi)

@@ -38,6 +38,13 @@ class SideLine:
     score: int | None = None  # small points (multiwarcaby); None: not shown
     to_move: bool = False
     out: bool = False
+    side: str = ""            # the side's own word beside a player's name ("Ala" plays "White"); "" for none
+
+    def labels(self) -> tuple[str, ...]:
+        """How the screen names it, longest first: "Ala (White)", then "Ala" where that does not fit."""
+        if not self.side:
+            return (self.name,)
+        return (say("screen.named_side", name=self.name, side=self.side), self.name)
 
 
 @dataclass(frozen=True)

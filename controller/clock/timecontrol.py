@@ -268,6 +268,9 @@ def _read_stage(text: str, index: int) -> tuple[Stage, bool]:
         return Stage(time_ms, moves), False
     if "x" in bonus:
         periods, _, length = bonus.partition("x")
+        if not periods or not length:   # "5+x": not a count of ''
+            raise TimeControlError(f"{where}: byo-yomi is written PERIODSxSECONDS after the +, "
+                                   f"like 10+5x30 (5 periods of 30 s)")
         count = read_count(periods, where, "byo-yomi periods")
         return Stage(time_ms, moves, Mode.BYOYOMI, _duration(length, SECOND, f"{where}: byo-yomi period"),
                      count), False

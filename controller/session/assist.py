@@ -99,7 +99,7 @@ class Assist:
         moves = moves_text(s.variant, s.game.position, s.assistants.hint or ())
         left = s.hints_left
         s.bus.publish(ev.HintShown(s.now, s.game.ply, moves, left))
-        s.line.set_hint("hint: " + " ".join(moves) + (wording.hints_left_text(left) if s.coach else ""))
+        s.line.set_hint(say("session.hint", moves=" ".join(moves)) + (wording.hints_left_text(left) if s.coach else ""))
         s.line.say(s.line.hint_text)
 
     def coach_checks(self) -> bool:

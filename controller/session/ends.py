@@ -103,7 +103,7 @@ class Ends:
         s.commits.forget_turn()
         s.assistants.cancel_search()
         why = "on time" if reason == "time" else reason
-        out = say("session.out", side=wording.side_name(variant, side, s.players), why=why)
+        out = say("session.out", side=wording.side_name(variant, side, s.players), why=wording.reason_text(why))
         s.restore.explain(out)
         s.line.set_notice(out)
         s.bus.publish(ev.SideOut(s.now if at_ms is None else at_ms, s.game.ply, side, why,

@@ -33,6 +33,10 @@ from damka.engine.reasons import Reason, reason_of
 from damka.engine.variant import Result, Variant
 from damka.engine.variants import variant_class
 
+# An end the moves do not show, as PGN's Termination tag words it (the board's reasons: session/ends.py).
+_TERMINATIONS = {"on time": "time forfeit", "time": "time forfeit"}
+
+
 def export_pdn(stored: StoredGame) -> str:
     """The stored game as a PDN record (with clock annotations and time control); an
     imported game keeps its source's tags, comments, variations and NAGs."""
@@ -52,6 +56,9 @@ def export_pdn(stored: StoredGame) -> str:
         tags[pdn_tags.OUT_TAG] = pdn_tags.write_out_tag([(drop.ply, drop.side) for drop in stored.drops])
     for name, value in stored.tags.items():
         tags.setdefault(name, value)
+    termination = _TERMINATIONS.get(stored.result.reason) if stored.result is not None else None
+    if termination:   # a game lost on time says so (its result alone reads as any other win)
+        tags.setdefault("Termination", termination)
     clocks = [format_clock(variant, m.clock_ms) if m.clock_ms else None for m in stored.moves]
     notes = stored.notes
     per_move = [notes.get("moves", {}).get(str(ply), {}) for ply in range(1, len(game.moves) + 1)]

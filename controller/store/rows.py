@@ -111,13 +111,35 @@ class GameSummary:
     finished: bool
     mode: str
     time_control: str | None
+    played: str = ""  # the day it was played, "2009-04-08", when its record says (an import's Date tag)
+
+    @property
+    def date(self) -> str:
+        """When the game was played as a list shows it: the record's day, else when it was stored here."""
+        return self.played or self.created[:16].replace("T", " ")
+
+
+_PDN_DATE = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})")
+
+
+def played_on(tags_json: str | None) -> str:
+    """The day a record's Date tag gives in full ("2009.04.08" -> "2009-04-08"); "" for none, a part
+    unknown ("2009.??.??") or tags that do not read."""
+    try:
+        tags = json.loads(tags_json or "{}")
+    except ValueError:
+        return ""
+    date = tags.get("Date") if isinstance(tags, dict) else None
+    match = _PDN_DATE.fullmatch(date.strip()) if isinstance(date, str) else None
+    return "-".join(match.groups()) if match else ""
 
 
 def summary_from_row(row: Sequence[Any]) -> GameSummary:
-    """A line of the list from (id, created, variant, players, sides, result, finished, mode, time_control, moves)."""
+    """A line of the list from (id, created, variant, players, sides, result, finished, mode, time_control, moves,
+    tags)."""
     return GameSummary(id=row[0], created=row[1], variant=row[2], players=tuple(json.loads(row[3])),
                        moves=row[9], result=result_text(row[2], result_from_json(row[5])),
-                       finished=row[6] is not None, mode=row[7], time_control=row[8])
+                       finished=row[6] is not None, mode=row[7], time_control=row[8], played=played_on(row[10]))
 
 
 @dataclass(frozen=True)

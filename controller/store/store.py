@@ -367,7 +367,7 @@ class Store:
     def _summaries(self, tail: str, args: tuple) -> list[GameSummary]:
         rows = self._query(
             "SELECT g.id, g.created, g.variant, g.players, g.sides, g.result, g.finished, g.mode, g.time_control,"
-            " (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g " + tail, args)
+            " (SELECT count(*) FROM moves m WHERE m.game_id = g.id), g.tags FROM games g " + tail, args)
         return [summary_from_row(row) for row in rows]
 
     def last_unfinished(self) -> StoredGame | None:

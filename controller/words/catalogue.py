@@ -163,10 +163,17 @@ def retell(text: str, before: str, code: str | None = None) -> str:
     return text_in(code or language(), key) if key is not None else text
 
 
-def page_words(code: str) -> dict[str, str]:
-    """The phone page's own words in `code` (keys "page.*", placeholders left for the page to fill)."""
+def page_words(code: str) -> dict[str, str | list[str]]:
+    """The phone page's own words in `code` (keys "page.*", placeholders left for the page to fill);
+    a counted text as its forms, in `plurals.form_index` order (words.js picks one by its count)."""
     _load()
-    return {key[len("page."):]: text_in(code, key) for key in _entries if key.startswith("page.")}
+    return {key[len("page."):]: _page_text(code, key) for key in _entries if key.startswith("page.")}
+
+
+def _page_text(code: str, key: str) -> str | list[str]:
+    english, polish = _entries[key]
+    chosen = polish if code == "pl" else english
+    return list(chosen.forms) if isinstance(chosen, Counted) else chosen
 
 
 def _index(code: str) -> dict[str, str]:

@@ -37,9 +37,9 @@ POLISH: dict[str, str] = {
     "pdn.ambiguous_read": ("ruch {number} {text!r} pasuje do {count} legalnych ruchów; czytany jest {route}, "
                            "ten, po którym da się zagrać następne ruchy"),
     "pdn.result_differs": "zapis ruchów kończy się wynikiem {text}, a tag Result mówi {tag}; zostaje {text}",
-    "pdn.move_left_out": "ruch {number} {text!r}: {why}; ten ruch i następne są pominięte",
+    "pdn.move_left_out": "ruch {number} {text!r}: {why}; dalej zapis nie jest czytany",
     "pdn.ambiguous_left_out": ("ruch {number} {text!r} pasuje do {count} legalnych ruchów ({routes}), a następny "
-                               "ruch nie mówi, który to; ten ruch i następne są pominięte"),
+                               "ruch nie mówi, który to; dalej zapis nie jest czytany"),
     "move.not_move": "{text!r} to nie ruch (powinno być np. {example})",
     "move.example_numeric": "32-28 albo 28x19",
     "move.example_algebraic": "c3-d4 albo c3xe5",

@@ -30,6 +30,7 @@ add({
     "session.no_hints_left": ("no hints left in this game", "w tej grze nie ma już podpowiedzi"),
     "session.thinking": ("thinking of a hint...", "szukam podpowiedzi..."),
     "session.no_hint": ("no hint: {error}", "nie ma podpowiedzi: {error}"),
+    "session.hint": ("hint: {moves}", "podpowiedź: {moves}"),
     "session.no_takeback_tournament": ("no take-back in tournament play",
                                        "w turnieju nie cofa się ruchów"),
     "session.nothing_to_take_back": ("there is no move to take back", "nie ma ruchu do cofnięcia"),

@@ -32,9 +32,10 @@ add({
     "page.learn_progress": ("Progress", "Postępy"),
     "page.learn_progress_of": ("progress of", "postępy ucznia"),
     "page.learn_lessons_done": ("Lessons done: {done} of {total}", "Lekcje zrobione: {done} z {total}"),
-    "page.learn_puzzles_solved": ("Puzzles solved: {solved} of {tried}", "Zagadki rozwiązane: {solved} z {tried}"),
-    "page.learn_variant_solved": ("{variant}: {solved} of {tried}", "{variant}: {solved} z {tried}"),
-    "page.learn_solved_of": ("{solved} of {tried} solved", "rozwiązane: {solved} z {tried}"),
+    # {total}: the puzzles that ship (teaching/sets), {tried}: the tries made
+    "page.learn_puzzles_solved": ("Puzzles solved: {solved} of {total}", "Zagadki rozwiązane: {solved} z {total}"),
+    "page.learn_variant_solved": ("{variant}: {solved} of {total}", "{variant}: {solved} z {total}"),
+    "page.learn_solved_of": ("{solved} of {total} solved", "rozwiązane: {solved} z {total}"),
     "page.learn_total_stars": ("Stars: {stars}", "Gwiazdki: {stars}"),
     "page.learn_rating": ("Rating: {rating}", "Ranking: {rating}"),
     "page.learn_lessons": ("Lessons", "Lekcje"),

@@ -17,6 +17,9 @@ add({
     # The variants' full titles (the engine's, in English; `translate` finds them word for word).
     "variant_title.multiwarcaby": ("Multiwarcaby", "Multiwarcaby"),
     "variant_title.multiwarcaby7": ("Multiwarcaby (small board)", "Multiwarcaby (mała plansza)"),
+    "variant_title.multiwarcaby_3": ("Multiwarcaby (3 players)", "Multiwarcaby (3 graczy)"),  # engine/multiwarcaby.py
+    "variant_title.multiwarcaby_4": ("Multiwarcaby (4 players)", "Multiwarcaby (4 graczy)"),
+    "variant_title.multiwarcaby_teams": ("Multiwarcaby (two teams)", "Multiwarcaby (dwie drużyny)"),
     "variant_title.classic": ("Classic draughts (Brazilian rules)", "Warcaby klasyczne (zasady brazylijskie)"),
     "variant_title.classic81": ("Classic draughts on the 81-square board", "Warcaby klasyczne na planszy 81 pól"),
     "variant_title.russian": ("Russian draughts", "Warcaby rosyjskie"),

@@ -3,7 +3,7 @@ sentences the page makes from the board's state. The page fetches them
 (`/api/words`) and fills each {placeholder} itself; the board's own sentences
 (the status, the menus) come to it already in the board's language."""
 
-from damka.controller.words.catalogue import add
+from damka.controller.words.catalogue import Counted, add
 
 add({
     "page.title": ("Damka board", "Plansza Damka"),
@@ -71,6 +71,11 @@ add({
     "page.arb_no_game": ("No game on the board.", "Na planszy nie ma gry."),
     "page.arb_no_clock": ("This game has no clock.", "Ta gra nie ma zegara."),
     "page.arb_clock": ("Clock {state}", "Zegar: {state}"),
+    # the clock's states (controller/clock/records.py State), as the arbiter reads them
+    "page.arb_state_ready": ("ready", "gotowy"),
+    "page.arb_state_running": ("running", "chodzi"),
+    "page.arb_state_paused": ("paused", "zatrzymany"),
+    "page.arb_state_finished": ("finished", "skończony"),
     "page.arb_done": ("done: {done}", "zrobione: {done}"),
     "page.arb_bad_time": ("time: write m:ss or seconds (e.g. 1:30)", "czas: wpisz m:ss albo sekundy (np. 1:30)"),
     "page.arb_confirm": ("End the game: {result}?", "Zakończyć grę: {result}?"),
@@ -83,6 +88,11 @@ add({
     "page.import_file": ("Import a PDN file", "Wczytaj plik PDN"),
     "page.import_variant": ("Game of records without a GameType", "Gra zapisów bez znacznika GameType"),
     "page.import_any_variant": ("found from each record", "rozpoznana z każdego zapisu"),
+    "page.import_international": ("International draughts (10x10)", "Warcaby stupolowe (10x10)"),
+    "page.import_american": ("American checkers (English draughts)", "Warcaby angielskie (checkers)"),
+    "page.import_russian": ("Russian draughts", "Warcaby rosyjskie"),
+    "page.import_classic": ("Classic draughts (Brazilian rules)", "Warcaby klasyczne (zasady brazylijskie)"),
+    "page.import_canadian": ("Canadian draughts (12x12)", "Warcaby kanadyjskie (12x12)"),
     "page.import": ("Import", "Wczytaj"),
     "page.no_games": ("No stored games yet.", "Nie ma jeszcze zapisanych gier."),
     "page.game_line": ("#{id} {when} {variant}: {players} ({moves} moves) {result}",
@@ -97,8 +107,11 @@ add({
     "page.and_more": (" and {count} more", " i jeszcze {count}"),
     "page.imported": ("imported: game {ids}{rest}{known}", "wczytano: gra {ids}{rest}{known}"),
     "page.imported_none": ("imported: no new game{known}", "wczytano: żadnej nowej gry{known}"),
-    "page.import_refused": ("; {count} records refused, the first: {first}",
-                            "; odrzucone zapisy: {count}, pierwszy: {first}"),
+    "page.import_refused": (Counted(("; {count} record refused, the first: {first}",
+                                     "; {count} records refused, the first: {first}")),
+                            Counted(("; {count} zapis odrzucony, pierwszy: {first}",
+                                     "; {count} zapisy odrzucone, pierwszy: {first}",
+                                     "; {count} zapisów odrzuconych, pierwszy: {first}"))),
     "page.board_settings": ("Board settings", "Ustawienia planszy"),
     "page.clock": ("Clock", "Zegar"),
     "page.pause_clock": ("Pause the clock", "Zatrzymaj zegar"),
@@ -173,5 +186,7 @@ add({
     "page.ordinal_3": ("3rd", "3."),
     "page.ordinal_4": ("4th", "4."),
     "page.unlocked": ("unlocked as {role}", "odblokowano jako: {role}"),
+    "page.role_player": ("player", "gracz"),        # web/security.py's roles, as `unlocked` names them
+    "page.role_arbiter": ("arbiter", "sędzia"),
     "page.started": ("new game started", "nowa gra rozpoczęta"),
 })

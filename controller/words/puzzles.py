@@ -2,7 +2,7 @@
 learner's progress (controller/app/puzzle_desk.py, teaching_desk.py,
 teaching/exercise.py). Words for a child of 6."""
 
-from damka.controller.words.catalogue import add
+from damka.controller.words.catalogue import Counted, add
 
 add({
     # the menus
@@ -15,10 +15,15 @@ add({
     "puzzles.learner": ("Who plays: {name} (ok: next)", "Kto gra: {name} (ok: następny)"),
     "learner.default": ("Player 1", "Gracz 1"),   # shown for the default learner (stored as "Player 1")
     # the puzzle on the board
-    "puzzle.title": ("Puzzle {id}: {stars} of 3 stars", "Zagadka {id}: {stars} z 3 gwiazdek"),
-    "puzzle.find_move": ("Find the move that wins pieces!", "Znajdź ruch, który wygrywa pionki!"),
-    "puzzle.find_turn": ("Find the turn (two moves) that wins points!",
-                         "Znajdź turę (dwa ruchy), która wygrywa punkty!"),
+    # difficulty: 1-5, as `damka puzzles list` and docs/puzzles.md give it; stars: what the child keeps (3, a hint costs 1)
+    "puzzle.title": ("Puzzle {number} (difficulty {difficulty} of 5): {stars} of 3 stars",
+                     "Zagadka {number} (trudność {difficulty} z 5): {stars} z 3 gwiazdek"),
+    "puzzle.find_move": (Counted(("{side} to move and win {count} piece!", "{side} to move and win {count} pieces!")),
+                         Counted(("{side}: ruch i wygrana {count} pionka!", "{side}: ruch i wygrana {count} pionków!",
+                                  "{side}: ruch i wygrana {count} pionków!"))),
+    "puzzle.find_win": ("{side} to move and win the game!", "{side}: ruch i wygrana partii!"),
+    "puzzle.find_turn": ("{side} to move: find the turn (two moves) that wins points!",
+                         "{side}: znajdź turę (dwa ruchy), która wygrywa punkty!"),
     "puzzle.go_on": ("Good! Now the next move.", "Dobrze! Teraz następny ruch."),
     "puzzle.reply": ("Now make my move: the one the lights show.", "Teraz zrób mój ruch: ten, który świeci."),
     "puzzle.reply_done": ("Thank you!", "Dziękuję!"),
@@ -38,7 +43,7 @@ add({
                      "Światła pokazały odpowiedź. Spróbuj innej zagadki!"),
     "puzzle.finished_next": ("ok: next puzzle   menu: back", "ok: następna zagadka   menu: wróć"),
     "puzzle.status.setup": ("Set up the pieces", "Ustaw pionki"),
-    "puzzle.status.play": ("Your move!", "Twój ruch!"),
+    "puzzle.status.play": ("{side} to move", "Ruch: {side}"),
     "puzzle.status.put_back": ("Not quite: put the pieces back", "Jeszcze nie: postaw pionki z powrotem"),
     "puzzle.status.right": ("Right!", "Dobrze!"),
     "puzzle.status.reply": ("My move", "Mój ruch"),
@@ -46,7 +51,7 @@ add({
     # progress
     "progress.title": ("My progress: {name}", "Moje postępy: {name}"),
     "progress.lessons": ("Lessons done: {done} of {total}", "Lekcje: {done} z {total}"),
-    "progress.puzzles": ("Puzzles solved: {solved} of {tried}", "Zagadki: {solved} z {tried}"),
+    "progress.puzzles": ("Puzzles solved: {solved} of {total}", "Zagadki: {solved} z {total}"),  # total: that ship
     "progress.stars": ("Stars: {stars}", "Gwiazdki: {stars}"),
     "progress.rating": ("Rating: {rating}", "Ranking: {rating}"),
     "progress.back": ("Back", "Wróć"),

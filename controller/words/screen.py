@@ -14,6 +14,7 @@ add({
     "side.numbered": ("Side {number}", "Strona {number}"),
     # Who plays a seat that is not at the table.
     "who.computer": ("computer", "komputer"),
+    "who.remote": ("remote", "zdalny"),   # a seat played from the page, beside its side's name
     "who.remote player": ("remote player", "gracz zdalny"),
     "who.program": ("program", "program"),
     # The message line (controller/words/wording.py).
@@ -113,6 +114,7 @@ add({
     "screen.last_move": ("last move: {move}", "ostatni ruch: {move}"),
     "screen.last_short": ("last: {move}", "ostatni: {move}"),
     "screen.points": ("{score} pt", "{score} pkt"),
+    "screen.named_side": ("{name} ({side})", "{name} ({side})"),   # a player's name and the side they play
     "screen.out": ("out", "odpada"),
     "screen.to_move": ("to move", "ma ruch"),
     "standings.match": ("Match", "Mecz"),

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     rows = [("id", "date", "variant", "players", "moves", "result")]
     for summary in games:
-        rows.append((str(summary.id), summary.created[:16].replace("T", " "), summary.variant,
+        rows.append((str(summary.id), summary.date, summary.variant,
                      " - ".join(summary.players), str(summary.moves), summary.result))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:

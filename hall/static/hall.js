@@ -37,7 +37,7 @@ function status(b) {
   const g = b.live;
   if (!g) return "no game yet";
   if (g.result !== "*") return `${g.result_title} (${g.result})` + (g.reason ? ` · ${g.reason}` : "");
-  return g.ply ? `move ${g.ply}: ${g.last}` : "not started";
+  return g.ply ? `move ${g.move}: ${g.last}` : "not started";   // numbered as the board's screen does
 }
 
 function card(b) {

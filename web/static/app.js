@@ -434,7 +434,7 @@ function init() {
   showTab("watch");
   $("codeform").onsubmit = async (e) => {
     e.preventDefault();
-    try { const r = await post("/api/login", {}); sessionStorage.setItem("damka_code", $("code").value.trim()); notice(t("unlocked", { role: r.role })); }
+    try { const r = await post("/api/login", {}); sessionStorage.setItem("damka_code", $("code").value.trim()); notice(t("unlocked", { role: t(`role_${r.role}`) || r.role })); }
     catch (err) { notice(err.message, true); }
   };
   $("code").value = sessionStorage.getItem("damka_code") || "";

@@ -16,14 +16,15 @@
 
   function sideOptions(g) {
     const select = $("arbside"), winner = $("arbwinner");
-    const labels = g ? g.sides.map((x) => x.name === x.label || x.name.includes(x.label) ? x.name : `${x.name} (${x.label})`) : [];
-    const sig = labels.join("|");
+    // The console's label names the player and the side already ("Ala (White)": App.side_label).
+    const labels = g ? g.sides.map((x) => x.label || x.name) : [];
+    const sig = damkaWords.language + labels.join("|");   // written again in another language too
     if (select.dataset.sig === sig) return;
     select.dataset.sig = sig;
     const keep = select.value, keepWinner = winner.value;
     select.innerHTML = ""; winner.innerHTML = "";
     labels.forEach((label, i) => { select.add(new Option(label, i)); winner.add(new Option(t("arb_wins", { side: label }), i)); });
-    winner.add(new Option("Draw", "draw"));
+    winner.add(new Option(t("a_draw"), "draw"));
     if (keep && keep < labels.length) select.value = keep;
     if (keepWinner) winner.value = keepWinner;
   }
@@ -53,7 +54,7 @@
     renderLog(state.arbiter_log || []);
     const c = g && g.clock;
     $("arbclock").textContent = !g ? t("arb_no_game") : !c ? t("arb_no_clock")
-    : t("arb_clock", { state: c.state }) + (g.result ? ` - ${g.result.title} (${g.result.reason})` : "");
+    : t("arb_clock", { state: t(`arb_state_${c.state}`) }) + (g.result ? ` - ${g.result.title} (${g.result.reason})` : "");
   }
 
   function say(text, ok) {

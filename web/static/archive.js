@@ -7,7 +7,8 @@
   // The list comes a page at a time (newest first): "More games" asks for the next one.
   async function load(before) {
     const list = $("games");
-    const res = await fetch(before ? `/api/games?before=${before}` : "/api/games");
+    const asked = `language=${encodeURIComponent(damkaWords.language)}`;   // the page's, not the board's
+    const res = await fetch(before ? `/api/games?before=${before}&${asked}` : `/api/games?${asked}`);
     const data = await res.json();
     const more = list.querySelector("li.more");
     if (more) more.remove();
@@ -18,7 +19,7 @@
       const li = document.createElement("li");
       li.dataset.id = g.id;
       li.tabIndex = 0;
-      li.textContent = t("game_line", { id: g.id, when: g.created.slice(0, 16).replace("T", " "), variant: g.variant,
+      li.textContent = t("game_line", { id: g.id, when: g.created.slice(0, 16).replace("T", " "), variant: g.title || g.variant,
                                         players: g.players.join(" - "), moves: g.moves, result: g.result });
       li.onclick = () => open(g.id);
       li.onkeydown = (e) => { if (e.key === "Enter") open(g.id); };
@@ -37,7 +38,7 @@
   }
 
   async function open(id) {
-    const res = await fetch(`/api/games/${id}`);
+    const res = await fetch(`/api/games/${id}?language=${encodeURIComponent(damkaWords.language)}`);
     const data = await res.json();
     if (!res.ok) { $("importmsg").className = "error"; $("importmsg").textContent = data.error; return; }
     replay = window.damka.replay = data;
@@ -81,7 +82,7 @@
       msg.className = "error ok";
       msg.textContent = t("importing", { name: p.name, read: p.read, stored: p.stored, known });
     } else if (p.state === "done") {
-      msg.className = "error ok";
+      msg.className = p.refused ? (p.stored ? "error warn" : "error") : "error ok";   // refused records: not a success
       const rest = p.stored > p.ids.length ? t("and_more", { count: p.stored - p.ids.length }) : "";
       const refused = p.refused ? t("import_refused", { count: p.refused, first: (p.problems || [])[0] || "" }) : "";
       msg.textContent = (p.stored ? t("imported", { ids: p.ids.join(", "), rest, known }) : t("imported_none", { known })) + refused;
@@ -105,4 +106,9 @@
   $("replaynext").onclick = () => step(1);
   $("importform").onsubmit = upload;
   window.damkaArchive = { load, open, progress };
+  // Another language for the page: the list and the game open written again in it.
+  damkaWords.listeners.push(() => {
+    if ($("games").childElementCount) load();
+    if (replay) open(replay.id);
+  });
 })();

@@ -13,7 +13,8 @@
     const s = window.damka && damka.state;
     if (!s) return;
     const rows = s.settings || {};
-    const sig = JSON.stringify(Object.entries(rows).map(([k, r]) => [k, r.label, r.choices]));
+    const own = damkaWords.settings || {};   // the rows' words in the page's language (the state's: the board's)
+    const sig = damkaWords.language + JSON.stringify(Object.entries(rows).map(([k, r]) => [k, r.label, r.choices]));
     if (sig !== shape) {       // the rows themselves (rarely): build the selects again
       shape = sig;
       form.textContent = "";
@@ -21,9 +22,10 @@
         const label = document.createElement("label");
         const select = document.createElement("select");
         select.dataset.setting = key;
-        for (const [value, text] of row.choices) select.add(new Option(text, value));
+        const named = Object.fromEntries((own[key] && own[key].choices) || []);
+        for (const [value, text] of row.choices) select.add(new Option(named[value] || text, value));
         select.onchange = () => change(key, select.value);
-        label.append(row.label, select);
+        label.append((own[key] && own[key].label) || row.label, select);
         form.appendChild(label);
       }
     }
@@ -43,6 +45,7 @@
     try {
       await post("/api/board/settings", { settings: { [key]: value } });
       error.textContent = "";
+      if (key === "language" && !pickedLanguage()) await loadWords(value);   // the notice in the words it follows
       notice(t("settings_changed"));
     } catch (e) {
       error.textContent = e.message;

@@ -92,18 +92,19 @@
   function draw() {
     if (!overview) return;
     const data = overview;
-    $("learnernow").textContent = t("learn_learner_now", { name: data.learner });
+    const shown = (name) => (data.shown || {})[name] || name;   // "Player 1" in the page's words
+    $("learnernow").textContent = t("learn_learner_now", { name: shown(data.learner) });
     const select = $("progressof");
     select.innerHTML = "";
     const names = data.learners.includes(data.learner) ? data.learners : [data.learner, ...data.learners];
-    for (const name of names) select.add(new Option(name, name));
+    for (const name of names) select.add(new Option(shown(name), name));
     $("learnerlist").innerHTML = "";                    // the names known, offered as the name is typed
     for (const name of names) $("learnerlist").appendChild(new Option(name));
     select.value = data.progress.learner;
     const p = data.progress;
     const rows = [t("learn_lessons_done", { done: p.lessons_done.length, total: p.lessons_total }),
-                  t("learn_puzzles_solved", { solved: p.puzzles_solved, tried: p.puzzles_tried }),
-                  ...p.by_variant.map((v) => "\u2003" + t("learn_variant_solved", { variant: v.title, solved: v.solved, tried: v.tried })),
+                  t("learn_puzzles_solved", { solved: p.puzzles_solved, total: p.puzzles_total }),
+                  ...p.by_variant.map((v) => "\u2003" + t("learn_variant_solved", { variant: v.title, solved: v.solved, total: v.total })),
                   t("learn_total_stars", { stars: p.stars }), t("learn_rating", { rating: p.rating })];
     fill($("progress"), rows.map((text) => [text]));
     const lessons = $("lessons");
@@ -131,7 +132,7 @@
       name.textContent = set.title;
       const count = document.createElement("span");
       count.className = "mark";
-      count.textContent = set.tried ? t("learn_solved_of", { solved: set.solved, tried: set.tried }) : "";
+      count.textContent = set.total ? t("learn_solved_of", { solved: set.solved, total: set.total }) : "";
       const b = document.createElement("button");
       b.type = "button";
       b.dataset.variant = set.variant;

@@ -4,9 +4,17 @@
 "use strict";
 const damkaWords = window.damkaWords = { language: "", board: "", words: {}, names: {}, listeners: [] };
 
+// A counted text's forms follow the catalogue's order (controller/words/plurals.py): English one, other;
+// Polish one, few, many. The browser's plural rules (CLDR) say which a count takes.
+const FORMS = { one: 0, few: 1, many: 2, other: 1 };
+
 function t(key, fields) {
-  const text = damkaWords.words[key];
+  let text = damkaWords.words[key];
   if (text === undefined) return "";   // before the words are in: drawn again once they are
+  if (Array.isArray(text)) {
+    const form = FORMS[new Intl.PluralRules(damkaWords.language || "en").select(Number(fields && fields.count))];
+    text = text[Math.min(form, text.length - 1)];
+  }
   return text.replace(/\{(\w+)\}/g, (whole, name) => (fields && name in fields ? String(fields[name]) : whole));
 }
 
@@ -15,7 +23,8 @@ function t(key, fields) {
 async function loadWords(code) {
   const res = await fetch("/api/words" + (code ? `?language=${encodeURIComponent(code)}` : ""));
   const data = await res.json();
-  Object.assign(damkaWords, { language: data.language, board: data.board, words: data.words, names: data.names });
+  Object.assign(damkaWords, { language: data.language, board: data.board, words: data.words, names: data.names,
+                              settings: data.settings || {} });
   document.documentElement.lang = data.language;
   for (const node of document.querySelectorAll("[data-w]")) node.textContent = t(node.dataset.w);
   for (const [attr, data_key] of [["placeholder", "wPlaceholder"], ["title", "wTitle"], ["aria-label", "wAria"]]) {
