@@ -72,3 +72,18 @@ def used_bytes(conn: sqlite3.Connection) -> int:
 
 def archive_use(conn: sqlite3.Connection) -> ArchiveUse:
     return ArchiveUse(conn.execute("SELECT count(*) FROM games").fetchone()[0], used_bytes(conn))
+
+
+class BudgetWatch:
+    """The budget watched through one import's transaction: the games there before it, counted
+    once, and the bytes asked of SQLite before each new game (no budget: always room)."""
+
+    def __init__(self, conn: sqlite3.Connection, budget: ArchiveBudget | None) -> None:
+        self.conn, self.budget = conn, budget
+        self.before = archive_use(conn).games if budget is not None else 0
+
+    def full(self, stored: int) -> str:
+        """With `stored` games stored by this import: what is used up ("games", "megabytes"), or ""."""
+        if self.budget is None:
+            return ""
+        return ArchiveUse(self.before + stored, used_bytes(self.conn)).over(self.budget)

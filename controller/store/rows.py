@@ -234,3 +234,10 @@ def insert_game(conn: sqlite3.Connection, variant: Variant, start: Any,
     )
     assert cursor.lastrowid is not None  # an INSERT always sets it
     return cursor.lastrowid
+
+
+def keep_clock(conn: sqlite3.Connection, game_id: int, clock_ms: Sequence[int] | None, clock_state: Any) -> None:
+    """The clock where a resume takes it up (either part None: the stored one stays)."""
+    if clock_ms is not None or clock_state is not None:
+        conn.execute("UPDATE games SET clock = coalesce(?, clock), clock_state = coalesce(?, clock_state)"
+                     " WHERE id = ?", (clock_list(clock_ms), state_json(clock_state), game_id))

@@ -28,14 +28,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from damka.controller.store.budget import ArchiveBudget, ArchiveFull, ArchiveUse, archive_use, used_bytes
+from damka.controller.store.budget import ArchiveBudget, ArchiveFull, ArchiveUse, BudgetWatch, archive_use
 from damka.controller.store.imports import insert_record
 from damka.controller.store.progress_rows import (EXERCISES, LEARNERS, ExerciseRow, add_learner, exercise_from_row,
                                                   insert_exercise)
 from damka.controller.store.rebuild import rebuild_game
 from damka.controller.store.rows import (DROP_ACTION, IMPORTED, INSERT_MOVE, GameSummary, StoredDrop, StoredGame,
-                                         clock_list, drop_detail, insert_game, move_row, parse_drop, result_json,
-                                         state_json, summary_from_row)
+                                         clock_list, drop_detail, insert_game, keep_clock, move_row, parse_drop,
+                                         result_json, state_json, summary_from_row)
 from damka.controller.store.schema import StoreError, connect, rollback, sqlite_reason
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
@@ -54,13 +54,6 @@ def default_path() -> Path:
 
 def _utc_now() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def _keep_clock(conn: sqlite3.Connection, game_id: int, clock_ms: Sequence[int] | None, clock_state: Any) -> None:
-    """The clock where a resume takes it up (either part None: the stored one stays)."""
-    if clock_ms is not None or clock_state is not None:
-        conn.execute("UPDATE games SET clock = coalesce(?, clock), clock_state = coalesce(?, clock_state)"
-                     " WHERE id = ?", (clock_list(clock_ms), state_json(clock_state), game_id))
 
 
 StoreHook = Callable[[sqlite3.Connection, str, int, dict], None]
@@ -194,7 +187,7 @@ class Store:
                 rows = conn.execute("SELECT ply, side, text, start, path, captures, position, clock, time FROM moves"
                                     " WHERE game_id = ? AND ply >= ? ORDER BY ply", (game_id, min(plies))).fetchall()
                 self._notify(conn, "moves", game_id, rows=rows)
-            _keep_clock(conn, game_id, clock_ms, clock_state)
+            keep_clock(conn, game_id, clock_ms, clock_state)
 
     def _insert_move(self, conn: sqlite3.Connection, game_id: int, game: Game, ply: int, text: str | None,
                      clock_ms: Sequence[int] | None, at: str | None = None) -> None:
@@ -209,7 +202,7 @@ class Store:
         clock as the take-back left it (whose turn it is now), for a resume."""
         with self._transaction() as conn:
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
-            _keep_clock(conn, game_id, clock_ms, clock_state)
+            keep_clock(conn, game_id, clock_ms, clock_state)
             self._notify(conn, "takeback", game_id, ply=ply)
 
     def save_clock(self, game_id: int, clock_ms: Sequence[int], clock_state: Any = None) -> None:
@@ -287,10 +280,10 @@ class Store:
         A record that finds the archive over `budget` stores nothing: ArchiveFull."""
         ids: list[int] = []
         with self._transaction() as conn:
-            games = archive_use(conn).games if budget is not None else 0
+            watch = BudgetWatch(conn, budget)
             for game, details in records:
-                if budget is not None and (full := ArchiveUse(games + len(ids), used_bytes(conn)).over(budget)):
-                    raise ArchiveFull([], 0, full, budget)  # all or nothing: the transaction rolls back
+                if full := watch.full(len(ids)):
+                    raise ArchiveFull([], 0, full, budget or ArchiveBudget())  # all or nothing: rolled back
                 ids.append(insert_record(conn, game, self._stamp, **details))
                 if on_stored is not None:
                     on_stored(ids[-1], game, details)
@@ -309,12 +302,12 @@ class Store:
         full = ""
         with self._transaction() as conn:
             conn.execute(IMPORTED)
-            games = archive_use(conn).games if budget is not None else 0
+            watch = BudgetWatch(conn, budget)
             for key, game, details in records:
                 if conn.execute("SELECT 1 FROM imported WHERE key = ?", (key,)).fetchone():
                     known += 1
                     continue
-                if budget is not None and (full := ArchiveUse(games + len(ids), used_bytes(conn)).over(budget)):
+                if full := watch.full(len(ids)):
                     break
                 ids.append(insert_record(conn, game, self._stamp, **details))
                 conn.execute("INSERT INTO imported (key, game_id) VALUES (?, ?)", (key, ids[-1]))
