@@ -204,10 +204,17 @@ def main() -> int:
         time.sleep(0.25)
     storm.join()
     boards.join()
-    settle = time.monotonic() + 30   # what the broker still queues for the hall reaches it
-    while time.monotonic() < settle and rss_mb(broker.process.pid) > broker_start + 5:
+    settle, last = time.monotonic() + 120, None   # what the broker still queues for the hall reaches it
+    while time.monotonic() < settle:
+        try:
+            counts = json.loads(get(api, 30)[1])["counts"]
+        except OSError:
+            counts = None
         broker_peak = max(broker_peak, rss_mb(broker.process.pid))
-        time.sleep(0.5)
+        if counts is not None and counts == last:
+            break
+        last = counts
+        time.sleep(2.0)
     db_after = db_mb(folder / "hall.sqlite")
     pdn_memory = [rss_mb(hall.pid)]
     sampling = threading.Event()
@@ -232,8 +239,8 @@ def main() -> int:
     sent = json.loads((folder / "storm.json").read_text())
     board_result = json.loads((folder / "boards.json").read_text())
     total, found = honest_moves(folder, honest)
-    lost_lines = (folder / "hall.log").read_text().count("lost the broker")
-    refused = sum(1 for line in (folder / "hall.log").read_text().splitlines() if "refused" in line)
+    said = (folder / "hall.log").read_text()
+    lost_lines = said.count("lost the broker")
     print(f"storm {args.seconds:g} s from one board account: {sent['open']:,} game opens with {TAG_BYTES // 1000} KB"
           f" tags, {sent['move']:,} moves far ahead, {sent['state']:,} retained states of {STATE_BYTES // 1000} KB"
           f" (its connection dropped {sent['disconnects']} times)")
@@ -244,7 +251,8 @@ def main() -> int:
           f" p50 {percentile(latencies, .5) * 1000:.0f} ms, p99 {percentile(latencies, .99) * 1000:.0f} ms,"
           f" max {max(latencies, default=float('nan')) * 1000:.0f} ms, {errors} failed")
     print(f"hall: memory {hall_start:.0f} MB at the start, peak {hall_peak:.0f} MB during the storm;"
-          f" lost its broker connection {lost_lines} times; {refused} log lines of refusals")
+          f" lost its broker connection {lost_lines} times; {len(said.splitlines())} log lines"
+          f" ({said.count('refused')} of refusals); its counts {last}")
     print(f"honest boards: {total} moves stored, {found} in the hall, {total - found} lost;"
           f" {board_result['pending']} messages still unconfirmed in their outboxes")
     print(f"/round.pdn afterwards: {len(pdn) / 2 ** 20:.1f} MB in {pdn_s:.2f} s; hall memory {pdn_memory[0]:.0f} MB"

@@ -10,7 +10,8 @@ parse or a database write:
 * a retained state of more than STATE_BYTES;
 * a logged message more than SEQ_AHEAD ahead of the next one the hall expects;
 * a game's tags: at most TAGS, names of at most TAG_NAME characters, values
-  cut to TAG_VALUE characters; players' names cut to PLAYER_NAME characters.
+  cut to TAG_VALUE characters; players' names cut to PLAYER_NAME characters;
+  both kept on one line, without control characters or direction overrides.
 
 A refused message is not lost: it is not applied (nor passed over), so the
 hall asks the board for it again once it notices the gap, and an honest board
@@ -25,6 +26,8 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable
+
+from damka.engine.safe_text import one_line
 
 MESSAGES_PER_MINUTE = 600   # sustained: 10 a second (a board playing at 10x human speed sends about 2)
 MESSAGE_BURST = 1000        # at once: a board's backlog after an hour offline
@@ -65,15 +68,19 @@ class Bucket:
 class AccountLimits:
     """The buckets of every board account: `message(board)` and `open(board)` say whether it may."""
 
+    messages_per_minute: float = MESSAGES_PER_MINUTE
+    message_burst: float = MESSAGE_BURST
+    opens_per_minute: float = OPENS_PER_MINUTE
+    open_burst: float = OPEN_BURST
     clock: Callable[[], float] = time.monotonic
     _messages: OrderedDict[str, Bucket] = field(default_factory=OrderedDict)
     _opens: OrderedDict[str, Bucket] = field(default_factory=OrderedDict)
 
     def message(self, board: str) -> bool:
-        return self._bucket(self._messages, board, MESSAGES_PER_MINUTE, MESSAGE_BURST).take(self.clock())
+        return self._bucket(self._messages, board, self.messages_per_minute, self.message_burst).take(self.clock())
 
     def open(self, board: str) -> bool:
-        return self._bucket(self._opens, board, OPENS_PER_MINUTE, OPEN_BURST).take(self.clock())
+        return self._bucket(self._opens, board, self.opens_per_minute, self.open_burst).take(self.clock())
 
     @staticmethod
     def _bucket(book: OrderedDict[str, Bucket], board: str, per_minute: float, burst: float) -> Bucket:
@@ -87,7 +94,8 @@ class AccountLimits:
 
 
 def bounded_tags(tags: object) -> tuple[dict[str, str], list[str]]:
-    """A game's tags within the limits, and what was cut or dropped (for the log)."""
+    """A game's tags within the limits, each value on one line (engine/safe_text.py), and what was cut or
+    dropped (for the log)."""
     if not isinstance(tags, dict):
         return {}, [f"tags are {type(tags).__name__}, not an object: dropped"] if tags else []
     kept: dict[str, str] = {}
@@ -102,5 +110,5 @@ def bounded_tags(tags: object) -> tuple[dict[str, str], list[str]]:
         if len(value) > TAG_VALUE:
             said.append(f"tag {name} cut from {len(value):,} to {TAG_VALUE} characters")
             value = value[:TAG_VALUE]
-        kept[name] = value
+        kept[name] = one_line(value)
     return kept, said

@@ -34,6 +34,7 @@ from damka.controller.store.pdn import export_pdn
 from damka.engine.errors import DamkaError
 from damka.engine.game import Game
 from damka.engine.move import Move
+from damka.engine.safe_text import one_line
 from damka.engine.variant import Result
 from damka.engine.variants import find_variant
 from damka.hall import topics
@@ -128,7 +129,7 @@ class HallRecord:
         """One message from `board`'s topic `leaf`; what became of it (applied, duplicate, held, bad, ...)."""
         where = topics.topic("*", board, leaf)
         if not self.limits.message(board):   # before any parse: a storm costs the hall a dict look-up a message
-            return self._refuse(board, f"{where}: more than {limits.MESSAGES_PER_MINUTE} messages a minute")
+            return self._refuse(board, f"{where}: more than {self.limits.messages_per_minute:g} messages a minute")
         if leaf == "state" and len(raw) > limits.STATE_BYTES:
             return self._refuse(board, f"{where}: a state of {len(raw):,} bytes, more than {limits.STATE_BYTES:,}")
         try:
@@ -252,13 +253,13 @@ class HallRecord:
             raise MessageError(f"{where}: 'players' is not a list")
         tags, cut = bounded_tags(json.loads(data.get("tags") or "{}"))
         if not self.limits.open(board):
-            raise OverLimit(f"more than {limits.OPENS_PER_MINUTE} games opened a minute")
+            raise OverLimit(f"more than {self.limits.opens_per_minute:g} games opened a minute")
         self._make_room(board, where)
         if cut:
             self._say(board, "tags", f"{where}: {'; '.join(cut[:3])}")
         clock = data.get("clock_start")
         self.store.new_game(variant, start=start, options=json.loads(data["options"]),
-                            players=[str(p)[:limits.PLAYER_NAME] for p in players[:len(variant.sides)]],
+                            players=[one_line(str(p))[:limits.PLAYER_NAME] for p in players[:len(variant.sides)]],
                             mode=str(data.get("mode"))[:FIELD_CHARS], time_control=short(data, "time_control", where,
                                                                                          required=False),
                             clock_ms=json.loads(clock) if clock else None, tags=tags, at=short(data, "created", where))
