@@ -9,8 +9,9 @@ real `damka hall` (its own process: service and page), two honest boards
 playing at 10x human speed (benchmarks/hall_load.py's board workers, real
 store, outbox and publisher), and one process logged in with a third board's
 password (it sits on that board's SD card) publishing, as fast as the broker
-takes them: game opens with 60 KB tags, moves far ahead of their games, and
-every tenth message a large retained state. Meanwhile the page's `/api/hall`
+takes them (400 game opens a second, as issue 36 measured): game opens with
+60 KB tags, moves far ahead of their games, and for every tenth game a large
+retained state of its own and one under another hall's name. Meanwhile the page's `/api/hall`
 is polled 4 times a second, and the broker's and the hall's memory sampled.
 Afterwards `/round.pdn` is fetched once (time, size, the hall's memory while
 serving it).
@@ -40,6 +41,7 @@ from hall_load import boards_process, percentile  # noqa: E402  (the honest boar
 TAG_BYTES = 60_000
 STATE_BYTES = 100_000
 STATE_EVERY = 10
+OTHER_HALL_BYTES = 60_000
 
 
 def rss_mb(pid: int) -> float:
@@ -94,7 +96,7 @@ def storm_process(user: str, password: str, port: int, folder: str, seconds: flo
     client.connect_async("127.0.0.1", port)
     client.loop_start()
     connected.wait(30)
-    sent = {"open": 0, "move": 0, "state": 0}
+    sent = {"open": 0, "move": 0, "state": 0, "other_hall": 0}
     began = time.monotonic()
     end = began + seconds
     game = 1_000_000
@@ -104,12 +106,15 @@ def storm_process(user: str, password: str, port: int, folder: str, seconds: flo
             time.sleep(0.001 if outstanding[0] >= 500 else ahead / rate)
             continue
         game += 1
-        batch = [(f"damka/bench/{user}/game", encode({**opened, "game": game, "seq": 1}), False, "open"),
-                 (f"damka/bench/{user}/move", encode({**moved, "game": game, "seq": 3, "ply": 2 + game % 500}),
+        batch = [(f"damka/h/{user}/game", encode({**opened, "game": game, "seq": 1}), False, "open"),
+                 (f"damka/h/{user}/move", encode({**moved, "game": game, "seq": 3, "ply": 2 + game % 500}),
                   False, "move")]
         if game % STATE_EVERY == 0:
             state = {"online": True, "game": game, "seq": 3, "pad": "s" * STATE_BYTES}
-            batch.append((f"damka/bench/{user}/state", encode(state), True, "state"))
+            batch.append((f"damka/h/{user}/state", encode(state), True, "state"))
+            # ... and one as large under another hall's name: a retained message more for the broker to keep
+            other = {"online": True, "pad": "o" * OTHER_HALL_BYTES}
+            batch.append((f"damka/x{game}/{user}/state", encode(other), True, "other_hall"))
         for topic, payload, retain, kind in batch:
             with lock:
                 outstanding[0] += 1
@@ -165,7 +170,7 @@ def main() -> int:
     web = free_port()
     (folder / "hall.pw").write_text(broker.passwords["hall"] + "\n")
     (folder / "hall.toml").write_text(
-        f'[hall]\nname = "bench"\ndb = "hall.sqlite"\n[broker]\nport = {broker.port}\npassword_file = "hall.pw"\n'
+        f'[hall]\nname = "h"\ndb = "hall.sqlite"\n[broker]\nport = {broker.port}\npassword_file = "hall.pw"\n'
         f'[web]\nbind = "127.0.0.1"\nport = {web}\n')
     import subprocess
     log = open(folder / "hall.log", "w")
@@ -183,7 +188,7 @@ def main() -> int:
     done = ctx.Event()
     boards = ctx.Process(target=boards_process, args=(honest, {n: broker.passwords[n] for n in honest}, broker.port,
                                                       str(folder), args.seconds, args.speed, done,
-                                                      str(folder / "boards.json")))
+                                                      str(folder / "boards.json"), "h"))
     boards.start()
     time.sleep(3.0)   # the honest boards connect and play a little: the hall's quiet baseline
     quiet = [get(api)[0] for _ in range(20)]
@@ -243,6 +248,7 @@ def main() -> int:
     lost_lines = said.count("lost the broker")
     print(f"storm {args.seconds:g} s from one board account: {sent['open']:,} game opens with {TAG_BYTES // 1000} KB"
           f" tags, {sent['move']:,} moves far ahead, {sent['state']:,} retained states of {STATE_BYTES // 1000} KB"
+          f" and {sent['other_hall']:,} retained states of {OTHER_HALL_BYTES // 1000} KB under other halls' names"
           f" (its connection dropped {sent['disconnects']} times)")
     print(f"broker (mosquitto, shipped config) memory: {broker_start:.1f} MB at the start, peak {broker_peak:.1f} MB,"
           f" {broker_end:.1f} MB at the end")

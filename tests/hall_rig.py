@@ -21,9 +21,9 @@ def need_mosquitto() -> str:
 
 
 class Broker(_Broker):
-    def __init__(self, folder, boards) -> None:
+    def __init__(self, folder, boards, hall: str = "h") -> None:
         need_mosquitto()
-        super().__init__(folder, boards)
+        super().__init__(folder, boards, hall)
 
 
 def wait_for(condition, what: str = "", timeout: float = DEADLINE_S):
