@@ -261,7 +261,7 @@ def main() -> int:
           f" ({said.count('refused')} of refusals); its counts {last}")
     print(f"honest boards: {total} moves stored, {found} in the hall, {total - found} lost;"
           f" {board_result['pending']} messages still unconfirmed in their outboxes")
-    print(f"/round.pdn afterwards: {len(pdn) / 2 ** 20:.1f} MB in {pdn_s:.2f} s; hall memory {pdn_memory[0]:.0f} MB"
+    print(f"/round.pdn afterwards: {len(pdn) / 2 ** 20:.1f} MB ({len(pdn):,} bytes) in {pdn_s:.2f} s; hall memory {pdn_memory[0]:.0f} MB"
           f" before, peak {max(pdn_memory):.0f} MB while serving it")
     print(f"(folder {folder})")
     return 0 if total == found else 1
