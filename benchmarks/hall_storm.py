@@ -28,6 +28,7 @@ import argparse
 import json
 import multiprocessing as mp
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import threading
@@ -172,7 +173,6 @@ def main() -> int:
     (folder / "hall.toml").write_text(
         f'[hall]\nname = "h"\ndb = "hall.sqlite"\n[broker]\nport = {broker.port}\npassword_file = "hall.pw"\n'
         f'[web]\nbind = "127.0.0.1"\nport = {web}\n')
-    import subprocess
     log = open(folder / "hall.log", "w")
     hall = subprocess.Popen([sys.executable, "-m", "damka", "hall", "--config", str(folder / "hall.toml")],
                             stdout=subprocess.DEVNULL, stderr=log)
@@ -261,10 +261,13 @@ def main() -> int:
           f" ({said.count('refused')} of refusals); its counts {last}")
     print(f"honest boards: {total} moves stored, {found} in the hall, {total - found} lost;"
           f" {board_result['pending']} messages still unconfirmed in their outboxes")
-    print(f"/round.pdn afterwards: {len(pdn) / 2 ** 20:.1f} MB ({len(pdn):,} bytes) in {pdn_s:.2f} s; hall memory {pdn_memory[0]:.0f} MB"
+    print(f"/round.pdn afterwards: {len(pdn) / 2 ** 20:.1f} MB ({len(pdn):,} bytes) in {pdn_s:.2f} s;"
+          f" hall memory {pdn_memory[0]:.0f} MB"
           f" before, peak {max(pdn_memory):.0f} MB while serving it")
-    print(f"(folder {folder})")
-    return 0 if total == found else 1
+    met = (broker_peak < 100 and db_after - db_before < 10 and percentile(latencies, .99) < 0.2 and total == found)
+    print(f"issue 36's targets (broker under 100 MB, hall database under +10 MB, /api/hall p99 under 200 ms,"
+          f" 0 moves lost): {'met' if met else 'NOT MET'}   (folder {folder})")
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import html
 import time
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
@@ -80,7 +80,7 @@ def round_chunks(service: HallService, round_name: str | None) -> Iterator[str]:
     with service.lock:
         keys = views.round_keys(service.record, round_name)
     sent = games = 0
-    for board, board_game, game_id in keys:
+    for _, board_game, game_id in keys:
         if games >= ROUND_GAMES or sent >= ROUND_BYTES:
             yield (f"\n% The hall cut this file after {games:,} of {len(keys):,} games ({sent:,} bytes): ask for"
                    f" one round (/round/<round>.pdn) or one board (/api/board/<board>.pdn).\n")

@@ -37,8 +37,7 @@ from damka.engine.move import Move
 from damka.engine.safe_text import one_line
 from damka.engine.variant import Result
 from damka.engine.variants import find_variant
-from damka.hall import topics
-from damka.hall import limits
+from damka.hall import limits, topics
 from damka.hall.held import Held
 from damka.hall.limits import AccountLimits, bounded_tags
 from damka.hall.topics import MessageError, field

@@ -29,7 +29,8 @@ def games(record: HallRecord, board_name: str | None = None) -> list[dict[str, A
                       "players": players, "moves": moves, "finished": row[3] is not None,
                       "result": result_text(row[0], result) if row[3] else "*",
                       "points": list(result.points) if result else None,
-                      "round": one_line(str(json.loads(row[4]).get("Round", ""))), "title": result_data(result, players)})
+                      "round": one_line(str(json.loads(row[4]).get("Round", ""))),
+                      "title": result_data(result, players)})
     return found
 
 
