@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 import sqlite3
 import time
 from collections import OrderedDict
@@ -52,6 +53,8 @@ GAMES_PER_BOARD = 300    # a board's games kept (a tournament's board plays some
 LOGGED_BYTES = 4096      # a move, take-back, drop or result message (an honest one is under 1 KB)
 FIELD_CHARS = 200        # characters of a message's text fields (a move's text, a time, a reason, a clock)
 LOG_EVERY_S = 5.0        # one line per board and kind of problem at most this often
+GAME_KEY = re.compile(rb'"game":(\d{1,16})[,}]')   # a message's keys, as topics.encode writes them (a quote
+SEQ_KEY = re.compile(rb'"seq":(\d{1,16})[,}]')     # inside a JSON string is always escaped: never a key)
 
 
 class OverLimit(Exception):
@@ -111,7 +114,8 @@ class HallRecord:
         self.games: OrderedDict[int, Game] = OrderedDict()   # the last used last, at most GAMES_CACHED
         self._pdns: OrderedDict[int, tuple[tuple[int, int], str]] = OrderedDict()   # game_id -> (version, PDN)
         self.held = Held()
-        self._behind: dict[str, dict[int, list[float]]] = {}  # board -> game -> [seq missing, since, asked at]
+        # board -> game -> [seq missing, since, asked at, last seq known to be missing]
+        self._behind: dict[str, dict[int, list[float]]] = {}
         self._context: tuple[str, int, int] | None = None
         self.counts = {"applied": 0, "duplicate": 0, "held": 0, "bad": 0, "refused": 0, "dropped": 0}
         self.limits = account_limits or AccountLimits()
@@ -128,6 +132,8 @@ class HallRecord:
         """One message from `board`'s topic `leaf`; what became of it (applied, duplicate, held, bad, ...)."""
         where = topics.topic("*", board, leaf)
         if not self.limits.message(board):   # before any parse: a storm costs the hall a dict look-up a message
+            if leaf in topics.LOGGED:
+                self._note_refused(board, raw)
             return self._refuse(board, f"{where}: more than {self.limits.messages_per_minute:g} messages a minute")
         if leaf == "state" and len(raw) > limits.STATE_BYTES:
             return self._refuse(board, f"{where}: a state of {len(raw):,} bytes, more than {limits.STATE_BYTES:,}")
@@ -263,6 +269,15 @@ class HallRecord:
                                                                                          required=False),
                             clock_ms=json.loads(clock) if clock else None, tags=tags, at=short(data, "created", where))
 
+    def _note_refused(self, board: str, raw: bytes) -> None:
+        """A logged message refused unread: its game's gap is noted (from its "game" and "seq", found without
+        parsing it), so `tick` asks the board for it again once its bucket has room; at most GAPS games a board."""
+        game, seq = GAME_KEY.search(raw), SEQ_KEY.search(raw)
+        if game and seq and topics.is_id(number := int(game.group(1))) and topics.is_id(int(seq.group(1))):
+            expected = self._next_seq((board, number))
+            if int(seq.group(1)) >= expected:
+                self._ask((board, number), expected, int(seq.group(1)))
+
     def _make_room(self, board: str, where: str) -> None:
         """The retention rule: a board keeps at most GAMES_PER_BOARD games in the hall. Over it, its oldest game
         that was opened and never played (no move, no result) is dropped; with none, the open is refused."""
@@ -356,24 +371,28 @@ class HallRecord:
         self.games.move_to_end(game_id)
         return self.games[game_id]
 
-    def _ask(self, key: tuple[str, int], from_seq: int) -> None:
+    def _ask(self, key: tuple[str, int], from_seq: int, upto: int = 0) -> None:
         """Note a gap: `tick` asks the board to send again if it is still there after RESEND_EVERY_S
         (most gaps fill on their own: messages re-sent after a reconnect come slightly out of order).
+        `upto`: a later message known to be missing too (refused unread), so the gap is followed until then.
         At most GAPS games of a board at once: the others are noted again by its next state or message."""
         gaps = self._behind.setdefault(key[0], {})
         if key[1] in gaps or len(gaps) < GAPS:
-            gaps.setdefault(key[1], [from_seq, time.monotonic(), -RESEND_EVERY_S])
+            gap = gaps.setdefault(key[1], [from_seq, time.monotonic(), -RESEND_EVERY_S, from_seq])
+            gap[3] = max(gap[3], upto)
 
     def tick(self) -> None:
         """Ask the boards for what is still missing (called about once a second)."""
         now = time.monotonic()
         for board, gaps in list(self._behind.items()):
             for game, gap in list(gaps.items()):
-                from_seq, since, asked = gap
+                from_seq, since, asked, upto = gap
                 expected = self._next_seq((board, game))
-                if expected > from_seq:
+                if expected > upto:
                     del gaps[game]
                     self.confirm(board, game, expected - 1)  # the gap is filled: the board may rest those rows
+                elif expected > from_seq:
+                    gap[0], gap[1] = expected, now   # partly filled: the rest is given time to come
                 elif now - since >= RESEND_EVERY_S and now - asked >= RESEND_EVERY_S:
                     gap[2] = now
                     self.request(board, game, int(expected))

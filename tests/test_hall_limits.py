@@ -217,3 +217,43 @@ def test_the_round_pdn_is_streamed_and_cut_at_its_bound(
         served.close()
         board.close()
         hall.close()
+
+
+class StepClock:
+    """The buckets' time, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_bucket_refills_at_its_rate_and_each_board_has_its_own() -> None:
+    clock = StepClock()
+    account = AccountLimits(messages_per_minute=60, message_burst=3, clock=clock)
+    assert [account.message("b1") for _ in range(4)] == [True, True, True, False]
+    assert account.message("b2")                      # another board's bucket is full
+    clock.now += 1.0                                  # one a second back
+    assert [account.message("b1") for _ in range(2)] == [True, False]
+    clock.now += 3600.0                               # never more than the burst
+    assert [account.message("b1") for _ in range(4)] == [True, True, True, False]
+
+
+def test_an_honest_board_over_its_limit_loses_nothing(tmp_path: Path, broker: Broker) -> None:
+    """A board's backlog of some 100 messages with room for 20 at once and 10 a second: what is refused is
+    asked for again, and the hall ends with the board's game complete, every message confirmed."""
+    hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite",
+                       account_limits=AccountLimits(messages_per_minute=600, message_burst=20)).start()
+    board = Board(tmp_path, broker, "b1")
+    try:
+        assert hall.connected.wait(DEADLINE_S)
+        board.ids = play(board.store, parse_specs("classic:1", 40))
+        assert wait_for(lambda: hall.record.counts["refused"] > 0), hall.record.counts
+        expected = [export_pdn(board.store.load_game(gid)) for gid in board.ids]
+        assert wait_for(lambda: halls_pdn_of(hall, "b1") == expected), hall.record.counts
+        assert wait_for(lambda: board.count("sent < 2") == 0), board.count("sent < 2")
+        assert hall.record.counts["bad"] == 0
+    finally:
+        board.close()
+        hall.close()
