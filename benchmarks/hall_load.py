@@ -53,7 +53,7 @@ def hall_process(settings, db: str, stop, out: str) -> None:
 
 
 def boards_process(names: list[str], passwords: dict[str, str], port: int, folder: str, seconds: float,
-                   speed: float, done, out: str) -> None:
+                   speed: float, done, out: str, hall: str = "bench") -> None:
     from damka.controller.store.store import Store
     from damka.engine.game import Game
     from damka.engine.variant import Result
@@ -67,7 +67,7 @@ def boards_process(names: list[str], passwords: dict[str, str], port: int, folde
     for index, name in enumerate(names):
         path = Path(folder) / f"{name}.sqlite"
         store = Store(path)
-        publisher = BoardPublisher("bench", name, BrokerSettings("127.0.0.1", port, username=name,
+        publisher = BoardPublisher(hall, name, BrokerSettings("127.0.0.1", port, username=name,
                                                                   password=passwords[name]), path)
         publisher.attach(store)
         publisher.start()
@@ -128,7 +128,7 @@ def main() -> int:
         return 2
     folder = Path(tempfile.mkdtemp(prefix="hall_load_"))
     names = [f"b{i:04d}" for i in range(args.boards)]
-    broker = Broker(folder, names)
+    broker = Broker(folder, names, hall="bench")
     broker.start()
     ctx = mp.get_context("spawn")
     stop = ctx.Event()

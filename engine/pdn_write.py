@@ -10,15 +10,18 @@ text) and its variations `( ... )`, as read (`pdn.PdnGame`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from damka.engine.errors import RecordError
 from damka.engine.move import Move
 from damka.engine.notation import format_move, route_captures
 from damka.engine.pdn_tags import VARIANT_TAGS, result_text, variant_from_tags, variant_tags
+from damka.engine.safe_text import one_line
 from damka.engine.variant import Position, Result, Variant
 
 LINE_WIDTH = 80
+_TAG_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_]")   # what a reader's tag name may not hold (pdn_tokens._TAG_RE)
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 ROSTER_DEFAULTS = {"Date": "????.??.??"}
@@ -26,13 +29,17 @@ SETUP_TAGS = ("SetUp", "Setup")  # PDN 1.0 asks for one next to FEN; files spell
 
 
 def _tag_line(name: str, value: str) -> str:
-    escaped = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    """One tag, whatever it came from: the name of PDN's letters, digits and '_' (others become '_'), the
+    value on one line (engine/safe_text.py: no control character, no direction override), `\\` and `"`
+    escaped as PDN does. A file's or a board's text never breaks the record nor reads as moves."""
+    name = _TAG_NAME_UNSAFE.sub("_", str(name)) or "_"
+    escaped = one_line(str(value)).replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{escaped}"]'
 
 
 def _comment_atoms(comment: str, annotations: Mapping[str, str] | None) -> list[str]:
-    words = [f"[%{name} {value}]" for name, value in (annotations or {}).items()]
-    words += (comment or "").replace("}", ")").replace("{", "(").split()
+    words = [one_line(f"[%{name} {value}]").replace("}", ")") for name, value in (annotations or {}).items()]
+    words += one_line(comment or "").replace("}", ")").replace("{", "(").split()
     if not words:
         return []
     words[0] = "{" + words[0]
@@ -131,7 +138,7 @@ def write_game(
         comment = comments[index] if comments and index < len(comments) else ""
         atoms += _comment_atoms(comment or "", notes)
         for variation in (variations[index] if variations and index < len(variations) else ()):
-            atoms += variation.split()
+            atoms += one_line(variation).split()
         position = variant.play(position, move)
     atoms.append(result_token)
 

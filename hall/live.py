@@ -15,6 +15,7 @@ from typing import Any
 
 from damka.controller.store.rows import result_text
 from damka.controller.app.views import side_colour
+from damka.engine.safe_text import one_line
 from damka.engine.variant import Variant
 from damka.engine.variants import find_variant
 from damka.hall.record import HallRecord, result_from_json
@@ -26,8 +27,9 @@ TEXT_MAX = 80        # characters of a move or a reason shown
 
 
 def cut(text: Any, limit: int) -> str:
-    """`text` as a string of at most `limit` characters (an ellipsis says it was cut)."""
-    text = str(text)
+    """`text` as a string of at most `limit` characters (an ellipsis says it was cut), on one line, without
+    control characters or direction overrides (engine/safe_text.py)."""
+    text = one_line(str(text))
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 

@@ -31,9 +31,10 @@ def free_port() -> int:
 
 
 class Broker:
-    """mosquitto -c <the project's conf, with this port and folder>; stop() and start() again keep its data."""
+    """mosquitto -c <the project's conf, with this port and folder, and its ACL for the hall `hall`>;
+    stop() and start() again keep its data."""
 
-    def __init__(self, folder: Path, boards: list[str]) -> None:
+    def __init__(self, folder: Path, boards: list[str], hall: str = "h") -> None:
         self.binary = mosquitto_binary() or 'mosquitto'
         self.folder = folder
         self.port = free_port()
@@ -41,7 +42,8 @@ class Broker:
         self.passwords = make_accounts(folder / "passwd", names)
         conf = CONF.read_text()
         conf = conf.replace("/etc/mosquitto/damka-hall.passwd", str(folder / "passwd"))
-        conf = conf.replace("/etc/mosquitto/damka-hall.acl", str(ACL))
+        (folder / "damka-hall.acl").write_text(ACL.read_text().replace("damka/HALL/", f"damka/{hall}/"))
+        conf = conf.replace("/etc/mosquitto/damka-hall.acl", str(folder / "damka-hall.acl"))
         conf = conf.replace("listener 1883", f"listener {self.port} 127.0.0.1")
         conf = conf.replace("/var/lib/mosquitto/", f"{folder}/")
         # (as root mosquitto would switch to the `mosquitto` user, who cannot read the test's folder)

@@ -6,7 +6,8 @@ the round's live PDN; results CSV. The boards are drawn by the board page's own 
     GET /board/<board>    one board followed, fit for a phone: drawn, clocks, moves, the PDN to download
     GET /api/board/<b>    that board's JSON; /api/board/<b>.pdn its current game's PDN
     GET /api/hall         JSON: boards (online, flagged), their games, standings, counters
-    GET /round.pdn        every game of the hall, as each board exports it (with %clock)
+    GET /round.pdn        every game of the hall, as each board exports it (with %clock), streamed a game at a
+                          time, at most ROUND_GAMES games / ROUND_BYTES (a `%` line at the end says it was cut)
     GET /round/<r>.pdn    the games of round r (the `Round` tag): the URL a broadcast polls
     GET /results.csv      one line per game, for tournament software
 """
@@ -15,14 +16,16 @@ from __future__ import annotations
 
 import html
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from damka.controller.store.schema import StoreError
 from damka.hall import views
 from damka.hall.topics import NAME
 from damka.web import static as board_js
@@ -33,6 +36,8 @@ if TYPE_CHECKING:
 
 ROLES = role_colours()   # the last move is lit in the board's own last-move colour
 FRESH_S = 0.5            # /api/hall is built at most this often, however many spectators poll it
+ROUND_GAMES = 5000       # games in one /round.pdn at most (a round of 200 boards is 200)
+ROUND_BYTES = 32 * 2 ** 20   # ... and bytes, about (a game is some 3 KB)
 
 STATIC = Path(__file__).resolve().parent / "static"
 BOARD_JS = Path(board_js.__file__).resolve().parent / "board.js"   # the board page's drawing code
@@ -66,6 +71,29 @@ def page(view: str, hall: str, board: str = "") -> HTMLResponse:
         parts = {"title": f"Damka hall {hall}", "heading": f"Hall {hall}", "root": "",
                  "nav": LIST_NAV if view == "list" else "", "tail": STANDINGS if view == "list" else ""}
     return HTMLResponse(PAGE.format(view=view, board=board, **parts), headers=SECURITY)
+
+
+def round_chunks(service: HallService, round_name: str | None) -> Iterator[str]:
+    """The round's PDN a game at a time, each written under the record's lock (a download never holds it for
+    the whole round, nor the hall's memory for the whole file); cut after ROUND_GAMES games or ROUND_BYTES,
+    with a last `%` line (PDN's escape line: readers skip it) saying so and where the rest is."""
+    with service.lock:
+        keys = views.round_keys(service.record, round_name)
+    sent = games = 0
+    for _, board_game, game_id in keys:
+        if games >= ROUND_GAMES or sent >= ROUND_BYTES:
+            yield (f"\n% The hall cut this file after {games:,} of {len(keys):,} games ({sent:,} bytes): ask for"
+                   f" one round (/round/<round>.pdn) or one board (/api/board/<board>.pdn).\n")
+            return
+        with service.lock:
+            try:
+                text = service.record.game_pdn(board_game, game_id)
+            except StoreError:
+                continue   # dropped since the list was read (the retention rule, hall/record.py)
+        chunk = text if games == 0 else "\n" + text
+        games += 1
+        sent += len(chunk.encode())
+        yield chunk
 
 
 def hall_app(service: HallService) -> Starlette:
@@ -120,10 +148,9 @@ def hall_app(service: HallService) -> Starlette:
                             headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"})
 
     async def pdn(request: Request) -> Response:
-        round_name = request.path_params.get("round")
-        with service.lock:
-            text = views.round_pdn(record, round_name)
-        return PlainTextResponse(text, media_type="application/x-chess-pdn", headers={"Cache-Control": "no-cache"})
+        return StreamingResponse(round_chunks(service, request.path_params.get("round")),
+                                 media_type="application/x-chess-pdn; charset=utf-8",
+                                 headers={"Cache-Control": "no-cache"})
 
     async def results(request: Request) -> Response:
         with service.lock:

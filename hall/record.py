@@ -10,6 +10,11 @@ gap fills (and the board is asked to send again from the gap; what is held is
 bounded per board, hall/held.py, as is every other table here); one behind is a
 duplicate and ignored. A message that is malformed, out of turn or illegal is
 counted against its board and skipped: it never reaches another board's game.
+What one board account may make the hall do is bounded (hall/limits.py): a
+message over its board's limits is refused (not applied, asked for again with
+its gap), its game's tags are cut, and a board keeps at most GAMES_PER_BOARD
+games here (the retention rule, `_make_room`). Problems are logged at most one
+line per board and kind every few seconds (damka/log_limit.py).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 import sqlite3
 import time
 from collections import OrderedDict
@@ -29,17 +35,30 @@ from damka.controller.store.pdn import export_pdn
 from damka.engine.errors import DamkaError
 from damka.engine.game import Game
 from damka.engine.move import Move
+from damka.engine.safe_text import one_line
 from damka.engine.variant import Result
 from damka.engine.variants import find_variant
-from damka.hall import topics
+from damka.hall import limits, topics
 from damka.hall.held import Held
+from damka.hall.limits import AccountLimits, bounded_tags
 from damka.hall.topics import MessageError, field
+from damka.log_limit import LogLimit
 
 log = logging.getLogger("damka.hall")
 RESEND_EVERY_S = 2.0     # ask a board again for a gap at most this often
 GAPS = topics.GAMES_CLAIMED + 1   # games of one board with a gap followed up at once
 GAMES_CACHED = 2048      # games kept replayed in memory (the rest are replayed from the store when needed)
 PDNS_KEPT = 4096         # games' PDN text kept (a finished game's never changes; about 3 KB each)
+GAMES_PER_BOARD = 300    # a board's games kept (a tournament's board plays some 10 a day): the retention rule
+LOGGED_BYTES = 4096      # a move, take-back, drop or result message (an honest one is under 1 KB)
+FIELD_CHARS = 200        # characters of a message's text fields (a move's text, a time, a reason, a clock)
+LOG_EVERY_S = 5.0        # one line per board and kind of problem at most this often
+GAME_KEY = re.compile(rb'"game":(\d{1,16})[,}]')   # a message's keys, as topics.encode writes them (a quote
+SEQ_KEY = re.compile(rb'"seq":(\d{1,16})[,}]')     # inside a JSON string is always escaped: never a key)
+
+
+class OverLimit(Exception):
+    """A message over its board account's limits: refused, not applied (asked for again)."""
 
 HALL_SCHEMA = """
 CREATE TABLE IF NOT EXISTS hall_games (
@@ -60,6 +79,16 @@ CREATE TABLE IF NOT EXISTS hall_boards (
 """
 
 
+def short(data: dict[str, Any], key: str, where: str, *, required: bool = True) -> Any:
+    """A text field of a message, of at most FIELD_CHARS characters (None when missing and not required)."""
+    if not required and data.get(key) is None:
+        return None
+    value = field(data, key, str, where)
+    if len(value) > FIELD_CHARS:
+        raise MessageError(f"{where}: {key!r} of {len(value):,} characters, more than {FIELD_CHARS}")
+    return value
+
+
 def result_from_json(text: str | None) -> Result | None:
     if not text:
         return None
@@ -71,9 +100,11 @@ class HallRecord:
     """Apply messages with `apply(board, leaf, payload)`; read with `boards()`, `round_pdn()`, `results()`."""
 
     def __init__(self, path: Path, request: Callable[[str, int, int], None] = lambda b, g, s: None,
-                 confirm: Callable[[str, int, int], None] = lambda b, g, s: None) -> None:
+                 confirm: Callable[[str, int, int], None] = lambda b, g, s: None,
+                 account_limits: AccountLimits | None = None) -> None:
         self.store = Store(path)
         self.db = sqlite3.connect(self.store.path, timeout=10.0, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA foreign_keys=ON")   # a game dropped (the retention rule) takes its moves along
         for statement in HALL_SCHEMA.split(";"):
             if statement.strip():
                 self.db.execute(statement)
@@ -83,9 +114,13 @@ class HallRecord:
         self.games: OrderedDict[int, Game] = OrderedDict()   # the last used last, at most GAMES_CACHED
         self._pdns: OrderedDict[int, tuple[tuple[int, int], str]] = OrderedDict()   # game_id -> (version, PDN)
         self.held = Held()
-        self._behind: dict[str, dict[int, list[float]]] = {}  # board -> game -> [seq missing, since, asked at]
+        # board -> game -> [seq missing, since, asked at, last seq known to be missing]
+        self._behind: dict[str, dict[int, list[float]]] = {}
         self._context: tuple[str, int, int] | None = None
-        self.counts = {"applied": 0, "duplicate": 0, "held": 0, "bad": 0}
+        self.counts = {"applied": 0, "duplicate": 0, "held": 0, "bad": 0, "refused": 0, "dropped": 0}
+        self.limits = account_limits or AccountLimits()
+        self._logs: OrderedDict[tuple[str, str], LogLimit] = OrderedDict()   # (board, kind) -> its log's limit
+        self._unsaid: dict[str, int] = {}   # board -> refusals not yet written to its row
 
     def close(self) -> None:
         self.db.close()
@@ -96,6 +131,12 @@ class HallRecord:
     def apply(self, board: str, leaf: str, raw: bytes) -> str:
         """One message from `board`'s topic `leaf`; what became of it (applied, duplicate, held, bad, ...)."""
         where = topics.topic("*", board, leaf)
+        if not self.limits.message(board):   # before any parse: a storm costs the hall a dict look-up a message
+            if leaf in topics.LOGGED:
+                self._note_refused(board, raw)
+            return self._refuse(board, f"{where}: more than {self.limits.messages_per_minute:g} messages a minute")
+        if leaf == "state" and len(raw) > limits.STATE_BYTES:
+            return self._refuse(board, f"{where}: a state of {len(raw):,} bytes, more than {limits.STATE_BYTES:,}")
         try:
             data = topics.decode(raw, where)
             if leaf == "status":
@@ -120,12 +161,21 @@ class HallRecord:
         if seq < expected:
             self.counts["duplicate"] += 1
             return "duplicate"
+        if seq > expected + limits.SEQ_AHEAD:
+            self._ask(key, expected)
+            return self._refuse(board, f"{where} game {board_game}: message {seq} is more than {limits.SEQ_AHEAD}"
+                                       f" ahead of the game (the hall has up to {expected - 1})")
+        if size > LOGGED_BYTES and data.get("kind") != "open":
+            raise MessageError(f"{where} game {board_game} seq {seq}: {size:,} bytes, more than {LOGGED_BYTES:,}")
         if seq > expected:
             self.held.add(board, board_game, seq, data, size)   # (not held: asked for again with the gap)
             self.counts["held"] += 1
             self._ask(key, expected)
             return "held"
         outcome = self._apply_one(key, seq, data, where)
+        if outcome == "refused":
+            self._ask(key, seq)
+            return outcome
         while (following := self.held.pop(board, board_game, seq := seq + 1)) is not None:
             self._apply_one(key, seq, following, where)
         return outcome
@@ -137,6 +187,8 @@ class HallRecord:
             self._dispatch(key, data, f"{where} game {board_game} seq {seq}")
             self.counts["applied"] += 1
             return "applied"
+        except OverLimit as exc:
+            return self._refuse(board, f"{where} game {board_game}: {exc}")
         except (MessageError, DamkaError, StoreError, KeyError, TypeError, ValueError, OverflowError) as exc:
             self._skip(key, seq)
             return self._bad(board, str(exc) if isinstance(exc, MessageError) else f"{where} seq {seq}: {exc}")
@@ -146,15 +198,7 @@ class HallRecord:
     def _dispatch(self, key: tuple[str, int], data: dict[str, Any], where: str) -> None:
         kind = data.get("kind")
         if kind == "open":
-            if self._game_id(key) is not None:
-                raise MessageError(f"{where}: the game is already open")
-            variant = find_variant(field(data, "variant", str, where), **json.loads(field(data, "options", str, where)))
-            start = variant.parse_position(field(data, "start_position", str, where))
-            clock = data.get("clock_start")
-            self.store.new_game(variant, start=start, options=json.loads(data["options"]),
-                                players=json.loads(field(data, "players", str, where)), mode=str(data.get("mode")),
-                                time_control=data.get("time_control"), clock_ms=json.loads(clock) if clock else None,
-                                tags=json.loads(data.get("tags") or "{}"), at=field(data, "created", str, where))
+            self._open(key, data, where)
             return
         game_id = self._game_id(key)
         if game_id is None:
@@ -170,7 +214,8 @@ class HallRecord:
         elif kind == "drop":
             ply, side = field(data, "ply", int, where), field(data, "side", int, where)
             game.amend(game.variant.drop_side(game.position, side))  # type: ignore[attr-defined]
-            self.store.record_drop(game_id, ply, side, str(data.get("reason", "")), time_ms=data.get("time_ms"))
+            self.store.record_drop(game_id, ply, side, str(data.get("reason", ""))[:FIELD_CHARS],
+                                   time_ms=data.get("time_ms"))
         elif kind == "finish":
             result = result_from_json(data.get("result"))
             if result is not None and game.result != result:
@@ -198,8 +243,66 @@ class HallRecord:
             game.pop()
             raise MessageError(f"{where}: move {ply}: the position after it differs from the board's")
         clock = data.get("clock")
-        self.store.record_plies(game_id, game, [ply], texts=[field(data, "text", str, where)],
-                                clock_ms=json.loads(clock) if clock else None, at=field(data, "time", str, where))
+        self.store.record_plies(game_id, game, [ply], texts=[short(data, "text", where)],
+                                clock_ms=json.loads(clock) if clock else None, at=short(data, "time", where))
+
+    def _open(self, key: tuple[str, int], data: dict[str, Any], where: str) -> None:
+        """A game opened: within the board's opens a minute, its tags and names cut to the limits."""
+        board = key[0]
+        if self._game_id(key) is not None:
+            raise MessageError(f"{where}: the game is already open")
+        variant = find_variant(field(data, "variant", str, where), **json.loads(field(data, "options", str, where)))
+        start = variant.parse_position(field(data, "start_position", str, where))
+        players = json.loads(field(data, "players", str, where))
+        if not isinstance(players, list):
+            raise MessageError(f"{where}: 'players' is not a list")
+        tags, cut = bounded_tags(json.loads(data.get("tags") or "{}"))
+        if not self.limits.open(board):
+            raise OverLimit(f"more than {self.limits.opens_per_minute:g} games opened a minute")
+        self._make_room(board, where)
+        if cut:
+            self._say(board, "tags", f"{where}: {'; '.join(cut[:3])}")
+        clock = data.get("clock_start")
+        self.store.new_game(variant, start=start, options=json.loads(data["options"]),
+                            players=[one_line(str(p))[:limits.PLAYER_NAME] for p in players[:len(variant.sides)]],
+                            mode=str(data.get("mode"))[:FIELD_CHARS], time_control=short(data, "time_control", where,
+                                                                                         required=False),
+                            clock_ms=json.loads(clock) if clock else None, tags=tags, at=short(data, "created", where))
+
+    def _note_refused(self, board: str, raw: bytes) -> None:
+        """A logged message refused unread: its game's gap is noted (from its "game" and "seq", found without
+        parsing it), so `tick` asks the board for it again once its bucket has room; at most GAPS games a board."""
+        game, seq = GAME_KEY.search(raw), SEQ_KEY.search(raw)
+        if game and seq and topics.is_id(number := int(game.group(1))) and topics.is_id(int(seq.group(1))):
+            expected = self._next_seq((board, number))
+            if int(seq.group(1)) >= expected:
+                self._ask((board, number), expected, int(seq.group(1)))
+
+    def _make_room(self, board: str, where: str) -> None:
+        """The retention rule: a board keeps at most GAMES_PER_BOARD games in the hall. Over it, its oldest game
+        that was opened and never played (no move, no result) is dropped; with none, the open is refused."""
+        count, = self.db.execute("SELECT count(*) FROM hall_games WHERE board = ? AND game_id > 0", (board,)).fetchone()
+        if count < GAMES_PER_BOARD:
+            return
+        empty = self.db.execute(
+            "SELECT h.game_id FROM hall_games h JOIN games g ON g.id = h.game_id WHERE h.board = ?"
+            " AND g.finished IS NULL AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.game_id = h.game_id)"
+            " ORDER BY h.game_id LIMIT 1", (board,)).fetchone()
+        if empty is None:
+            raise OverLimit(f"the board has {count} games in the hall, the most kept ({GAMES_PER_BOARD}),"
+                            " and none of them is an empty one to drop")
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("UPDATE hall_games SET game_id = 0 WHERE game_id = ?", empty)
+            self.db.execute("DELETE FROM games WHERE id = ?", empty)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.games.pop(empty[0], None)
+        self._pdns.pop(empty[0], None)
+        self.counts["dropped"] += 1
+        self._say(board, "dropped", f"{where}: {count} games kept; the oldest never played dropped for the new one")
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -222,10 +325,30 @@ class HallRecord:
 
     def _bad(self, board: str, problem: str) -> str:
         self.counts["bad"] += 1
-        log.warning("board %s: %s", board, problem)
+        self._say(board, "bad", problem)
         self._board(board, problem=problem[:300])
         self.db.execute("UPDATE hall_boards SET bad = bad + 1 WHERE board = ?", (board,))
         return "bad"
+
+    def _refuse(self, board: str, problem: str) -> str:
+        """A message over its board's limits: counted; the board's row (its flag, its count of problems) is
+        written only when the line is logged, so a storm costs no database write a message."""
+        self.counts["refused"] += 1
+        self._unsaid[board] = self._unsaid.get(board, 0) + 1
+        if self._say(board, "refused", f"refused: {problem}"):
+            self._board(board, problem=f"refused: {problem}"[:300])
+            self.db.execute("UPDATE hall_boards SET bad = bad + ? WHERE board = ?", (self._unsaid.pop(board), board))
+        return "refused"
+
+    def _say(self, board: str, kind: str, line: str) -> bool:
+        """Log `line` for `board` unless a line of this kind went out less than LOG_EVERY_S ago; True: logged."""
+        limit = self._logs.get((board, kind))
+        if limit is None:
+            limit = self._logs[(board, kind)] = LogLimit(log, LOG_EVERY_S)
+            while len(self._logs) > 4 * limits.BOARDS:
+                self._logs.popitem(last=False)
+        self._logs.move_to_end((board, kind))
+        return limit.log(logging.WARNING, "board %s: %s", board, line)
 
     def _board(self, board: str, **values: Any) -> None:
         self.db.execute("INSERT OR IGNORE INTO hall_boards (board) VALUES (?)", (board,))
@@ -248,24 +371,28 @@ class HallRecord:
         self.games.move_to_end(game_id)
         return self.games[game_id]
 
-    def _ask(self, key: tuple[str, int], from_seq: int) -> None:
+    def _ask(self, key: tuple[str, int], from_seq: int, upto: int = 0) -> None:
         """Note a gap: `tick` asks the board to send again if it is still there after RESEND_EVERY_S
         (most gaps fill on their own: messages re-sent after a reconnect come slightly out of order).
+        `upto`: a later message known to be missing too (refused unread), so the gap is followed until then.
         At most GAPS games of a board at once: the others are noted again by its next state or message."""
         gaps = self._behind.setdefault(key[0], {})
         if key[1] in gaps or len(gaps) < GAPS:
-            gaps.setdefault(key[1], [from_seq, time.monotonic(), -RESEND_EVERY_S])
+            gap = gaps.setdefault(key[1], [from_seq, time.monotonic(), -RESEND_EVERY_S, from_seq])
+            gap[3] = max(gap[3], upto)
 
     def tick(self) -> None:
         """Ask the boards for what is still missing (called about once a second)."""
         now = time.monotonic()
         for board, gaps in list(self._behind.items()):
             for game, gap in list(gaps.items()):
-                from_seq, since, asked = gap
+                from_seq, since, asked, upto = gap
                 expected = self._next_seq((board, game))
-                if expected > from_seq:
+                if expected > upto:
                     del gaps[game]
                     self.confirm(board, game, expected - 1)  # the gap is filled: the board may rest those rows
+                elif expected > from_seq:
+                    gap[0], gap[1] = expected, now   # partly filled: the rest is given time to come
                 elif now - since >= RESEND_EVERY_S and now - asked >= RESEND_EVERY_S:
                     gap[2] = now
                     self.request(board, game, int(expected))

@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from damka.hall import topics
 from damka.hall.broker import BrokerSettings, mqtt_client
+from damka.hall.limits import AccountLimits
 from damka.hall.record import HallRecord
 
 log = logging.getLogger("damka.hall")
@@ -29,11 +30,13 @@ log = logging.getLogger("damka.hall")
 
 class HallService:
     def __init__(self, hall: str, settings: BrokerSettings, db_path: Path, *,
-                 on_applied: Callable[[str, dict[str, Any]], None] | None = None) -> None:
+                 on_applied: Callable[[str, dict[str, Any]], None] | None = None,
+                 account_limits: AccountLimits | None = None) -> None:
         self.hall = topics.check_name(hall, "hall")
         self.settings = settings
         self.lock = threading.RLock()
-        self.record = HallRecord(Path(db_path), request=self._request, confirm=self._confirm)
+        self.record = HallRecord(Path(db_path), request=self._request, confirm=self._confirm,
+                                 account_limits=account_limits)
         self.on_applied = on_applied
         self.clocks: dict[str, dict[str, Any]] = {}   # board -> its last clock event (not stored)
         self.received = 0

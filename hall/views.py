@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from damka.controller.store.rows import result_text
+from damka.engine.safe_text import one_line
 from damka.hall import live
 from damka.hall.record import HallRecord, result_from_json
 from damka.web.state import result_data   # the board page's result wording
@@ -23,12 +24,13 @@ def games(record: HallRecord, board_name: str | None = None) -> list[dict[str, A
         row = record.query("SELECT variant, players, result, finished, tags FROM games WHERE id = ?",
                                   (game_id,))[0]
         moves = record.query("SELECT count(*) FROM moves WHERE game_id = ?", (game_id,))[0][0]
-        players, result = json.loads(row[1]), result_from_json(row[2])
+        players, result = [one_line(str(p)) for p in json.loads(row[1])], result_from_json(row[2])
         found.append({"board": board, "game": board_game, "hall_game": game_id, "variant": row[0],
                       "players": players, "moves": moves, "finished": row[3] is not None,
                       "result": result_text(row[0], result) if row[3] else "*",
                       "points": list(result.points) if result else None,
-                      "round": json.loads(row[4]).get("Round", ""), "title": result_data(result, players)})
+                      "round": one_line(str(json.loads(row[4]).get("Round", ""))),
+                      "title": result_data(result, players)})
     return found
 
 
@@ -59,7 +61,19 @@ def board_entry(record: HallRecord, board: dict[str, Any], game: dict[str, Any] 
     """One board of the page: its row, flags, current game (`game`) and that game drawn (`live`)."""
     flags = (["offline"] if not board["online"] else []) + (["problem"] if board["bad"] else [])
     drawn = live.live_game(record, game["hall_game"], board["online"]) if game else None
-    return {**board, "game": game, "live": drawn, "flags": flags, "flag": " ".join(flags)}
+    return {**board, "state": one_line_all(board["state"]), "problem": one_line(board["problem"]), "game": game,
+            "live": drawn, "flags": flags, "flag": " ".join(flags)}
+
+
+def one_line_all(value: Any) -> Any:
+    """A board's JSON (its retained state) with every text on one line (engine/safe_text.py), keys too."""
+    if isinstance(value, str):
+        return one_line(value)
+    if isinstance(value, list):
+        return [one_line_all(item) for item in value]
+    if isinstance(value, dict):
+        return {one_line(str(key)): one_line_all(item) for key, item in value.items()}
+    return value
 
 
 def board_data(record: HallRecord, name: str) -> dict[str, Any] | None:
@@ -73,16 +87,18 @@ def board_data(record: HallRecord, name: str) -> dict[str, Any] | None:
     return {"board": board, "now": int(time.time() * 1000)}
 
 
+def round_keys(record: HallRecord, round_name: str | None = None) -> list[tuple[str, int, int]]:
+    """(board, board's game id, hall game id) of every game of the round (all games when None)."""
+    if round_name is None:
+        return record.game_keys()
+    return [key for key in record.game_keys()
+            if json.loads(record.query("SELECT tags FROM games WHERE id = ?", (key[2],))[0][0]).get("Round", "")
+            == round_name]
+
+
 def round_pdn(record: HallRecord, round_name: str | None = None) -> str:
     """Every game of the round (all games when None), as each board exports it, one after another."""
-    parts = []
-    for board, board_game, game_id in record.game_keys():
-        if round_name is not None:
-            tags = json.loads(record.query("SELECT tags FROM games WHERE id = ?", (game_id,))[0][0])
-            if tags.get("Round", "") != round_name:
-                continue
-        parts.append(record.game_pdn(board_game, game_id))
-    return "\n".join(parts)
+    return "\n".join(record.game_pdn(board_game, game_id) for _, board_game, game_id in round_keys(record, round_name))
 
 
 def results_csv(record: HallRecord) -> str:

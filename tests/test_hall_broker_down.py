@@ -56,7 +56,7 @@ class Lines:
 
 
 def test_the_hall_says_the_broker_is_down_and_when_it_is_connected(tmp_path) -> None:
-    broker = Broker(tmp_path, ["board01"])  # its port chosen, not started: the broker is down
+    broker = Broker(tmp_path, ["board01"], hall="club")  # its port chosen, not started: the broker is down
     config = tmp_path / "hall.toml"
     config.write_text(f'[hall]\nname = "club"\n[broker]\nport = {broker.port}\npassword = '
                       f'"{broker.passwords["hall"]}"\n[web]\nbind = "127.0.0.1"\nport = {free_port()}\n')

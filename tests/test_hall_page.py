@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -19,13 +17,11 @@ pytest.importorskip("paho.mqtt", reason="paho-mqtt missing: pip install 'damka[h
 pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is not installed")
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e .[dev])")
 
-import uvicorn  # noqa: E402
-from hall_rig import Broker, wait_for  # noqa: E402
+from hall_rig import Broker, Served, wait_for  # noqa: E402
 from test_web_browser import browser, pytestmark  # noqa: E402,F401
 
 from damka.controller.store.store import Store  # noqa: E402
 from damka.engine.variants import find_variant  # noqa: E402
-from damka.hall.page import hall_app  # noqa: E402
 from damka.hall.publisher import BoardPublisher  # noqa: E402
 from damka.hall.service import HallService  # noqa: E402
 from damka.hall.simboard import parse_specs, play  # noqa: E402
@@ -67,24 +63,6 @@ class SimBoard:
     def close(self) -> None:
         self.publisher.close()
         self.store.close()
-
-
-class Served:
-    """The hall's page (hall/page.py) served by uvicorn on a free 127.0.0.1 port."""
-
-    def __init__(self, service: HallService) -> None:
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(64)
-        self.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(hall_app(service), log_level="warning", lifespan="off"))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
-        self.thread.start()
-        assert wait_for(lambda: self.server.started), "the hall page did not start"
-
-    def close(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
 
 
 def outbox_rows(boards: list[SimBoard]) -> int:

@@ -79,6 +79,7 @@ def test_a_board_writes_only_its_own_topics(broker: Broker) -> None:
         assert wait_for(lambda: bool(b1.result)) and not b1.refused()
         b1.publish("damka/h/b2/move", '{"game":1,"seq":1}')       # another board's moves
         b1.publish("damka/h/b2/state", '{"online":true}')
+        b1.client.publish("damka/other/b1/state", '{"online":true}', qos=1, retain=True).wait_for_publish(5)  # ...hall
         b1.publish("damka/h/b1/cmd", '{"cmd":"pause"}')            # commands: the arbiter's only
         b1.publish("damka/h/b2/cmd", '{"cmd":"pause"}')
         b1.publish("damka/h/b1/state", '{"control":true}')        # its own: goes through
@@ -128,14 +129,15 @@ def test_malformed_and_out_of_turn_data_is_counted_and_ignored(tmp_path: Path, b
         bad.publish("damka/h/b1/move", json.dumps({**first, "game": 5, "seq": 2}))
         bad.publish("damka/h/b1/move", json.dumps({**first, "game": 5, "seq": 3, "ply": 2}))
         total = good.reader.conn.execute("SELECT count(*) FROM outbox").fetchone()[0]
-        assert wait_for(lambda: hall.record.counts["bad"] >= 6 and hall.record.counts["applied"] >= total + 2), \
+        # 5 bad: the 70 KB one never reaches the hall (the broker's message_size_limit drops it)
+        assert wait_for(lambda: hall.record.counts["bad"] >= 5 and hall.record.counts["applied"] >= total + 2), \
             hall.record.counts
         with hall.lock:
             data = views.hall_data(hall.record)
             b2_games = [k for k in hall.record.game_keys() if k[0] == "b2"]
             assert hall.record.game_pdn(b2_games[0][1], b2_games[0][2]) == export_pdn(store.load_game(ids[0]))
         flags = {b["board"]: b for b in data["boards"]}
-        assert "problem" in flags["b1"]["flags"] and flags["b1"]["bad"] == 6 and "out of turn" in flags["b1"]["problem"]
+        assert "problem" in flags["b1"]["flags"] and flags["b1"]["bad"] == 5 and "out of turn" in flags["b1"]["problem"]
         assert flags["b2"]["flags"] == [] and flags["b2"]["bad"] == 0
     finally:
         bad.close()
@@ -261,7 +263,8 @@ def test_a_board_cannot_kick_another_board_off(broker: Broker) -> None:
 
 
 def test_a_huge_game_id_is_one_clear_line(tmp_path: Path, broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
-    """Game ids and numbers beyond what the store holds are refused as the board's bad data, in one line."""
+    """Game ids and numbers beyond what the store holds are refused as the board's bad data, in one line each
+    (at most one line every few seconds)."""
     caplog.set_level(logging.INFO)
     hall = HallService("h", broker.settings("hall"), tmp_path / "hall.sqlite").start()
     b1 = Client(broker, "b1", name="b1")
@@ -277,7 +280,10 @@ def test_a_huge_game_id_is_one_clear_line(tmp_path: Path, broker: Broker, caplog
                 return any(b["online"] for b in hall.record.boards())
         assert wait_for(online), hall.record.counts
         lines = [r for r in caplog.records if r.name == "damka.hall" and r.levelno >= logging.WARNING]
-        assert len(lines) == 2 and not any(r.exc_info for r in lines), caplog.text
+        # two bad messages, one line: a board's problems are logged once every few seconds (the next line
+        # says how many more came); both are counted
+        assert len(lines) == 1 and not any(r.exc_info for r in lines), caplog.text
+        assert hall.record.counts["bad"] == 2, hall.record.counts
         assert "OverflowError" not in caplog.text and "Traceback" not in caplog.text
         assert all("out of range" in r.getMessage() for r in lines), caplog.text
     finally:
@@ -331,12 +337,15 @@ def test_one_board_cannot_fill_the_halls_memory(tmp_path: Path, broker: Broker) 
         assert wait_for(lambda: bool(counts())) and b1.ready.wait(DEADLINE_S) and not b1.refused()
         before = rss_kb(hall.pid)
         padding = "x" * 60_000
-        sent = [b1.client.publish("damka/h/b1/move", json.dumps({"kind": "move", "game": game, "seq": 2,
-                                                                  "text": padding}), qos=1)
-                for game in range(1, 1001)]
-        for info in sent:
-            info.wait_for_publish(60)
-        assert wait_for(lambda: counts().get("held", 0) >= 1000), counts()
+        for batch in range(10):   # 100 at a time: the broker queues at most 32 MB for the hall, and drops the rest
+            sent = [b1.client.publish("damka/h/b1/move", json.dumps({"kind": "move", "game": game, "seq": 2,
+                                                                      "text": padding}), qos=1)
+                    for game in range(batch * 100 + 1, batch * 100 + 101)]
+            for info in sent:
+                info.wait_for_publish(60)
+            # (held before the gap, or refused: too big for a move, or over the board's messages a minute)
+            assert wait_for(lambda: sum(counts().get(k, 0) for k in ("held", "bad", "refused")) >= 100 * batch + 100), \
+                counts()
         grown_mb = (rss_kb(hall.pid) - before) / 1024
         assert grown_mb < 25, f"the hall grew by {grown_mb:.0f} MB"   # the 60 MB sent is not kept
         assert hall.poll() is None
