@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
-from damka.base.safe_text import safe_text
+from damka.engine.safe_text import safe_text
 from damka.bridges.hub_protocol import HubError, format_line, parse_line
 
 _EOF = None  # what the reader queues when the engine's stdout closes

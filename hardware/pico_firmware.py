@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from damka.base.safe_text import safe_text
+from damka.engine.safe_text import safe_text
 from damka.firmware import fw_version
 
 FIRMWARE_DIR = Path(fw_version.__file__).resolve().parent

@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from damka.base.safe_text import safe_text
+from damka.engine.safe_text import safe_text
 from damka.firmware import protocol as P
 from damka.hardware.errors import BackendUnavailableError, DeviceNotFoundError, ProtocolError
 from damka.hardware.gpio_matrix import make_press, monotonic_ms

@@ -1,4 +1,4 @@
-"""Outside text made safe for a terminal and a log (`damka.base.safe_text`), and the
+"""Outside text made safe for a terminal and a log (`damka.engine.safe_text`), and the
 places it is used: a serial device's start-up text (its HELLO, on a pty running the
 real firmware) and a Hub engine's stderr (a real subprocess)."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from damka.base.safe_text import MAX_CHARS, safe_text
+from damka.engine.safe_text import MAX_CHARS, safe_text
 from waiting import DEADLINE_S
 
 # A set-title, a bell, a clear-screen and cursor home, a C1 CSI, a right-to-left override, a line break.
