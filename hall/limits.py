@@ -42,6 +42,10 @@ PLAYER_NAME = 100           # characters of a player's name kept
 BOARDS = 4096               # board accounts whose buckets are remembered (the least recent go first)
 
 
+class OverLimit(Exception):
+    """A message over its board account's limits: refused, not applied (asked for again)."""
+
+
 @dataclass
 class Bucket:
     """A token bucket: full at `burst`, `per_minute` tokens back a minute; `take` one if there is one."""

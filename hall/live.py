@@ -13,12 +13,12 @@ import json
 from datetime import datetime
 from typing import Any
 
-from damka.controller.store.rows import result_text
+from damka.controller.store.rows import result_from_json, result_text
 from damka.controller.app.views import side_colour
 from damka.engine.safe_text import one_line
 from damka.engine.variant import Variant
 from damka.engine.variants import find_variant
-from damka.hall.record import HallRecord, result_from_json
+from damka.hall.record import HallRecord
 from damka.hardware.interfaces import Role
 from damka.web.state import hex_colour, picture, result_data
 

@@ -13,7 +13,7 @@ counted against its board and skipped: it never reaches another board's game.
 What one board account may make the hall do is bounded (hall/limits.py): a
 message over its board's limits is refused (not applied, asked for again with
 its gap), its game's tags are cut, and a board keeps at most GAMES_PER_BOARD
-games here (the retention rule, `_make_room`). Problems are logged at most one
+games here (the retention rule, hall/retention.py). Problems are logged at most one
 line per board and kind every few seconds (damka/log_limit.py).
 """
 
@@ -32,17 +32,18 @@ from typing import Any, Callable
 from damka.controller.store.schema import StoreError
 from damka.controller.store.store import Store
 from damka.controller.store.pdn import export_pdn
+from damka.controller.store.rows import result_from_json
 from damka.engine.errors import DamkaError
 from damka.engine.game import Game
 from damka.engine.move import Move
 from damka.engine.safe_text import one_line
-from damka.engine.variant import Result
 from damka.engine.variants import find_variant
-from damka.hall import limits, topics
+from damka.hall import limits, retention, topics
+from damka.hall.board_logs import BoardLogs
 from damka.hall.held import Held
-from damka.hall.limits import AccountLimits, bounded_tags
+from damka.hall.schema import HALL_SCHEMA
+from damka.hall.limits import AccountLimits, OverLimit, bounded_tags
 from damka.hall.topics import MessageError, field
-from damka.log_limit import LogLimit
 
 log = logging.getLogger("damka.hall")
 RESEND_EVERY_S = 2.0     # ask a board again for a gap at most this often
@@ -57,28 +58,6 @@ GAME_KEY = re.compile(rb'"game":(\d{1,16})[,}]')   # a message's keys, as topics
 SEQ_KEY = re.compile(rb'"seq":(\d{1,16})[,}]')     # inside a JSON string is always escaped: never a key)
 
 
-class OverLimit(Exception):
-    """A message over its board account's limits: refused, not applied (asked for again)."""
-
-HALL_SCHEMA = """
-CREATE TABLE IF NOT EXISTS hall_games (
-    board      TEXT NOT NULL,
-    board_game INTEGER NOT NULL,
-    game_id    INTEGER NOT NULL,          -- games.id in this (the hall's) store
-    next_seq   INTEGER NOT NULL,
-    PRIMARY KEY (board, board_game)
-);
-CREATE INDEX IF NOT EXISTS hall_games_game ON hall_games (game_id);
-CREATE TABLE IF NOT EXISTS hall_boards (
-    board    TEXT PRIMARY KEY,
-    online   INTEGER NOT NULL DEFAULT 0,
-    state    TEXT NOT NULL DEFAULT '{}',  -- the board's last retained state
-    bad      INTEGER NOT NULL DEFAULT 0,  -- malformed or out-of-turn messages
-    problem  TEXT NOT NULL DEFAULT ''     -- the last of them, in one line
-)
-"""
-
-
 def short(data: dict[str, Any], key: str, where: str, *, required: bool = True) -> Any:
     """A text field of a message, of at most FIELD_CHARS characters (None when missing and not required)."""
     if not required and data.get(key) is None:
@@ -87,13 +66,6 @@ def short(data: dict[str, Any], key: str, where: str, *, required: bool = True) 
     if len(value) > FIELD_CHARS:
         raise MessageError(f"{where}: {key!r} of {len(value):,} characters, more than {FIELD_CHARS}")
     return value
-
-
-def result_from_json(text: str | None) -> Result | None:
-    if not text:
-        return None
-    data = json.loads(text)
-    return Result(tuple(data["points"]), tuple(data["places"]), data["reason"], data.get("winner"))
 
 
 class HallRecord:
@@ -119,7 +91,7 @@ class HallRecord:
         self._context: tuple[str, int, int] | None = None
         self.counts = {"applied": 0, "duplicate": 0, "held": 0, "bad": 0, "refused": 0, "dropped": 0}
         self.limits = account_limits or AccountLimits()
-        self._logs: OrderedDict[tuple[str, str], LogLimit] = OrderedDict()   # (board, kind) -> its log's limit
+        self._logs = BoardLogs(log, LOG_EVERY_S, 4 * limits.BOARDS)
         self._unsaid: dict[str, int] = {}   # board -> refusals not yet written to its row
 
     def close(self) -> None:
@@ -279,28 +251,12 @@ class HallRecord:
                 self._ask((board, number), expected, int(seq.group(1)))
 
     def _make_room(self, board: str, where: str) -> None:
-        """The retention rule: a board keeps at most GAMES_PER_BOARD games in the hall. Over it, its oldest game
-        that was opened and never played (no move, no result) is dropped; with none, the open is refused."""
-        count, = self.db.execute("SELECT count(*) FROM hall_games WHERE board = ? AND game_id > 0", (board,)).fetchone()
-        if count < GAMES_PER_BOARD:
+        """The retention rule (hall/retention.py): the board's oldest game never played dropped for a new one."""
+        count, dropped = retention.make_room(self.db, board, GAMES_PER_BOARD)
+        if dropped is None:
             return
-        empty = self.db.execute(
-            "SELECT h.game_id FROM hall_games h JOIN games g ON g.id = h.game_id WHERE h.board = ?"
-            " AND g.finished IS NULL AND NOT EXISTS (SELECT 1 FROM moves m WHERE m.game_id = h.game_id)"
-            " ORDER BY h.game_id LIMIT 1", (board,)).fetchone()
-        if empty is None:
-            raise OverLimit(f"the board has {count} games in the hall, the most kept ({GAMES_PER_BOARD}),"
-                            " and none of them is an empty one to drop")
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.db.execute("UPDATE hall_games SET game_id = 0 WHERE game_id = ?", empty)
-            self.db.execute("DELETE FROM games WHERE id = ?", empty)
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.games.pop(empty[0], None)
-        self._pdns.pop(empty[0], None)
+        self.games.pop(dropped, None)
+        self._pdns.pop(dropped, None)
         self.counts["dropped"] += 1
         self._say(board, "dropped", f"{where}: {count} games kept; the oldest never played dropped for the new one")
 
@@ -341,14 +297,7 @@ class HallRecord:
         return "refused"
 
     def _say(self, board: str, kind: str, line: str) -> bool:
-        """Log `line` for `board` unless a line of this kind went out less than LOG_EVERY_S ago; True: logged."""
-        limit = self._logs.get((board, kind))
-        if limit is None:
-            limit = self._logs[(board, kind)] = LogLimit(log, LOG_EVERY_S)
-            while len(self._logs) > 4 * limits.BOARDS:
-                self._logs.popitem(last=False)
-        self._logs.move_to_end((board, kind))
-        return limit.log(logging.WARNING, "board %s: %s", board, line)
+        return self._logs.say(board, kind, line)
 
     def _board(self, board: str, **values: Any) -> None:
         self.db.execute("INSERT OR IGNORE INTO hall_boards (board) VALUES (?)", (board,))

@@ -8,10 +8,10 @@ import json
 import time
 from typing import Any
 
-from damka.controller.store.rows import result_text
+from damka.controller.store.rows import result_from_json, result_text
 from damka.engine.safe_text import one_line
 from damka.hall import live
-from damka.hall.record import HallRecord, result_from_json
+from damka.hall.record import HallRecord
 from damka.web.state import result_data   # the board page's result wording
 
 

@@ -6,7 +6,8 @@ lesson of thousands of steps. Each answers with ONE line on stderr and exit
 
 Each case is the console script in its own process, as a person runs it; its
 CPU time and peak memory are the kernel's count for that one process
-(`os.wait4`), so a loaded machine slows the wall clock, not what is asserted.
+(`os.wait4` in a small launcher that forks it), so a loaded machine slows the wall
+clock, not what is asserted.
 """
 
 from __future__ import annotations
@@ -72,25 +73,45 @@ def damka_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "damka"]
 
 
+# A small Python that forks the command and reports what the kernel counted for it. The
+# peak memory Linux reports (ru_maxrss) is carried over an exec from the process that
+# forked: a command started straight from this test's worker (150 MB and more after a
+# few hundred tests) would report the worker's peak. Forked from this small launcher, it
+# starts from the launcher's few MB.
+LAUNCHER = """
+import os, sys
+report, argv = sys.argv[1], sys.argv[2:]
+pid = os.fork()
+if pid == 0:
+    os.execv(argv[0], argv)
+_, status, usage = os.wait4(pid, 0)
+with open(report, "w") as out:
+    out.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_utime + usage.ru_stime} {usage.ru_maxrss}")
+"""
+
+
 def run_measured(argv: list[str], cwd: Path, env: dict[str, str]) -> Ran:
     """Run `argv` to its end (killed past WALL_DEADLINE_S); its own CPU time and peak memory."""
-    out_path, err_path = cwd / "out.txt", cwd / "err.txt"
+    out_path, err_path, report = cwd / "out.txt", cwd / "err.txt", cwd / "ran.txt"
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         start = time.monotonic()
         # The shell sets the cap and becomes the command (exec): wait4 counts the command itself.
         capped = ["/bin/sh", "-c", f'ulimit -v {ADDRESS_SPACE // 1024} && exec "$@"', "sh", *argv]
-        proc = subprocess.Popen(capped, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd, env=env)
-    killer = threading.Timer(WALL_DEADLINE_S, proc.kill)
+        proc = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(report), *capped], stdin=subprocess.DEVNULL,
+                                stdout=out, stderr=err, cwd=cwd, env=env, start_new_session=True)
+    killer = threading.Timer(WALL_DEADLINE_S, lambda: os.killpg(proc.pid, 9))
     killer.start()
     try:
-        _, status, usage = os.wait4(proc.pid, 0)
+        proc.wait()
     finally:
         killer.cancel()
-    proc.returncode = os.waitstatus_to_exitcode(status)   # reaped here: Popen must not wait or signal again
     wall = time.monotonic() - start
-    code = None if proc.returncode == -9 and wall >= WALL_DEADLINE_S else proc.returncode
-    return Ran(code, out_path.read_text(errors="replace"), err_path.read_text(errors="replace"),
-               usage.ru_utime + usage.ru_stime, usage.ru_maxrss, wall)
+    if not report.exists():   # the launcher was killed at the wall deadline
+        return Ran(None, out_path.read_text(errors="replace"), err_path.read_text(errors="replace"), 0.0, 0, wall)
+    code, cpu_s, max_rss_kb = report.read_text().split()
+    return Ran(None if int(code) == -9 and wall >= WALL_DEADLINE_S else int(code),
+               out_path.read_text(errors="replace"), err_path.read_text(errors="replace"),
+               float(cpu_s), int(max_rss_kb), wall)
 
 
 @pytest.fixture(scope="module")
