@@ -7,4 +7,4 @@ exactly its own copy."""
 
 NAME = "damka-fw"
 VERSION = "1.1"
-HASH = "67a56ac63d1d"
+HASH = "b49d77c6f126"

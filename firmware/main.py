@@ -43,26 +43,38 @@ if hasattr(micropython, "alloc_emergency_exception_buf"):  # ports with a fixed 
 class UsbSerial:
     """USB CDC through stdin/stdout, binary-safe: Ctrl-C (0x03) must not
     interrupt us, since it can occur inside a frame (it is off from the
-    first line of this file)."""
+    first line of this file). Reading and writing make no object: `ipoll`
+    (not `poll`, which returns a new list) says whether a byte waits, and
+    bytes are read one at a time into a buffer kept for it (stdin's
+    `readinto` waits for as many bytes as asked)."""
+
+    takes_views = True  # write() is given a memoryview: written at once, not kept
 
     def __init__(self):
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
-        self.inp = sys.stdin.buffer
+        poller = select.poll()
+        poller.register(sys.stdin, select.POLLIN)
+        self.ipoll = poller.ipoll                  # bound methods, made once
+        self.read_one = sys.stdin.buffer.readinto
+        self.one = bytearray(1)
         self.out = sys.stdout.buffer
 
-    def read(self):
-        poll = self.poller.poll
-        if not poll(0):
-            return b""  # the common case: nothing made, nothing to collect
-        read = self.inp.read
-        data = bytearray()
-        while len(data) < 256 and poll(0):
-            byte = read(1)
-            if not byte:
-                break  # the host went away mid-read
-            data.extend(byte)
-        return bytes(data)
+    def readinto(self, buf):
+        """The bytes waiting now, up to len(buf), into buf; how many."""
+        ipoll = self.ipoll
+        read_one = self.read_one
+        one = self.one
+        n = 0
+        size = len(buf)
+        while n < size:
+            for _ in ipoll(0):
+                break
+            else:
+                return n  # nothing (more) waiting
+            if not read_one(one):
+                return n  # the host went away mid-read
+            buf[n] = one[0]
+            n += 1
+        return n
 
     def write(self, data):
         self.out.write(data)

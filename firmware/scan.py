@@ -140,19 +140,27 @@ class ButtonBank:
     wrapping press counter, which every SNAPSHOT carries: the host counts
     presses from the counters, so a lost frame never loses or repeats a press.
     `changed` says whether the last `update` changed `state` (a press or a
-    release), so a release is sent at once too."""
+    release), so a release is sent at once too.
 
-    def __init__(self, pins, scans=3, source=None):
+    A button takes a new state after `scans` consecutive reads agree on it, or,
+    given the time, once two reads `stable_ms` or more apart saw it without a
+    break (as the squares' Debouncer): a 15 ms press read every 6 ms is read
+    twice only, and still counted."""
+
+    def __init__(self, pins, scans=3, source=None, stable_ms=None):
         self.pins = pins
         self.source = source  # a KeyRow to read before the pins, or None
         # The key row's first buttons in order: its mask is ours, no pin needs reading.
         self.direct = source is not None and list(pins) == list(source.pins[:len(pins)])
         self.scans = scans
+        self.stable_ms = stable_ms  # None: by the count of reads alone
+        self.full = (1 << len(pins)) - 1
         self.state = 0
         self.changed = False
         self.moving = 0       # buttons whose reading differs from `state`, not yet settled
         self.counts = [0] * len(pins)
         self.run = bytearray(len(pins))
+        self.since = [0] * len(pins)  # when each moving button was first read changed
 
     def read(self):
         """The raw down mask: bit i set while button i reads pressed."""
@@ -168,37 +176,50 @@ class ButtonBank:
             bit <<= 1
         return down
 
-    def update(self):
-        """Read the pins once; returns the indices of buttons newly pressed
-        (the shared empty `NONE` when nothing settled: the common case costs
-        one read and one XOR)."""
+    def step(self, now_ms=None):
+        """Read the pins once; returns the mask of buttons newly pressed (0:
+        the common case costs one read and one XOR, and makes nothing)."""
         self.changed = False
-        diff = (self.read() & ((1 << len(self.pins)) - 1)) ^ self.state
+        diff = (self.read() & self.full) ^ self.state
         if not diff and not self.moving:
-            return NONE
-        pressed = NONE  # type: tuple[int, ...] | list[int]
+            return 0
+        return self._settle(diff, now_ms)
+
+    def _settle(self, diff, now_ms):
+        pressed = 0
         run = self.run
+        timed = now_ms is not None and self.stable_ms is not None
         for i in range(len(self.pins)):
             bit = 1 << i
             if not diff & bit:
-                if self.moving & bit:
+                if self.moving & bit:  # bounced back before settling: forget it
                     run[i] = 0
                     self.moving &= ~bit
                 continue
-            self.moving |= bit
-            run[i] += 1
-            if run[i] >= self.scans:
+            if not self.moving & bit:
+                self.moving |= bit
+                run[i] = 0
+                if timed:
+                    self.since[i] = now_ms
+            if run[i] < 255:
+                run[i] += 1
+            if run[i] >= self.scans or (timed and now_ms - self.since[i] >= self.stable_ms):
                 run[i] = 0
                 self.moving &= ~bit
                 self.state ^= bit
                 self.changed = True
                 if self.state & bit:
                     self.counts[i] = (self.counts[i] + 1) & 0xFF
-                    if isinstance(pressed, list):
-                        pressed.append(i)
-                    else:
-                        pressed = [i]
+                    pressed |= bit
         return pressed
+
+    def update(self, now_ms=None):
+        """`step`, as the indices of the buttons newly pressed (the shared
+        empty `NONE` when none)."""
+        pressed = self.step(now_ms)
+        if not pressed:
+            return NONE
+        return [i for i in range(len(self.pins)) if pressed >> i & 1]
 
 
 class KeyRow:

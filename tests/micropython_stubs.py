@@ -1,6 +1,8 @@
 """Stand-ins for the MicroPython modules firmware/main.py imports (machine,
 micropython, utime, select, rp2, neopixel), so the Pico's own entry point
 runs under CPython: the tests and benchmarks/firmware_cost.py use them.
+`rp2.DMA` records each transfer whole (`Dma.transfers`), and the chip's
+clock knows whether interrupts are held off (`machine.disable_irq`).
 
 The pins are one GPIO word, as on the RP2040 (SIO GPIO_IN): an output pin
 pulled low pulls low the inputs it is linked to by a closed switch (`close`),
@@ -71,6 +73,7 @@ class ChipTime:
     def __init__(self, gpio: Gpio) -> None:
         self.us = 0
         self.gpio = gpio
+        self.irq_on = True  # machine.disable_irq() holds interrupts off
         self.edges: list[tuple[int, int, int]] = []  # (when us, pin, level), in order
 
     def schedule(self, when_us: int, pin: int, level: int) -> None:
@@ -78,6 +81,7 @@ class ChipTime:
         self.edges.sort()
 
     def advance(self, us: int, interrupts: bool = True) -> None:
+        interrupts = interrupts and self.irq_on
         end = self.us + us
         pending: list[int] = []
         while self.edges and self.edges[0][0] <= end:
@@ -140,25 +144,47 @@ class Pwm:
 class StateMachine:
     """rp2.StateMachine: `put(words, shift)` keeps what reached the FIFO. The
     CPU waits in put while the FIFO is full (30 us a word at 800 kHz), with
-    interrupts on."""
+    interrupts as they are. Single words put (`put(word, shift)`) are one
+    write until the line has been idle for a latch (300 us); `puts` keeps
+    each with whether interrupts were on. A DMA transfer (`Dma`) is one write."""
 
     time: "ChipTime | None" = None
 
     def __init__(self, sm_id: int, program, freq: int = 0, sideset_base: Pin | None = None) -> None:
         self.id, self.program, self.freq, self.sideset_base = sm_id, program, freq, sideset_base
         self.running = False
-        self.sent, self.shift = (), 0
+        self.sent: list[int] | tuple = ()
+        self.shift = 0
         self.writes = 0
+        self.puts: list[tuple[int, bool]] = []  # (word as shifted, interrupts on) per single put
+        self.idle_from = -10**9  # chip us at which the words put so far are out
 
     def active(self, on: int) -> None:
         self.running = bool(on)
 
     def put(self, words, shift: int = 0) -> None:
         assert self.running, "put to a stopped state machine"
+        now = self.time.us if self.time is not None else 0
+        if isinstance(words, int):
+            word = words << shift & 0xFFFFFFFF
+            self.puts.append((word, self.time.irq_on if self.time is not None else True))
+            if now - self.idle_from > 300 or not isinstance(self.sent, list):
+                self.sent, self.shift = [], 0
+                self.writes += 1
+            self.sent.append(word)
+            self.idle_from = max(now, self.idle_from) + 30
+            if self.time is not None and self.idle_from - now > 120:  # the FIFO is full: wait a word
+                self.time.advance(30)
+            return
         self.sent, self.shift = words, shift  # what the FIFO takes, decoded when asked (`words`)
         self.writes += 1
         if self.time is not None:
             self.time.advance(30 * max(0, len(words) - 4))  # all but the FIFO's 4 words
+
+    def take_dma(self, words: list[int]) -> None:
+        assert self.running, "DMA to a stopped state machine"
+        self.sent, self.shift = words, 0
+        self.writes += 1
 
     @property
     def words(self) -> list[int]:
@@ -170,6 +196,41 @@ class StateMachine:
         return [(w >> 16 & 0xFF, w >> 24 & 0xFF, w >> 8 & 0xFF) for w in self.words]
 
 
+class Dma:
+    """rp2.DMA feeding a state machine's TX FIFO: `config(..., trigger=True)`
+    moves `count` little-endian words from `read` to `write` (a StateMachine)
+    as one transfer, whatever the CPU does meanwhile; `active()` while the
+    FIFO still takes them (30 us a word). `transfers` keeps each: (words,
+    the state machine, the ctrl fields packed, chip us at the start)."""
+
+    time: "ChipTime | None" = None
+    made: list["Dma"] = []
+
+    def __init__(self) -> None:
+        self.fields: dict[int, dict] = {}
+        self.transfers: list[tuple[list[int], StateMachine, dict, int]] = []
+        self.ends = 0
+        Dma.made.append(self)
+
+    def pack_ctrl(self, **fields) -> int:
+        value = 0x1000 + len(self.fields)
+        self.fields[value] = fields
+        return value
+
+    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False) -> None:
+        assert read is not None and write is not None and count is not None and ctrl in self.fields and trigger
+        data = bytes(read)
+        assert len(data) >= 4 * count, "DMA would read past the buffer"
+        words = [int.from_bytes(data[k:k + 4], "little") for k in range(0, 4 * count, 4)]
+        now = self.time.us if self.time is not None else 0
+        self.transfers.append((words, write, self.fields[ctrl], now))
+        write.take_dma(words)
+        self.ends = now + 30 * count
+
+    def active(self) -> bool:
+        return self.time is not None and self.time.us < self.ends
+
+
 class Usb:
     """USB CDC: stdin/stdout of the firmware, and Ctrl-C as MicroPython has it."""
 
@@ -177,7 +238,7 @@ class Usb:
         self.micropython = micropython
         self.inbox = bytearray()
         self.sent = bytearray()
-        self.stdin = types.SimpleNamespace(buffer=types.SimpleNamespace(read=self._read))
+        self.stdin = types.SimpleNamespace(buffer=types.SimpleNamespace(read=self._read, readinto=self._readinto))
         self.stdout = types.SimpleNamespace(buffer=types.SimpleNamespace(write=self.sent.extend))
 
     def host_sends(self, data: bytes) -> None:
@@ -188,6 +249,12 @@ class Usb:
     def _read(self, n: int) -> bytes:
         data, self.inbox[:n] = bytes(self.inbox[:n]), b""
         return data
+
+    def _readinto(self, buf) -> int:
+        n = len(buf)
+        assert len(self.inbox) >= n, "stdin's readinto would block: fewer bytes wait than asked"
+        buf[:n], self.inbox[:n] = self.inbox[:n], b""
+        return n
 
 
 class NeoPixel:
@@ -215,19 +282,31 @@ class NeoPixel:
             self.time.advance(self.n * 24 * 5 // 4 + 50, interrupts=False)
 
 
-def make_modules() -> tuple[dict[str, types.ModuleType], Usb, ChipTime]:
-    """The stub modules, USB, and the chip's clock (sleep_ms and sleep_us move it)."""
+def make_modules(dma: bool = True) -> tuple[dict[str, types.ModuleType], Usb, ChipTime]:
+    """The stub modules, USB, and the chip's clock (sleep_ms and sleep_us move
+    it). `dma`: whether rp2 has DMA (MicroPython 1.21 and later)."""
     Pin.gpio = Gpio()
     time = ChipTime(Pin.gpio)
-    StateMachine.time = NeoPixel.time = time
+    StateMachine.time = NeoPixel.time = Dma.time = time
+    Dma.made = []
     machine = types.ModuleType("machine")
     machine.Pin, machine.PWM, machine.mem32 = Pin, Pwm, Mem32(Pin.gpio)
+
+    def disable_irq() -> bool:
+        state, time.irq_on = time.irq_on, False
+        return state
+
+    def enable_irq(state: bool) -> None:
+        time.irq_on = state
+
+    machine.disable_irq, machine.enable_irq = disable_irq, enable_irq
     micropython = types.ModuleType("micropython")
     micropython.interrupt_char = 3  # MicroPython's default: Ctrl-C interrupts
     micropython.kbd_intr = lambda c: setattr(micropython, "interrupt_char", c)
     micropython.alloc_emergency_exception_buf = lambda size: None
     utime = types.ModuleType("utime")
     utime.ticks_ms = lambda: time.us // 1000
+    utime.ticks_us = lambda: time.us
     utime.ticks_diff = lambda a, b: a - b
     utime.sleep_ms = lambda ms: time.advance(ms * 1000)
     utime.sleep_us = lambda us: time.advance(us)
@@ -235,6 +314,8 @@ def make_modules() -> tuple[dict[str, types.ModuleType], Usb, ChipTime]:
     rp2.PIO = types.SimpleNamespace(OUT_LOW=0, OUT_HIGH=1, SHIFT_LEFT=0, SHIFT_RIGHT=1)
     rp2.asm_pio = lambda **options: (lambda program: program)  # assembled only on the chip
     rp2.StateMachine = StateMachine
+    if dma:
+        rp2.DMA = Dma
     neopixel = types.ModuleType("neopixel")  # what the firmware before PIO imported
     neopixel.NeoPixel = NeoPixel
     usb = Usb(micropython)
@@ -248,6 +329,9 @@ def make_modules() -> tuple[dict[str, types.ModuleType], Usb, ChipTime]:
         def poll(self, timeout: int) -> list:
             return [(usb.stdin, 1)] if usb.inbox else []
 
+        def ipoll(self, timeout: int) -> Iterator[tuple]:
+            return iter([(usb.stdin, 1)] if usb.inbox else [])
+
     select.poll = Poll
     modules = {"machine": machine, "micropython": micropython, "utime": utime, "rp2": rp2,
                "neopixel": neopixel, "select": select}
@@ -255,10 +339,10 @@ def make_modules() -> tuple[dict[str, types.ModuleType], Usb, ChipTime]:
 
 
 @contextmanager
-def installed(firmware_dir: str, flat: tuple[str, ...]) -> Iterator[tuple[dict, Usb, ChipTime]]:
+def installed(firmware_dir: str, flat: tuple[str, ...], dma: bool = True) -> Iterator[tuple[dict, Usb, ChipTime]]:
     """The stubs in sys.modules and the firmware folder on sys.path (flat
     imports, as on the Pico), undone afterwards."""
-    modules, usb, time = make_modules()
+    modules, usb, time = make_modules(dma)
     saved = {name: sys.modules.get(name) for name in (*modules, *flat)}
     sys.modules.update(modules)
     for name in flat:
