@@ -53,8 +53,8 @@ class UsbSerial:
     def __init__(self):
         poller = select.poll()
         poller.register(sys.stdin, select.POLLIN)
-        self.ipoll = poller.ipoll                  # bound methods, made once
-        self.read_one = sys.stdin.buffer.readinto
+        self.ipoll = poller.ipoll  # type: ignore[attr-defined]  # MicroPython's; bound methods, made once
+        self.read_one = sys.stdin.buffer.readinto  # type: ignore[union-attr]  # MicroPython's stdio has it
         self.one = bytearray(1)
         self.out = sys.stdout.buffer
 
