@@ -77,9 +77,8 @@ class PioChain:
         left = self.busy_us - utime.ticks_diff(utime.ticks_us(), self.started)
         if left > 0:
             utime.sleep_us(left)
-        if self.dma is not None:
-            while self.dma.active():
-                pass
+        if self.dma is not None and self.dma.active():
+            self.dma.active(0)  # never so (the words take 2.4 ms): a stalled transfer is dropped, not waited for
 
     def put_all(self, buf):
         """The words by the CPU, interrupts held off so the FIFO never runs dry."""

@@ -223,14 +223,17 @@ class Device:
             knob.poll()
         if not knob.moved():
             return False
-        steps = knob.take_each()
+        self.send_steps()
+        return True
+
+    def send_steps(self):
+        steps = self.encoder.take_each()
         first = len(self.buttons.pins) if self.buttons else 0
         counts = self.encoder_counts
         for k in range(ENCODER_BUTTONS):
             for _ in range(steps[k]):
                 counts[k] = (counts[k] + 1) & 0xFF
                 self.send_button(first + k, counts[k])
-        return True
 
     def run(self, sleep_ms=None, until=None):
         """Poll forever (or while `until()` is false), sleeping between scans."""

@@ -7,4 +7,4 @@ exactly its own copy."""
 
 NAME = "damka-fw"
 VERSION = "1.1"
-HASH = "a051e7db71c3"
+HASH = "f0f397036f45"

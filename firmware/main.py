@@ -59,20 +59,17 @@ class UsbSerial:
         self.out = sys.stdout.buffer
 
     def readinto(self, buf):
-        """The bytes waiting now, up to len(buf), into buf; how many."""
-        ipoll = self.ipoll
-        read_one = self.read_one
-        one = self.one
+        """The bytes waiting now, up to len(buf), into buf; how many. (Few
+        locals: a frame over 11 words would be allocated at each call.)"""
         n = 0
-        size = len(buf)
-        while n < size:
-            for _ in ipoll(0):
+        while n < len(buf):
+            for _ in self.ipoll(0):
                 break
             else:
                 return n  # nothing (more) waiting
-            if not read_one(one):
+            if not self.read_one(self.one):
                 return n  # the host went away mid-read
-            buf[n] = one[0]
+            buf[n] = self.one[0]
             n += 1
         return n
 

@@ -27,39 +27,50 @@ class Debouncer:
         self.primed = False
 
     def update(self, raw, now_ms):
-        """Feed one raw scan; returns True when the debounced state changed."""
+        """Feed one raw scan; returns True when the debounced state changed.
+        (Few locals: on MicroPython a frame over 11 words is allocated on the
+        heap at each call, and this runs every poll; benchmarks/firmware_frames.py.)"""
         if not self.primed:
-            # The first scan after power-up is taken as it is: there is no
-            # earlier state to bounce from.
-            self.stable = list(raw)
-            self.primed = True
-            return True
+            return self._prime(raw)
         changed = False
+        r = self.rows
+        while r:  # not `for r in range`: its two stack slots make the frame too big
+            r -= 1
+            if raw[r] != self.stable[r] or self.pending[r]:  # the common case: a quiet row costs one compare
+                changed = self._settle(r, raw[r], now_ms) or changed
+        return changed
+
+    def _prime(self, raw):
+        """The first scan after power-up is taken as it is: there is no earlier state to bounce from."""
+        self.stable = list(raw)
+        self.primed = True
+        return True
+
+    def _settle(self, r, row, now_ms):
+        """Row r, read as `row`, whose squares differ from their state (or were moving)."""
+        changed = False
+        diff = row ^ self.stable[r]
         cols = self.cols
-        for r in range(self.rows):
-            diff = raw[r] ^ self.stable[r]
-            if not diff and not self.pending[r]:
-                continue  # the common case: a quiet row costs one XOR
-            base = r * cols
-            for c in range(cols):
-                bit = 1 << c
-                i = base + c
-                if diff & bit:
-                    if self.pending[r] & bit:
-                        self.count[i] = min(self.count[i] + 1, 255)
-                    else:
-                        self.pending[r] |= bit
-                        self.count[i] = 1
-                        self.since[i] = now_ms
-                    if self.count[i] >= self.scans or now_ms - self.since[i] >= self.stable_ms:
-                        self.stable[r] ^= bit
-                        self.pending[r] &= ~bit
-                        self.count[i] = 0
-                        changed = True
-                elif self.pending[r] & bit:
-                    # It bounced back before settling: forget the change.
+        base = r * cols
+        for c in range(cols):
+            bit = 1 << c
+            i = base + c
+            if diff & bit:
+                if self.pending[r] & bit:
+                    self.count[i] = min(self.count[i] + 1, 255)
+                else:
+                    self.pending[r] |= bit
+                    self.count[i] = 1
+                    self.since[i] = now_ms
+                if self.count[i] >= self.scans or now_ms - self.since[i] >= self.stable_ms:
+                    self.stable[r] ^= bit
                     self.pending[r] &= ~bit
                     self.count[i] = 0
+                    changed = True
+            elif self.pending[r] & bit:
+                # It bounced back before settling: forget the change.
+                self.pending[r] &= ~bit
+                self.count[i] = 0
         return changed
 
 
@@ -94,16 +105,19 @@ def read_row(row_pin, col_pins, settle=None, read_cols=None):
     row_pin.value(0)
     if settle is not None:
         settle()
-    if read_cols is not None:
-        mask = read_cols()
-    else:
-        mask = 0
-        bit = 1
-        for col in col_pins:
-            if not col.value():
-                mask |= bit
-            bit <<= 1
+    mask = read_cols() if read_cols is not None else read_pins(col_pins)
     row_pin.value(1)
+    return mask
+
+
+def read_pins(col_pins):
+    """The columns one pin at a time: bit c set where column c reads low."""
+    mask = 0
+    bit = 1
+    for col in col_pins:
+        if not col.value():
+            mask |= bit
+        bit <<= 1
     return mask
 
 
@@ -124,12 +138,13 @@ class PinMatrix:
 
     def scan(self):
         masks = self.masks
-        cols, settle, read_cols = self.col_pins, self.settle, self.read_cols
-        r = 0
-        for row in self.row_pins:
-            masks[r] = read_row(row, cols, settle, read_cols)
-            r += 1
+        pins = self.row_pins
+        for r in range(len(pins)):
+            masks[r] = self.read(pins[r])
         return masks
+
+    def read(self, row_pin):
+        return read_row(row_pin, self.col_pins, self.settle, self.read_cols)
 
 
 NONE = ()  # type: tuple[int, ...]  # "no presses": shared, so a quiet poll makes no list

@@ -227,7 +227,9 @@ class Dma:
         write.take_dma(words)
         self.ends = now + 30 * count
 
-    def active(self) -> bool:
+    def active(self, on: int | None = None) -> bool:
+        if on is not None and not on:
+            self.ends = 0  # aborted
         return self.time is not None and self.time.us < self.ends
 
 
