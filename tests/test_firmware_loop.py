@@ -7,16 +7,13 @@ MicroPython allocates from a heap searched from the last freed block, so a
 loop that makes garbage on every poll slows down until the next collection
 (issue 37: the row interval grew from 2.5 to 14 ms in 18 s). CPython
 allocates for other reasons (every int past 256, frames), so its allocator
-cannot tell; the opcodes can. `AllocationWatch` traces the firmware's own
-code line by line and opcode by opcode and names every place that would
-allocate on MicroPython: building a tuple, list, dict, set, slice or string,
-a closure, a generator, an exception raised, a call of bytes(), list(),
-str() and the like, a true division (a float), and an int past MicroPython's
-small ints (2**30) left in a local."""
+cannot tell; the opcodes can: micropython_stubs.AllocationWatch names every
+place of the firmware's code that would allocate on MicroPython. (Frames
+over 11 words, which MicroPython also puts on the heap, are checked from the
+.mpy by benchmarks/firmware_frames.py.)"""
 
 from __future__ import annotations
 
-import dis
 import importlib
 import sys
 import tracemalloc
@@ -34,55 +31,6 @@ from test_firmware_inputs import Level
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
 FLAT = ("main", "device", "scan", "lights", "protocol", "encoder", "chain", "fw_version")
-
-ALLOCATING_OPS = {"BUILD_TUPLE", "BUILD_LIST", "BUILD_MAP", "BUILD_SET", "BUILD_SLICE", "BUILD_STRING",
-                  "BUILD_CONST_KEY_MAP", "FORMAT_VALUE", "MAKE_FUNCTION", "LIST_APPEND", "LIST_EXTEND",
-                  "RETURN_GENERATOR", "RAISE_VARARGS", "DICT_UPDATE", "UNPACK_EX"}
-ALLOCATING_CALLS = {"bytes", "bytearray", "list", "tuple", "dict", "set", "str", "memoryview", "sorted",
-                    "enumerate", "zip", "map", "filter", "float", "repr", "format", "iter"}
-SMALL_INT = 1 << 30  # MicroPython on the RP2040: ints from 2**30 up are objects on the heap
-
-
-class AllocationWatch:
-    """sys.settrace over the firmware's files: `seen` maps "file:line op" to how often."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = str(folder)
-        self.seen: dict[str, int] = {}
-
-    def _note(self, frame, what: str) -> None:
-        where = f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} {what}"
-        self.seen[where] = self.seen.get(where, 0) + 1
-
-    def _trace(self, frame, event, arg):
-        if not frame.f_code.co_filename.startswith(self.folder):
-            return None
-        frame.f_trace_opcodes = True
-        if event == "opcode":
-            code = frame.f_code
-            op = dis.opname[code.co_code[frame.f_lasti]]
-            if op == "BINARY_OP" and code.co_code[frame.f_lasti + 1] in (11, 24):  # / and /=
-                self._note(frame, "float division")
-            elif op in ALLOCATING_OPS:
-                self._note(frame, op)
-            elif op in ("LOAD_GLOBAL", "LOAD_NAME"):
-                arg_ = code.co_code[frame.f_lasti + 1]
-                name = code.co_names[arg_ >> 1 if op == "LOAD_GLOBAL" else arg_]
-                if name in ALLOCATING_CALLS:
-                    self._note(frame, f"calls {name}()")
-        elif event == "return":
-            for name, value in frame.f_locals.items():
-                if isinstance(value, float) or (isinstance(value, int) and not -SMALL_INT <= value < SMALL_INT):
-                    self._note(frame, f"big number in {name}")
-        return self._trace
-
-    def __enter__(self) -> "AllocationWatch":
-        sys.settrace(self._trace)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        sys.settrace(None)
-
 
 @pytest.fixture
 def pico(monkeypatch):
@@ -140,7 +88,7 @@ def test_a_poll_makes_nothing_idle_nor_with_led_frames(pico):
     run_polls(chip, 300, leds_frames(6))  # warm: the usual frame lengths have their views
     traffic = leds_frames(12, seq=6)
     chip.usb.sent.clear()
-    with AllocationWatch(FIRMWARE) as watch:
+    with stubs.AllocationWatch(FIRMWARE) as watch:
         run_polls(chip, 600)
         run_polls(chip, 600, traffic)
     assert watch.seen == {}, "allocating on MicroPython: " + ", ".join(sorted(watch.seen))
@@ -170,7 +118,7 @@ def test_a_poll_makes_nothing_idle_nor_with_led_frames(pico):
 def test_the_watch_sees_what_would_allocate(pico):
     """The check above is real: a SNAPSHOT packed the host's way (bytes and lists) is seen."""
     chip = pico()
-    with AllocationWatch(FIRMWARE) as watch:
+    with stubs.AllocationWatch(FIRMWARE) as watch:
         sys.modules["protocol"].pack_snapshot(5, [1, 2], 9, 0, [1, 2])
         sys.modules["protocol"].pack_snapshot(1 << 31, [0], 9, 0, [])
     assert any("calls bytes()" in where for where in watch.seen)
