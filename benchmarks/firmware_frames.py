@@ -25,13 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 ON_STACK_WORDS = 11       # py/objfun.c: VM_MAX_STATE_ON_STACK is 11 machine words
 EXC_STACK_WORDS = 3       # mp_exc_stack_t: handler, saved sp, previous exception
-# Called on every poll, quiet or not (main.py's loop, Device.poll and what it calls).
+# Called on every poll, quiet or not (main.py's loop, Device.poll and what it
+# calls). What runs only when something happens (a frame in or out, a blink
+# edge: FrameDecoder.take, LedImage.draw, FrameWriter.frame...) may have a
+# heap frame: it is freed on return, so it leaves no garbage behind.
 POLL_PATH = {
     "device.py": {"run", "poll", "tick", "read_buttons", "encoder_steps", "receive", "update"},
     "scan.py": {"update", "scan", "read_row", "read", "step"},
     "encoder.py": {"moved", "poll", "feed"},
     "main.py": {"readinto", "read_cols", "settle", "<lambda>"},
-    "protocol.py": {"take"},
 }
 
 

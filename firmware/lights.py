@@ -139,12 +139,14 @@ class LedImage:
         self.budget_ma = budget_ma
         self.order = chain_cells(rows, cols, serpentine)  # chain position -> row-major cell
         self.cells = bytearray(self.n)
+        self.spare_cells = bytearray(self.n)     # the next frame's cells, until they are checked
         self.size = 1                             # palette entries, index 0 (off) included
         self.head = bytearray(2 + 4 * (MAX_ENTRIES - 1))  # the palette part of the last frame, as sent
         self.head_len = 0
         self.rgb = bytearray(3 * MAX_ENTRIES)     # each entry's colour at the frame's brightness
         self.blink = bytearray(MAX_ENTRIES)       # each entry's blink pattern (STEADY: always lit)
         self.counts = [0] * MAX_ENTRIES           # cells showing each entry
+        self.spare_counts = [0] * MAX_ENTRIES
         self.edges = [0] * 16                     # the palette's blink edges in the 1 s cycle, sorted
         self.n_edges = 0
         self.lut = bytearray(WIRE_BYTES * MAX_ENTRIES)  # each entry's chain bytes, for the phase drawn
@@ -165,19 +167,21 @@ class LedImage:
         at = 2 + 4 * count
         if n != at + self.n:
             return "LEDS bad length"
-        for i in range(at, n):
-            if body[i] > count:
-                return "LEDS palette index out of range"
-        if not self._same_head(body, at):
-            self._take_palette(body, at)
-        cells = self.cells
-        counts = self.counts
-        for i in range(self.size):
+        # One pass into the spare cells and counts: kept only if every cell names an entry.
+        cells = self.spare_cells
+        counts = self.spare_counts
+        for i in range(count + 1):
             counts[i] = 0
         for i in range(self.n):
             v = body[at + i]
+            if v > count:
+                return "LEDS palette index out of range"
             cells[i] = v
             counts[v] += 1
+        if not self._same_head(body, at):
+            self._take_palette(body, at)
+        self.spare_cells, self.cells = self.cells, cells
+        self.spare_counts, self.counts = self.counts, counts
         return None
 
     def _same_head(self, body, at):

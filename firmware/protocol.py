@@ -229,11 +229,19 @@ class FrameDecoder:
         self.msg_type = 0
         self.seq = 0
         self.body = self.bodies.get(0)
+        self._restart()
 
     def reset(self):
         """Forget a partial frame (after a reconnect)."""
         self.n = 0
         self.overflowing = False
+        self._restart()
+
+    def _restart(self):
+        self.j = 0          # bytes decoded so far
+        self.left = 0       # data bytes still due in the current COBS block (0: a code byte is next)
+        self.code = 0xFF    # the current block's code byte
+        self.crc = 0xFFFF   # over the decoded bytes: 0 at the end of a good frame (its CRC included)
 
     def feed(self, data):
         frames = []
@@ -247,50 +255,83 @@ class FrameDecoder:
 
     def take(self, data, at, end):
         """Consume data[at:end] up to the delimiter ending a good frame (then
-        `ready`) or to `end`; returns where it stopped."""
+        `ready`) or to `end`; returns where it stopped. One pass: each byte is
+        kept (for a retry), COBS-decoded and summed as it comes, so a frame
+        is checked the moment its delimiter arrives (a CRC over the bytes and
+        their CRC is 0)."""
         self.ready = False
         raw = self.raw
+        frame = self.frame
+        table = _CRC_TABLE
         n = self.n
-        limit = self.limit
+        j = self.j
+        left = self.left
+        crc = self.crc
         while at < end:
             b = data[at]
             at += 1
             if b:
-                if n < limit:
-                    raw[n] = b
-                    n += 1
-                else:
+                if n == self.limit:
                     self.overflowing = True
+                    continue
+                raw[n] = b
+                n += 1
+                if left:
+                    frame[j] = b
+                    j += 1
+                    left -= 1
+                    crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ b) & 0xFF]
+                else:
+                    if self.code < 0xFF and n > 1:  # the zero that ended the block before
+                        frame[j] = 0
+                        j += 1
+                        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) & 0xFF]
+                    self.code = b
+                    left = b - 1
                 continue
+            self.n = 0
+            self._restart()
             if self.overflowing:
                 self.bad += 1
                 self.overflowing = False
             elif n:
-                self.n = 0
-                if self._decode(n):
+                if not left and j >= 4 and not crc:
+                    self._found(j)
+                    self.good += 1
+                    self.ready = True
+                    return at
+                if self._retry(n):
                     self.good += 1
                     self.ready = True
                     return at
                 self.bad += 1
-            n = 0
+            n = j = left = 0
+            crc = 0xFFFF
         self.n = n
+        self.j = j
+        self.left = left
+        self.crc = crc
         return at
 
-    def _decode(self, n):
-        """Whether raw[:n], or it without up to MAX_SKIP first bytes, is a good frame."""
+    def _found(self, size):
+        frame = self.frame
+        self.msg_type = frame[0]
+        self.seq = frame[1]
+        self.body = self.bodies.get(size - 4)
+
+    def _retry(self, n):
+        """Whether raw[:n] without its first byte, or up to MAX_SKIP of them,
+        is a good frame (stray bytes before it: one bad count, the frame kept)."""
         raw = self.raw
         frame = self.frame
-        for skip in range(MAX_SKIP if n > MAX_SKIP else n):
+        for skip in range(1, MAX_SKIP if n > MAX_SKIP else n):
             if not cobs_chain_fits(raw, skip, n):
                 continue
             size = cobs_decode_into(raw, skip, n, frame)
-            if size < 4 or crc16(frame, 0xFFFF, 0, size - 2) != (frame[size - 2] << 8) | frame[size - 1]:
+            if size < 4 or crc16(frame, 0xFFFF, 0, size):
                 continue
-            if skip:
-                self.bad += 1  # the stray bytes: counted, the frame kept
-            self.msg_type = frame[0]
-            self.seq = frame[1]
-            self.body = self.bodies.get(size - 4)
+            self.bad += 1
+            self._found(size)
             return True
         return False
 
