@@ -57,7 +57,7 @@ class PioChain:
         self.sm.active(1)
         self.put = self.sm.put          # a bound method, made once
         self.busy_us = count * WORD_US + LATCH_US
-        self.started = utime.ticks_us() - self.busy_us
+        self.started = utime.ticks_add(utime.ticks_us(), -self.busy_us)  # free at once
         self.dma = None
         if hasattr(rp2, "DMA"):
             self.dma = rp2.DMA()

@@ -113,8 +113,9 @@ class Device:
 
     # -- sending ---------------------------------------------------------
     def send(self, msg_type, body=b""):
-        n = len(body)
-        self.writer.payload[P.BODY_AT:P.BODY_AT + n] = body
+        payload = self.writer.payload
+        n = min(len(body), len(payload) - P.BODY_AT - 2)  # room for the CRC: a longer text is cut
+        payload[P.BODY_AT:P.BODY_AT + n] = body[:n]
         self.send_built(msg_type, n)
 
     def send_built(self, msg_type, n):

@@ -6,5 +6,5 @@ content hash of the other firmware files, written by `damka firmware stamp`
 exactly its own copy."""
 
 NAME = "damka-fw"
-VERSION = "1.1"
-HASH = "765c938ffef0"
+VERSION = "1.2"
+HASH = "a791e25b7761"

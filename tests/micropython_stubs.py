@@ -394,6 +394,7 @@ def make_modules(dma: bool = True) -> tuple[dict[str, types.ModuleType], Usb, Ch
     utime = types.ModuleType("utime")
     utime.ticks_ms = lambda: time.us // 1000
     utime.ticks_us = lambda: time.us
+    utime.ticks_add = lambda a, b: a + b
     utime.ticks_diff = lambda a, b: a - b
     utime.sleep_ms = lambda ms: time.advance(ms * 1000)
     utime.sleep_us = lambda us: time.advance(us)

@@ -231,3 +231,13 @@ def test_without_dma_the_chain_is_written_with_interrupts_held_off(pico):
     last = sm.puts[-81:]
     assert len(sm.puts) == 2 * 81 and not any(on for _, on in last)  # one uninterrupted write of 81 words
     assert sm.leds == [(1, 2, 3)] * 81 and chip.time.irq_on  # and interrupts back on after it
+
+
+def test_a_body_longer_than_a_frame_is_cut_not_grown_into():
+    """The board's frames come out of one buffer: a text too long for a frame is cut to fit."""
+    dev = Device(FakeMatrix(), FakeTransport(), None, Clock())
+    dev.send(P.ERROR, P.pack_error(P.E_BAD_LENGTH, "x" * 2000))
+    dev.send_ack(5, P.LEDS)
+    (error, ack) = dev.transport.frames()
+    assert error[0] == P.ERROR and len(error[2]) == P.MAX_FRAME - 4 and error[2][1:4] == b"xxx"
+    assert ack == (P.ACK, 1, P.pack_ack(5, P.LEDS)) and len(dev.writer.payload) == P.MAX_FRAME
