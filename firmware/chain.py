@@ -71,6 +71,10 @@ class PioChain:
         else:
             self.put_all(buf)
 
+    def sending(self):
+        """Whether DMA is still feeding the chain the last write."""
+        return self.dma is not None and self.dma.active()
+
     def wait(self):
         """Until the last write is out and latched (at most its 2.7 ms: rare,
         a frame arriving just after a blink edge was drawn)."""

@@ -20,7 +20,11 @@ ENCODER_BUTTONS = 2  # the encoder's steps are two more buttons: +1 (index n), -
 FIRMWARE = fw_version.NAME + " " + fw_version.VERSION + " " + fw_version.HASH
 ERROR_REPORT_MS = 1000
 BUTTON_MS = 5       # a button reading held this long (over two reads) counts, however few reads
-RX_BYTES = 160      # bytes read per poll at most: a LEDS frame (~110) and some
+# Bytes read per poll at most. On the chip a byte costs tens of us to read and
+# decode (a LEDS frame, ~110 bytes, is about 10 ms of it): a frame read whole
+# in one poll left a 15-19 ms hole in the scan, and a 15 ms press fell in it.
+# A frame is read over a few polls instead, the keys and squares scanned between.
+RX_BYTES = 32
 NO_COUNTS = ()      # no button bank: no counters
 
 

@@ -146,8 +146,18 @@ def main(until=None):
         print("damka: MENU held, staying in the REPL")
         return
     board = build()
+    pixels = board.pixels
+
+    def rest():
+        # 1 ms between polls, unless DMA is feeding the LED chain: then the
+        # loop goes round at once (the emulated chip, rp2040js, runs the PIO
+        # across a core's sleep without its DMA, so the FIFO would run dry
+        # there; on the chip it costs a few more scans per write).
+        if not pixels.sending():
+            utime.sleep_ms(1)
+
     try:
-        board.run(sleep_ms=lambda: utime.sleep_ms(1), until=until)
+        board.run(sleep_ms=rest, until=until)
     finally:
         micropython.kbd_intr(3)
 

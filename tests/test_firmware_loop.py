@@ -179,6 +179,28 @@ def test_a_device_acks_the_frame_after_a_stray_byte():
     assert dev.frame_id == 1
 
 
+def poll_until(chip, done, limit_ms: int = 100) -> None:
+    """Poll 1 ms apart until `done()` (a frame is read over a few polls: device.RX_BYTES a poll)."""
+    for _ in range(limit_ms):
+        if done():
+            return
+        chip.time.advance(1000)
+        chip.board.poll()
+    raise AssertionError("not done within the deadline")
+
+
+def test_a_frame_is_read_a_few_bytes_a_poll_so_the_scan_goes_on(pico):
+    """A LEDS frame (~100 bytes) is read over several polls, each scanning
+    once: reading it whole took one 15-19 ms poll on the chip."""
+    chip = pico()
+    chip.board.start()
+    frame = P.encode_frame(P.LEDS, 1, leds_body(0))
+    chip.usb.host_sends(frame)
+    scans = chip.board.scans
+    poll_until(chip, lambda: chip.board.frame_id == 1)
+    assert chip.board.scans - scans >= len(frame) // sys.modules["device"].RX_BYTES
+
+
 def test_the_chain_is_one_dma_transfer_started_before_the_ack(pico):
     chip = pico()
     board = chip.board
@@ -196,8 +218,7 @@ def test_the_chain_is_one_dma_transfer_started_before_the_ack(pico):
     board.transport.write = watched
     body = P.pack_leds(255, [(10, 20, 30, P.STEADY)], bytes([1] * 81))
     chip.usb.host_sends(P.encode_frame(P.LEDS, 1, body))
-    chip.time.advance(1000)
-    board.poll()
+    poll_until(chip, lambda: len(dma.transfers) == 2)
     words, sm, fields, _ = dma.transfers[-1]
     assert sm is board.pixels.sm and len(words) == 81
     assert fields == {"size": 2, "inc_write": False, "treq_sel": 0}  # words, to PIO0's TX FIFO 0, paced by it
@@ -211,9 +232,7 @@ def test_a_second_write_waits_for_the_first_to_end_and_latch(pico):
     board.start()
     for seq, colour in ((1, (9, 0, 0)), (2, (0, 9, 0))):  # two frames in one poll
         chip.usb.host_sends(P.encode_frame(P.LEDS, seq, P.pack_leds(255, [colour + (P.STEADY,)], bytes([1] * 81))))
-    for _ in range(2):  # the second frame is read in the next poll, 1 ms later
-        chip.time.advance(1000)
-        board.poll()
+    poll_until(chip, lambda: len(stubs.Dma.made[0].transfers) == 3)
     starts = [at for _, _, _, at in stubs.Dma.made[0].transfers]
     assert len(starts) == 3
     assert all(b - a >= 81 * 30 + 280 for a, b in zip(starts, starts[1:]))  # never two frames run together
@@ -225,8 +244,7 @@ def test_without_dma_the_chain_is_written_with_interrupts_held_off(pico):
     board = chip.board
     board.start()
     chip.usb.host_sends(P.encode_frame(P.LEDS, 1, P.pack_leds(255, [(1, 2, 3, P.STEADY)], bytes([1] * 81))))
-    chip.time.advance(1000)
-    board.poll()
+    poll_until(chip, lambda: board.frame_id == 1)
     sm = board.pixels.sm
     last = sm.puts[-81:]
     assert len(sm.puts) == 2 * 81 and not any(on for _, on in last)  # one uninterrupted write of 81 words
