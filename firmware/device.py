@@ -20,6 +20,7 @@ ENCODER_BUTTONS = 2  # the encoder's steps are two more buttons: +1 (index n), -
 FIRMWARE = fw_version.NAME + " " + fw_version.VERSION + " " + fw_version.HASH
 ERROR_REPORT_MS = 1000
 BUTTON_MS = 5       # a button reading held this long (over two reads) counts, however few reads
+SQUARE_MS = 5       # the same for a square: a poll slowed by a LEDS frame (up to ~10 ms on the chip) costs no latency
 # Bytes read per poll at most. On the chip a byte costs tens of us to read and
 # decode (a LEDS frame, ~110 bytes, is about 10 ms of it): a frame read whole
 # in one poll left a 15-19 ms hole in the scan, and a 15 ms press fell in it.
@@ -54,7 +55,7 @@ class Device:
     """
 
     def __init__(self, matrix, transport, pixels, ticks_ms, ticks_diff=None,
-                 buttons=None, rows=9, cols=9, debounce_scans=3, debounce_ms=20,
+                 buttons=None, rows=9, cols=9, debounce_scans=3, debounce_ms=SQUARE_MS,
                  serpentine=True, budget_ma=lights.DEFAULT_BUDGET_MA, name=FIRMWARE,
                  encoder=None, buzzer=None, button_ms=BUTTON_MS, rx_bytes=RX_BYTES):
         self.matrix = matrix

@@ -7,4 +7,4 @@ exactly its own copy."""
 
 NAME = "damka-fw"
 VERSION = "1.2"
-HASH = "95c58538f923"
+HASH = "af44c397c63f"
