@@ -259,3 +259,23 @@ def test_a_body_longer_than_a_frame_is_cut_not_grown_into():
     (error, ack) = dev.transport.frames()
     assert error[0] == P.ERROR and len(error[2]) == P.MAX_FRAME - 4 and error[2][1:4] == b"xxx"
     assert ack == (P.ACK, 1, P.pack_ack(5, P.LEDS)) and len(dev.writer.payload) == P.MAX_FRAME
+
+
+def test_the_loop_does_not_sleep_while_dma_feeds_the_chain(pico):
+    """main.py's loop sleeps 1 ms between polls, but not while the DMA runs
+    (rp2040js, the emulated chip, runs the PIO across a sleep without it)."""
+    chip = pico()
+    utime = sys.modules["utime"]
+    sleeps: list[bool] = []
+    sleep_ms = utime.sleep_ms
+
+    def watched(ms):
+        sleeps.append(any(dma.active() for dma in stubs.Dma.made))
+        sleep_ms(ms)
+
+    utime.sleep_ms = watched
+    chip.usb.host_sends(P.encode_frame(P.LEDS, 1, leds_body(0)))
+    started = []
+    chip.main.main(until=lambda: started.append(1) or len(started) > 300)
+    assert len(stubs.Dma.made[-1].transfers) >= 2  # start()'s dark chain, then the frame
+    assert sleeps and not any(sleeps)  # slept between polls, never while a transfer ran
