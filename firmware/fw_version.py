@@ -7,4 +7,4 @@ exactly its own copy."""
 
 NAME = "damka-fw"
 VERSION = "1.2"
-HASH = "af44c397c63f"
+HASH = "2979fbef32c1"

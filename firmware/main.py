@@ -147,13 +147,15 @@ def main(until=None):
         return
     board = build()
     pixels = board.pixels
+    decoder = board.decoder
 
     def rest():
-        # 1 ms between polls, unless DMA is feeding the LED chain: then the
-        # loop goes round at once (the emulated chip, rp2040js, runs the PIO
+        # 1 ms between polls, unless a frame is partly read (the rest is
+        # read at once, RX_BYTES a poll, each poll scanning) or DMA is
+        # feeding the LED chain (the emulated chip, rp2040js, runs the PIO
         # across a core's sleep without its DMA, so the FIFO would run dry
         # there; on the chip it costs a few more scans per write).
-        if not pixels.sending():
+        if not decoder.n and not pixels.sending():
             utime.sleep_ms(1)
 
     try:
