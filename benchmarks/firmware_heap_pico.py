@@ -168,6 +168,7 @@ def install():
     utime = Module()
     utime.ticks_ms, utime.ticks_us = CLOCK.ticks_ms, CLOCK.ticks_us
     utime.ticks_diff = lambda a, b: a - b
+    utime.ticks_add = lambda a, b: a + b
     utime.sleep_ms, utime.sleep_us = CLOCK.sleep_ms, CLOCK.sleep_us
     rp2 = Module()
     rp2.PIO = Module()
