@@ -30,7 +30,7 @@ EXC_STACK_WORDS = 3       # mp_exc_stack_t: handler, saved sp, previous exceptio
 # edge: FrameDecoder.take, LedImage.draw, FrameWriter.frame...) may have a
 # heap frame: it is freed on return, so it leaves no garbage behind.
 POLL_PATH = {
-    "device.py": {"run", "poll", "tick", "read_buttons", "encoder_steps", "receive", "update"},
+    "device.py": {"run", "poll", "sense", "tick", "read_buttons", "encoder_steps", "receive", "update"},
     "scan.py": {"update", "scan", "read_row", "read", "step"},
     "encoder.py": {"moved", "poll", "feed"},
     "main.py": {"readinto", "read_cols", "settle", "<lambda>"},

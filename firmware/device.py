@@ -171,6 +171,20 @@ class Device:
         self.last_tick = t
 
     def poll(self):
+        self.sense()
+        good = self.decoder.good
+        self.receive()
+        if self.decoder.good != good:
+            self.sense()  # a frame took milliseconds to apply: the squares and keys again, at once
+        if self.decoder.bad != self.reported_bad and self.now - self.last_error >= ERROR_REPORT_MS:
+            self.report_bad()
+        if self.redraw_at is not None and self.now >= self.redraw_at:
+            self.render()
+        self.tones.update(self.now)
+
+    def sense(self):
+        """Scan the squares, read the keys and the encoder; a SNAPSHOT on a
+        change or when the heartbeat is due."""
         self.tick()
         changed = self.debouncer.update(self.matrix.scan(), self.now)
         self.scans += 1
@@ -180,12 +194,6 @@ class Device:
             changed = True
         if changed or self.now - self.last_sent >= P.HEARTBEAT_MS:
             self.send_snapshot()
-        self.receive()
-        if self.decoder.bad != self.reported_bad and self.now - self.last_error >= ERROR_REPORT_MS:
-            self.report_bad()
-        if self.redraw_at is not None and self.now >= self.redraw_at:
-            self.render()
-        self.tones.update(self.now)
 
     def read_buttons(self):
         """Each press goes out with its own counter; a release changes the

@@ -7,4 +7,4 @@ exactly its own copy."""
 
 NAME = "damka-fw"
 VERSION = "1.2"
-HASH = "2979fbef32c1"
+HASH = "e6a98050e857"

@@ -279,3 +279,20 @@ def test_the_loop_does_not_sleep_while_dma_feeds_the_chain(pico):
     chip.main.main(until=lambda: started.append(1) or len(started) > 300)
     assert len(stubs.Dma.made[-1].transfers) >= 2  # start()'s dark chain, then the frame
     assert sleeps and not any(sleeps)  # slept between polls, never while a transfer ran
+
+
+def test_a_poll_that_applied_a_frame_scans_again_before_going_on():
+    """Applying a LEDS frame takes milliseconds on the chip: the squares and
+    keys are read again in that poll, so a change then waits no whole poll."""
+    clock = Clock()
+    dev = Device(FakeMatrix(), FakeTransport(), Pixels(81), clock)
+    dev.start()
+    scans = dev.scans
+    clock.t += 1
+    dev.poll()
+    assert dev.scans == scans + 1  # a quiet poll scans once
+    dev.transport.inbox += P.encode_frame(P.LEDS, 1, leds_body(0))
+    dev.matrix.masks[3] = 1 << 4  # a piece put down while the frame came in
+    clock.t += 1
+    dev.poll()
+    assert dev.frame_id == 1 and dev.scans == scans + 3
