@@ -1,8 +1,11 @@
 """What the firmware's hot paths cost, next to the firmware before issue 21,
 in one run: the main loop's poll (LEDs blinking), encoding and sending a
-SNAPSHOT, and handling a LEDS frame (decode, precompute, chain write).
+SNAPSHOT, and handling a LEDS frame (decode, precompute, chain write). Also
+what MicroPython would allocate per call (micropython_stubs.AllocationWatch:
+tuples, lists, bytes(), slices, big ints...): each allocation is garbage that
+slows every later one until a collection (issue 37).
 
-    python benchmarks/firmware_cost.py [--polls N] [--rounds R]
+    python benchmarks/firmware_cost.py [--polls N] [--rounds R] [--baseline DIR]
 
 Both boards are built by their own `main.build()` on the same stub MicroPython
 modules (tests/micropython_stubs.py: the pins are one GPIO word, as on the
@@ -110,13 +113,25 @@ def operations(folder: Path, chip, pieces_closed: bool) -> dict:
             "LEDS frame handled": leds, "  (its palette new)": leds_new_palette}
 
 
-def measure(polls: int, rounds: int, chip) -> tuple[dict[str, float], dict[str, float]]:
+def allocations(folder: Path, ops: dict, calls: dict[str, int]) -> dict[str, float]:
+    """MicroPython allocations per call of each operation, by the opcode watch over `folder`'s code."""
+    out = {}
+    for name, op in ops.items():
+        with stubs.AllocationWatch(folder) as watch:
+            for _ in range(calls[name]):
+                op()
+        out[name] = watch.count / calls[name]
+    return out
+
+
+def measure(polls: int, rounds: int, chip, baseline: Path) -> tuple[dict[str, float], dict[str, float], dict, dict]:
     """Old and new in turns, call by call: each call's best time over the
     rounds (the i-th poll of every round is at the same device time, so a
     blink edge is compared with a blink edge), then their mean. A call the
     busy machine interrupted in one round is timed again in the next."""
-    boards = {"old": operations(ROOT / "benchmarks" / "firmware_baseline", chip, pieces_closed=False),
-              "new": operations(ROOT / "firmware", chip, pieces_closed=True)}
+    folders = {"old": baseline, "new": ROOT / "firmware"}
+    boards = {"old": operations(folders["old"], chip, pieces_closed=False),
+              "new": operations(folders["new"], chip, pieces_closed=True)}
     calls = {"poll (LEDs blinking)": polls, "snapshot encode + send": 40, "LEDS frame handled": 40,
              "  (its palette new)": 40}
     best = {side: {name: [float("inf")] * n for name, n in calls.items()} for side in boards}
@@ -128,7 +143,11 @@ def measure(polls: int, rounds: int, chip) -> tuple[dict[str, float], dict[str, 
                 for i, t in enumerate(timed(ops[name], n)):
                     best[side][name][i] = min(best[side][name][i], t)
     mean = {side: {name: sum(times) / len(times) for name, times in table.items()} for side, table in best.items()}
-    return mean["old"], mean["new"]
+    allocs = {}
+    for side, ops in boards.items():
+        chip.us = (chip.us // 1_000_000 + 1) * 1_000_000
+        allocs[side] = allocations(folders[side], ops, calls)
+    return mean["old"], mean["new"], allocs["old"], allocs["new"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,14 +155,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--polls", type=int, default=1000, help="polls per round, a ms of device time apart "
                                                                 "(1000: one whole blink cycle)")
     parser.add_argument("--rounds", type=int, default=30, help="rounds, old and new in turns")
+    parser.add_argument("--baseline", type=Path, default=ROOT / "benchmarks" / "firmware_baseline",
+                        help="the old firmware's files (default: benchmarks/firmware_baseline, commit 676facf)")
     args = parser.parse_args(argv)
     with stubs.installed(str(ROOT / "firmware"), FLAT) as (_modules, _usb, chip):
         stubs.StateMachine.time = stubs.NeoPixel.time = None  # cost only, no simulated waiting
         chip.advance = lambda us, interrupts=True: None
-        old, new = measure(args.polls, args.rounds, chip)
-    print(f"{'operation':<26}{'old us':>10}{'new us':>10}{'old/new':>10}")
+        old, new, old_allocs, new_allocs = measure(args.polls, args.rounds, chip, args.baseline)
+    print(f"{'operation':<26}{'old us':>10}{'new us':>10}{'old/new':>10}{'MicroPython allocations/call':>30}")
     for name in old:
-        print(f"{name:<26}{old[name]:>10.1f}{new[name]:>10.1f}{old[name] / new[name]:>9.1f}x")
+        print(f"{name:<26}{old[name]:>10.1f}{new[name]:>10.1f}{old[name] / new[name]:>9.1f}x"
+              f"{old_allocs[name]:>16.2f} -> {new_allocs[name]:.2f}")
     return 0
 
 

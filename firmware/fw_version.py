@@ -6,5 +6,5 @@ content hash of the other firmware files, written by `damka firmware stamp`
 exactly its own copy."""
 
 NAME = "damka-fw"
-VERSION = "1.1"
-HASH = "67a56ac63d1d"
+VERSION = "1.2"
+HASH = "e6a98050e857"

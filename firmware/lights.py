@@ -1,10 +1,8 @@
 """LED helpers shared by the firmware and the host: blink patterns, the
 serpentine chain order and the power cap. Plain Python that MicroPython runs.
 
-`Picture` is one LEDS frame made ready for the chain when it arrives, so the
-firmware's loop pays a comparison per poll and a table look-up per blink."""
-
-from array import array
+`LedImage` is the firmware's LEDs: the last LEDS frame, drawn into the chain's
+bytes at a blink edge or a new frame, in buffers made once."""
 
 STEADY = 0
 BLINK_SLOW = 1
@@ -115,118 +113,186 @@ def grb(colour):
     return (g << 16) | (r << 8) | b
 
 
-class Palette:
-    """A LEDS frame's palette at its brightness, prepared once: frames of one
-    game share it (the host's roles), so a new frame with the same palette
-    costs nothing here. `phase(now)` says which blink patterns are lit, until
-    when; `table(bits)` is, for that phase, the 24-bit GRB word of each palette
-    index (0 where dark), the brightest lit entry's channel sum, and the lit
-    indices; `edges` the instants of the 1 s cycle at which a pattern of the
-    palette turns on or off."""
-
-    def __init__(self, palette, brightness):
-        self.entries = []   # (index, scaled colour, its channel sum, blink pattern or -1)
-        self.blinks = []  # type: list[int]
-        edges = []
-        for index in range(1, len(palette)):
-            r, g, b, pattern = palette[index]
-            colour = (r * brightness // 255, g * brightness // 255, b * brightness // 255)
-            blink = pattern if pattern in EDGES else -1  # -1: steady (unknown patterns too)
-            self.entries.append((index, colour, colour[0] + colour[1] + colour[2], blink))
-            if blink >= 0 and blink not in self.blinks:
-                self.blinks.append(blink)
-                for t in EDGES[blink]:
-                    if t not in edges:
-                        edges.append(t)
-        edges.sort()
-        self.edges = edges
-        self.size = len(palette)
-        self.tables = {}
-        self.marks = [bytes((index,)) for index in range(len(palette))]  # to count cells by index
-        self.bits, self.since, self.until = 0, 0, None  # the phase last asked for, and how long it holds
-
-    def phase(self, now_ms):
-        """Which blink patterns are lit now, as bits (bit p: pattern p), and
-        the first ms after `now_ms` at which that changes (None: never). Kept
-        until then: the frames of one palette share it."""
-        if self.until is not None and self.since <= now_ms < self.until:
-            return self.bits, self.until
-        bits = 0
-        for blink in self.blinks:
-            if lit(blink, now_ms):
-                bits |= 1 << blink
-        until = None
-        edges = self.edges
-        if edges:
-            t = now_ms % PERIOD_MS
-            until = now_ms - t + PERIOD_MS + edges[0]
-            for edge in edges:
-                if edge > t:
-                    until = now_ms - t + edge
-                    break
-        self.bits, self.since, self.until = bits, now_ms, until
-        return bits, until
-
-    def table(self, bits):
-        found = self.tables.get(bits)
-        if found is None:
-            table = [0] * self.size
-            brightest = 0
-            shown = []
-            for index, colour, total, blink in self.entries:
-                if blink < 0 or bits >> blink & 1:
-                    r, g, b = colour
-                    table[index] = (g << 16) | (r << 8) | b
-                    shown.append(index)
-                    if total > brightest:
-                        brightest = total
-            found = self.tables[bits] = (table, brightest, shown)
-        return found
+WIRE_BYTES = 4  # bytes per LED in the chain's buffer: one 32-bit word, little-endian, GRB in its top 24 bits
+MAX_ENTRIES = 256  # palette indices a cell can name (a byte)
 
 
-class Picture:
-    """One LEDS frame, ready for the chain: `words(now)` gives the chain's
-    words (`grb`, chain order, power capped as `frame_colours` does) for the
-    blink phase at `now`, one look-up per LED the first time a phase is met
-    and a dictionary look-up after, and the first ms after `now` at which a
-    pattern of the palette turns on or off (None: never)."""
+def chain_words(wire):
+    """The 24-bit GRB words (`grb`) of a chain buffer, LED by LED."""
+    return [wire[k + 3] << 16 | wire[k + 2] << 8 | wire[k + 1] for k in range(0, len(wire), WIRE_BYTES)]
 
-    def __init__(self, palette, cells, budget_ma, order):
-        self.palette = palette  # a Palette
-        self.cells = cells
+
+class LedImage:
+    """The firmware's LEDs: the last LEDS frame's palette and cells, and the
+    chain's bytes for any instant (`draw`), all in buffers made once, so
+    neither a frame nor a blink edge makes an object for the garbage collector
+    (MicroPython: a poll that allocates slows every later allocation until the
+    next collection). Drawing is what `frame_colours` and `chain_order` compute
+    (blinking, brightness, the power cap), one palette look-up per LED.
+
+    A chain buffer is WIRE_BYTES per LED in chain order: 0, blue, red, green,
+    the word (GRB << 8) the PIO program shifts out from its top bit, ready for
+    DMA. Two buffers take turns: the one being sent is never written."""
+
+    def __init__(self, rows, cols, serpentine=True, budget_ma=DEFAULT_BUDGET_MA):
+        self.n = rows * cols
         self.budget_ma = budget_ma
-        self.order = order      # chain position -> row-major cell (chain_cells)
-        self.phases = {}        # lit-pattern bits -> the chain's words
+        self.order = chain_cells(rows, cols, serpentine)  # chain position -> row-major cell
+        self.cells = bytearray(self.n)
+        self.spare_cells = bytearray(self.n)     # the next frame's cells, until they are checked
+        self.size = 1                             # palette entries, index 0 (off) included
+        self.head = bytearray(2 + 4 * (MAX_ENTRIES - 1))  # the palette part of the last frame, as sent
+        self.head_len = 0
+        self.rgb = bytearray(3 * MAX_ENTRIES)     # each entry's colour at the frame's brightness
+        self.blink = bytearray(MAX_ENTRIES)       # each entry's blink pattern (STEADY: always lit)
+        self.counts = [0] * MAX_ENTRIES           # cells showing each entry
+        self.spare_counts = [0] * MAX_ENTRIES
+        self.edges = [0] * 16                     # the palette's blink edges in the 1 s cycle, sorted
+        self.n_edges = 0
+        self.lut = bytearray(WIRE_BYTES * MAX_ENTRIES)  # each entry's chain bytes, for the phase drawn
+        self.buffers = (bytearray(WIRE_BYTES * self.n), bytearray(WIRE_BYTES * self.n))
+        self.front = 0                            # the buffer written to the chain last
+        self.written = False
+        self.need_ma = 0                          # what the lit cells would draw, before the cap
+        self.until = None  # type: int | None  # after `draw`: the first ms its picture may change (None: never)
 
-    def words(self, now_ms):
-        """The chain's words at `now_ms`, and the first ms after it at which they may change (None: never)."""
-        bits, until = self.palette.phase(now_ms)
-        words = self.phases.get(bits)
-        if words is None:
-            words = self._build(bits)
-            for other in self.phases.values():
-                if other == words:
-                    words = other  # the same picture: the same object, so no rewrite
-                    break
-            self.phases[bits] = words
-        return words, until
+    def load(self, body):
+        """Take a LEDS body (brightness, count, count x (r, g, b, pattern),
+        one index per cell): None, or what is wrong with it, and then nothing
+        changed. A palette equal to the last frame's is not decoded again."""
+        n = len(body)
+        if n < 2:
+            return "LEDS too short"
+        count = body[1]
+        at = 2 + 4 * count
+        if n != at + self.n:
+            return "LEDS bad length"
+        # One pass into the spare cells and counts: kept only if every cell names an entry.
+        cells = self.spare_cells
+        counts = self.spare_counts
+        for i in range(count + 1):
+            counts[i] = 0
+        for i in range(self.n):
+            v = body[at + i]
+            if v > count:
+                return "LEDS palette index out of range"
+            cells[i] = v
+            counts[v] += 1
+        if not self._same_head(body, at):
+            self._take_palette(body, at)
+        self.spare_cells, self.cells = self.cells, cells
+        self.spare_counts, self.counts = self.counts, counts
+        return None
 
-    def _build(self, bits):
-        table, brightest, shown = self.palette.table(bits)
+    def _same_head(self, body, at):
+        if at != self.head_len:
+            return False
+        head = self.head
+        for i in range(at):
+            if body[i] != head[i]:
+                return False
+        return True
+
+    def _take_palette(self, body, at):
+        head = self.head
+        for i in range(at):
+            head[i] = body[i]
+        self.head_len = at
+        brightness = body[0]
+        self.size = body[1] + 1
+        rgb = self.rgb
+        blink = self.blink
+        edges = self.edges
+        self.n_edges = 0
+        used = 0
+        for index in range(1, self.size):
+            j = 2 + 4 * (index - 1)
+            k = 3 * index
+            rgb[k] = body[j] * brightness // 255
+            rgb[k + 1] = body[j + 1] * brightness // 255
+            rgb[k + 2] = body[j + 2] * brightness // 255
+            pattern = body[j + 3]
+            if pattern not in EDGES:
+                pattern = STEADY  # unknown patterns are steady
+            blink[index] = pattern
+            if pattern != STEADY and not used >> pattern & 1:
+                used |= 1 << pattern
+                for t in EDGES[pattern]:
+                    self._add_edge(t)
+
+    def _add_edge(self, t):
+        edges = self.edges
+        n = self.n_edges
+        for i in range(n):
+            if edges[i] == t:
+                return
+        i = n
+        while i > 0 and edges[i - 1] > t:
+            edges[i] = edges[i - 1]
+            i -= 1
+        edges[i] = t
+        self.n_edges = n + 1
+
+    def draw(self, now_ms):
+        """The chain's bytes at `now_ms`, or None when the chain shows them
+        already; sets `until`."""
+        self._until(now_ms)
+        lut = self.lut
+        if self._lut(now_ms):
+            self._dim()
+        buf = self.buffers[self.front ^ 1]
         cells = self.cells
-        marks = self.palette.marks
-        if (len(cells) - cells.count(marks[0])) * brightest * MA_PER_CHANNEL // 255 > self.budget_ma:
-            # The lit cells could be over the budget: count them by colour, as limit_power does.
-            total = 0
-            for index in shown:
-                colour = table[index]
-                total += cells.count(marks[index]) * ((colour >> 16) + (colour >> 8 & 0xFF) + (colour & 0xFF))
-            need = total * MA_PER_CHANNEL // 255
-            if need > self.budget_ma:
-                factor = self.budget_ma * 255 // need
-                dimmed = [0] * len(table)
-                for index in shown:
-                    g, r, b = table[index] >> 16, table[index] >> 8 & 0xFF, table[index] & 0xFF
-                    dimmed[index] = grb(scale((r, g, b), factor))
-                table = dimmed
-        return array("I", [table[cells[i]] for i in self.order])
+        k = 0
+        for c in self.order:
+            j = cells[c] << 2
+            buf[k + 1] = lut[j + 1]
+            buf[k + 2] = lut[j + 2]
+            buf[k + 3] = lut[j + 3]
+            k += 4
+        if self.written and buf == self.buffers[self.front]:
+            return None
+        self.front ^= 1
+        self.written = True
+        return buf
+
+    def _until(self, now_ms):
+        n = self.n_edges
+        if not n:
+            self.until = None
+            return
+        edges = self.edges
+        t = now_ms % PERIOD_MS
+        self.until = now_ms - t + PERIOD_MS + edges[0]
+        for i in range(n):
+            if edges[i] > t:
+                self.until = now_ms - t + edges[i]
+                return
+
+    def _lut(self, now_ms):
+        """Each entry's bytes for the phase at `now_ms` (0 while dark); whether
+        the lit cells draw more than the budget."""
+        lut = self.lut
+        rgb = self.rgb
+        blink = self.blink
+        counts = self.counts
+        total = 0
+        for index in range(1, self.size):
+            j = index << 2
+            k = 3 * index
+            pattern = blink[index]
+            if pattern != STEADY and not lit(pattern, now_ms):
+                lut[j + 1] = lut[j + 2] = lut[j + 3] = 0
+                continue
+            lut[j + 1] = rgb[k + 2]
+            lut[j + 2] = rgb[k]
+            lut[j + 3] = rgb[k + 1]
+            total += counts[index] * (rgb[k] + rgb[k + 1] + rgb[k + 2])
+        self.need_ma = total * MA_PER_CHANNEL // 255
+        return self.need_ma > self.budget_ma
+
+    def _dim(self):
+        """Scale the look-up table so the whole frame stays within the budget (as `limit_power`)."""
+        factor = self.budget_ma * 255 // self.need_ma
+        lut = self.lut
+        for j in range(WIRE_BYTES, WIRE_BYTES * self.size):
+            lut[j] = lut[j] * factor // 255

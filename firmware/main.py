@@ -43,26 +43,35 @@ if hasattr(micropython, "alloc_emergency_exception_buf"):  # ports with a fixed 
 class UsbSerial:
     """USB CDC through stdin/stdout, binary-safe: Ctrl-C (0x03) must not
     interrupt us, since it can occur inside a frame (it is off from the
-    first line of this file)."""
+    first line of this file). Reading and writing make no object: `ipoll`
+    (not `poll`, which returns a new list) says whether a byte waits, and
+    bytes are read one at a time into a buffer kept for it (stdin's
+    `readinto` waits for as many bytes as asked)."""
+
+    takes_views = True  # write() is given a memoryview: written at once, not kept
 
     def __init__(self):
-        self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
-        self.inp = sys.stdin.buffer
+        poller = select.poll()
+        poller.register(sys.stdin, select.POLLIN)
+        self.ipoll = poller.ipoll  # type: ignore[attr-defined]  # MicroPython's; bound methods, made once
+        self.read_one = sys.stdin.buffer.readinto  # type: ignore[union-attr]  # MicroPython's stdio has it
+        self.one = bytearray(1)
         self.out = sys.stdout.buffer
 
-    def read(self):
-        poll = self.poller.poll
-        if not poll(0):
-            return b""  # the common case: nothing made, nothing to collect
-        read = self.inp.read
-        data = bytearray()
-        while len(data) < 256 and poll(0):
-            byte = read(1)
-            if not byte:
-                break  # the host went away mid-read
-            data.extend(byte)
-        return bytes(data)
+    def readinto(self, buf):
+        """The bytes waiting now, up to len(buf), into buf; how many. (Few
+        locals: a frame over 11 words would be allocated at each call.)"""
+        n = 0
+        while n < len(buf):
+            for _ in self.ipoll(0):
+                break
+            else:
+                return n  # nothing (more) waiting
+            if not self.read_one(self.one):
+                return n  # the host went away mid-read
+            buf[n] = self.one[0]
+            n += 1
+        return n
 
     def write(self, data):
         self.out.write(data)
@@ -137,8 +146,20 @@ def main(until=None):
         print("damka: MENU held, staying in the REPL")
         return
     board = build()
+    pixels = board.pixels
+    decoder = board.decoder
+
+    def rest():
+        # 1 ms between polls, unless a frame is partly read (the rest is
+        # read at once, RX_BYTES a poll, each poll scanning) or DMA is
+        # feeding the LED chain (the emulated chip, rp2040js, runs the PIO
+        # across a core's sleep without its DMA, so the FIFO would run dry
+        # there; on the chip it costs a few more scans per write).
+        if not decoder.n and not pixels.sending():
+            utime.sleep_ms(1)
+
     try:
-        board.run(sleep_ms=lambda: utime.sleep_ms(1), until=until)
+        board.run(sleep_ms=rest, until=until)
     finally:
         micropython.kbd_intr(3)
 

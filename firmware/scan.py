@@ -27,39 +27,50 @@ class Debouncer:
         self.primed = False
 
     def update(self, raw, now_ms):
-        """Feed one raw scan; returns True when the debounced state changed."""
+        """Feed one raw scan; returns True when the debounced state changed.
+        (Few locals: on MicroPython a frame over 11 words is allocated on the
+        heap at each call, and this runs every poll; benchmarks/firmware_frames.py.)"""
         if not self.primed:
-            # The first scan after power-up is taken as it is: there is no
-            # earlier state to bounce from.
-            self.stable = list(raw)
-            self.primed = True
-            return True
+            return self._prime(raw)
         changed = False
+        r = self.rows
+        while r:  # not `for r in range`: its two stack slots make the frame too big
+            r -= 1
+            if raw[r] != self.stable[r] or self.pending[r]:  # the common case: a quiet row costs one compare
+                changed = self._settle(r, raw[r], now_ms) or changed
+        return changed
+
+    def _prime(self, raw):
+        """The first scan after power-up is taken as it is: there is no earlier state to bounce from."""
+        self.stable = list(raw)
+        self.primed = True
+        return True
+
+    def _settle(self, r, row, now_ms):
+        """Row r, read as `row`, whose squares differ from their state (or were moving)."""
+        changed = False
+        diff = row ^ self.stable[r]
         cols = self.cols
-        for r in range(self.rows):
-            diff = raw[r] ^ self.stable[r]
-            if not diff and not self.pending[r]:
-                continue  # the common case: a quiet row costs one XOR
-            base = r * cols
-            for c in range(cols):
-                bit = 1 << c
-                i = base + c
-                if diff & bit:
-                    if self.pending[r] & bit:
-                        self.count[i] = min(self.count[i] + 1, 255)
-                    else:
-                        self.pending[r] |= bit
-                        self.count[i] = 1
-                        self.since[i] = now_ms
-                    if self.count[i] >= self.scans or now_ms - self.since[i] >= self.stable_ms:
-                        self.stable[r] ^= bit
-                        self.pending[r] &= ~bit
-                        self.count[i] = 0
-                        changed = True
-                elif self.pending[r] & bit:
-                    # It bounced back before settling: forget the change.
+        base = r * cols
+        for c in range(cols):
+            bit = 1 << c
+            i = base + c
+            if diff & bit:
+                if self.pending[r] & bit:
+                    self.count[i] = min(self.count[i] + 1, 255)
+                else:
+                    self.pending[r] |= bit
+                    self.count[i] = 1
+                    self.since[i] = now_ms
+                if self.count[i] >= self.scans or now_ms - self.since[i] >= self.stable_ms:
+                    self.stable[r] ^= bit
                     self.pending[r] &= ~bit
                     self.count[i] = 0
+                    changed = True
+            elif self.pending[r] & bit:
+                # It bounced back before settling: forget the change.
+                self.pending[r] &= ~bit
+                self.count[i] = 0
         return changed
 
 
@@ -94,16 +105,19 @@ def read_row(row_pin, col_pins, settle=None, read_cols=None):
     row_pin.value(0)
     if settle is not None:
         settle()
-    if read_cols is not None:
-        mask = read_cols()
-    else:
-        mask = 0
-        bit = 1
-        for col in col_pins:
-            if not col.value():
-                mask |= bit
-            bit <<= 1
+    mask = read_cols() if read_cols is not None else read_pins(col_pins)
     row_pin.value(1)
+    return mask
+
+
+def read_pins(col_pins):
+    """The columns one pin at a time: bit c set where column c reads low."""
+    mask = 0
+    bit = 1
+    for col in col_pins:
+        if not col.value():
+            mask |= bit
+        bit <<= 1
     return mask
 
 
@@ -124,12 +138,13 @@ class PinMatrix:
 
     def scan(self):
         masks = self.masks
-        cols, settle, read_cols = self.col_pins, self.settle, self.read_cols
-        r = 0
-        for row in self.row_pins:
-            masks[r] = read_row(row, cols, settle, read_cols)
-            r += 1
+        pins = self.row_pins
+        for r in range(len(pins)):
+            masks[r] = self.read(pins[r])
         return masks
+
+    def read(self, row_pin):
+        return read_row(row_pin, self.col_pins, self.settle, self.read_cols)
 
 
 NONE = ()  # type: tuple[int, ...]  # "no presses": shared, so a quiet poll makes no list
@@ -140,19 +155,27 @@ class ButtonBank:
     wrapping press counter, which every SNAPSHOT carries: the host counts
     presses from the counters, so a lost frame never loses or repeats a press.
     `changed` says whether the last `update` changed `state` (a press or a
-    release), so a release is sent at once too."""
+    release), so a release is sent at once too.
 
-    def __init__(self, pins, scans=3, source=None):
+    A button takes a new state after `scans` consecutive reads agree on it, or,
+    given the time, once two reads `stable_ms` or more apart saw it without a
+    break (as the squares' Debouncer): a 15 ms press read every 6 ms is read
+    twice only, and still counted."""
+
+    def __init__(self, pins, scans=3, source=None, stable_ms=None):
         self.pins = pins
         self.source = source  # a KeyRow to read before the pins, or None
         # The key row's first buttons in order: its mask is ours, no pin needs reading.
         self.direct = source is not None and list(pins) == list(source.pins[:len(pins)])
         self.scans = scans
+        self.stable_ms = stable_ms  # None: by the count of reads alone
+        self.full = (1 << len(pins)) - 1
         self.state = 0
         self.changed = False
         self.moving = 0       # buttons whose reading differs from `state`, not yet settled
         self.counts = [0] * len(pins)
         self.run = bytearray(len(pins))
+        self.since = [0] * len(pins)  # when each moving button was first read changed
 
     def read(self):
         """The raw down mask: bit i set while button i reads pressed."""
@@ -168,37 +191,50 @@ class ButtonBank:
             bit <<= 1
         return down
 
-    def update(self):
-        """Read the pins once; returns the indices of buttons newly pressed
-        (the shared empty `NONE` when nothing settled: the common case costs
-        one read and one XOR)."""
+    def step(self, now_ms=None):
+        """Read the pins once; returns the mask of buttons newly pressed (0:
+        the common case costs one read and one XOR, and makes nothing)."""
         self.changed = False
-        diff = (self.read() & ((1 << len(self.pins)) - 1)) ^ self.state
+        diff = (self.read() & self.full) ^ self.state
         if not diff and not self.moving:
-            return NONE
-        pressed = NONE  # type: tuple[int, ...] | list[int]
+            return 0
+        return self._settle(diff, now_ms)
+
+    def _settle(self, diff, now_ms):
+        pressed = 0
         run = self.run
+        timed = now_ms is not None and self.stable_ms is not None
         for i in range(len(self.pins)):
             bit = 1 << i
             if not diff & bit:
-                if self.moving & bit:
+                if self.moving & bit:  # bounced back before settling: forget it
                     run[i] = 0
                     self.moving &= ~bit
                 continue
-            self.moving |= bit
-            run[i] += 1
-            if run[i] >= self.scans:
+            if not self.moving & bit:
+                self.moving |= bit
+                run[i] = 0
+                if timed:
+                    self.since[i] = now_ms
+            if run[i] < 255:
+                run[i] += 1
+            if run[i] >= self.scans or (timed and now_ms - self.since[i] >= self.stable_ms):
                 run[i] = 0
                 self.moving &= ~bit
                 self.state ^= bit
                 self.changed = True
                 if self.state & bit:
                     self.counts[i] = (self.counts[i] + 1) & 0xFF
-                    if isinstance(pressed, list):
-                        pressed.append(i)
-                    else:
-                        pressed = [i]
+                    pressed |= bit
         return pressed
+
+    def update(self, now_ms=None):
+        """`step`, as the indices of the buttons newly pressed (the shared
+        empty `NONE` when none)."""
+        pressed = self.step(now_ms)
+        if not pressed:
+            return NONE
+        return [i for i in range(len(self.pins)) if pressed >> i & 1]
 
 
 class KeyRow:

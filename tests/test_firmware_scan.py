@@ -146,42 +146,69 @@ def test_frame_colours_blink_brightness_and_off():
     assert lights.frame_colours(palette, cells, 128, 600) == [(0, 0, 0), (0, 128, 0), (0, 0, 0)]
 
 
-def test_a_prepared_picture_shows_what_frame_colours_computes() -> None:
-    """lights.Picture (the firmware's precomputed frame) against the plain
-    per-cell computation, for random frames, times and power budgets."""
+def image_of(palette, cells, brightness, budget=1500) -> lights.LedImage:
+    """An LedImage loaded with one LEDS frame (palette without its entry 0)."""
+    image = lights.LedImage(9, 9, budget_ma=budget)
+    assert image.load(memoryview(protocol.pack_leds(brightness, palette, bytes(cells)))) is None
+    return image
+
+
+def test_the_drawn_chain_is_what_frame_colours_computes() -> None:
+    """lights.LedImage (the firmware's prepared chain bytes) against the plain
+    per-cell computation, for random frames, times and power budgets, the
+    palette kept or changed from frame to frame."""
     import random
 
     rng = random.Random(21)
-    order = lights.chain_cells(9, 9)
+    image = lights.LedImage(9, 9)
     checked = dimmed = 0
     for _ in range(300):
         size = rng.randrange(1, 8)
-        palette = [(0, 0, 0, lights.STEADY)] + [
-            (rng.randrange(256), rng.randrange(256), rng.randrange(256), rng.randrange(7)) for _ in range(size)]
+        entries = [(rng.randrange(256), rng.randrange(256), rng.randrange(256), rng.randrange(7))
+                   for _ in range(size)]
         cells = bytes(rng.randrange(size + 1) for _ in range(81))
         brightness, budget = rng.randrange(256), rng.choice([100, 500, 1500, 5000])
-        picture = lights.Picture(lights.Palette(palette, brightness), cells, budget, order)
+        image.budget_ma = budget
+        for _ in range(rng.randrange(1, 3)):  # the same palette again: not decoded again, same result
+            assert image.load(memoryview(protocol.pack_leds(brightness, entries, cells))) is None
+        palette = [(0, 0, 0, lights.STEADY)] + entries
         for now in [rng.randrange(5000) for _ in range(6)]:
             want = lights.chain_order(lights.frame_colours(palette, cells, brightness, now, budget), 9, 9)
-            assert [lights.grb(c) for c in want] == list(picture.words(now)[0])
+            wire = image.draw(now)
+            shown = image.buffers[image.front]
+            assert wire is None or wire is shown  # None: the chain shows it already
+            assert [lights.grb(c) for c in want] == lights.chain_words(shown)
             checked += 1
             dimmed += lights.current_ma(want) < lights.current_ma(
                 lights.frame_colours(palette, cells, brightness, now, 10**9))
     assert checked == 1800 and dimmed > 100  # the power cap was exercised too
 
 
-def test_the_picture_says_when_it_next_may_change() -> None:
-    order = lights.chain_cells(9, 9)
+def test_a_bad_frame_changes_nothing_in_the_image() -> None:
+    image = image_of([(9, 9, 9, lights.STEADY)], [1] * 81, 255)
+    before = bytes(image.cells)
+    assert image.load(memoryview(protocol.pack_leds(255, [(1, 2, 3, 0)], bytes([2] * 81)))) == \
+        "LEDS palette index out of range"
+    assert image.load(b"\x10\x00\x01") == "LEDS bad length" and image.load(b"\x01") == "LEDS too short"
+    assert bytes(image.cells) == before and image.size == 2
 
+
+def test_the_image_says_when_it_next_may_change() -> None:
     def until(pattern: int, times) -> list:
-        palette = lights.Palette([(0, 0, 0, 0), (9, 9, 9, pattern)], 255)
-        return [lights.Picture(palette, bytes(81), 1500, order).words(t)[1] for t in times]
+        image = image_of([(9, 9, 9, pattern)], [0] * 81, 255)
+        out = []
+        for t in times:
+            image.draw(t)
+            out.append(image.until)
+        return out
 
     assert until(lights.BLINK_FAST, (0, 124, 125, 990)) == [125, 125, 250, 1000]
     assert until(lights.DOUBLE, (0, 250, 300, 1999, 2000)) == [100, 300, 1000, 2000, 2100]
     assert until(lights.STEADY, (123,)) == [None]
     # Between two edges the pattern really is steady, asked in any order.
-    palette = lights.Palette([(0, 0, 0, 0), (9, 9, 9, lights.DOUBLE)], 255)
+    image = image_of([(9, 9, 9, lights.DOUBLE)], [1] * 81, 255)
     for t in list(range(0, 2000, 7)) + [1999, 5, 1000]:
-        nxt = palette.phase(t)[1]
+        image.draw(t)
+        nxt = image.until
+        assert nxt is not None
         assert all(lights.lit(lights.DOUBLE, u) == lights.lit(lights.DOUBLE, t) for u in range(t, nxt))
