@@ -81,7 +81,8 @@ const CYCLE_NS = 1e9 / mcu.clkSys;
 // -- what happened since the last answer ----------------------------------
 let events = { usb: [], scans: [], writes: [], connected: null, pio: [] };
 const nowUs = () => Math.round(pinTimeNs / 10) / 100;
-let pinTimeNs = 0; // the time of the pin change being handled (the PIO steps inside an instruction)
+let pinTimeNs = 0;
+let waitNs = 0; // simulated time the core spent asleep (WFE/WFI) // the time of the pin change being handled (the PIO steps inside an instruction)
 
 // -- the switches: reed matrix and key row on the columns, encoder ---------
 let reeds = new Array(9).fill(0); // bit c of reeds[r]: the switch at (r, c) is closed
@@ -246,6 +247,7 @@ function runUntil(targetNs) {
       if (dt <= 0) dt = CYCLE_NS;
       stepPio(Math.max(1, Math.round(dt / CYCLE_NS)), t0);
       clock.tick(dt);
+      waitNs += dt;
     } else {
       const cycles = core.executeInstruction();
       stepPio(cycles, t0);
@@ -266,7 +268,7 @@ for await (const line of lines) {
     case 'run': {
       const started = Date.now();
       runUntil(cmd.until_us * 1000);
-      answer({ now_us: Math.round(clock.nanos / 1000), wall_ms: Date.now() - started, ...events });
+      answer({ now_us: Math.round(clock.nanos / 1000), wall_ms: Date.now() - started, asleep_us: Math.round(waitNs / 1000), ...events });
       events = { usb: [], scans: [], writes: [], connected: null, pio: [] };
       break;
     }
