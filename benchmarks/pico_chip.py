@@ -69,6 +69,10 @@ class Pieces:
 
     def missing(self) -> str | None:
         """What is not there, in words, or None when the chip can run."""
+        if str(self.micropython) in ("", "."):
+            return "no MicroPython checkout given (--micropython or DAMKA_MICROPYTHON)"
+        if str(self.bootrom) in ("", "."):
+            return "no RP2040 bootrom given (--bootrom or DAMKA_PICO_BOOTROM)"
         needs = {
             "the rp2 firmware image (MicroPython's ports/rp2, BOARD=RPI_PICO)": self.image,
             "MicroPython's unix port (writes the littlefs image)": self.unix,
@@ -76,7 +80,7 @@ class Pieces:
             "rp2040js (npm ci in benchmarks/rp2040)": CHIP_DIR / "node_modules" / "rp2040js",
         }
         for what, path in needs.items():
-            if not str(path) or str(path) == "." or not path.exists():
+            if not path.exists():
                 return f"{what} is not at {path}"
         if shutil.which("node") is None:
             return "node is not installed"
