@@ -305,7 +305,7 @@ class Timeline:
     def __init__(self, chip: Chip, show: LedShow | None = None) -> None:
         self.chip = chip
         self.show = show
-        self.next_leds = chip.now_us
+        self.next_leds = float(chip.now_us)
 
     def until(self, t_us: float) -> None:
         """Run to `t_us`, sending LEDS frames on their beat (when a show is on)."""

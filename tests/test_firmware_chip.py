@@ -28,12 +28,9 @@ import pico_chip  # noqa: E402
 
 from damka.firmware import protocol as P  # noqa: E402
 
-pytestmark = pytest.mark.chip
-
 PIECES = pico_chip.Pieces.find(None, None)
 MISSING = PIECES.missing()
-if MISSING:
-    pytestmark = [pytest.mark.chip, pytest.mark.skip(reason=f"no emulated Pico here: {MISSING}")]
+pytestmark = [pytest.mark.chip, pytest.mark.skipif(MISSING is not None, reason=f"no emulated Pico here: {MISSING}")]
 
 
 @pytest.fixture(scope="module")
