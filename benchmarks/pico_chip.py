@@ -299,6 +299,20 @@ class LedShow:
         return out
 
 
+def ack_latencies(chip: Chip, since_us: float, until_us: float) -> list[float]:
+    """Per LEDS frame the host sent in the window: ms until the chip's ACK of it."""
+    acked: dict[int, list[int]] = {}
+    for f in chip.of_type(P.ACK, since_us):
+        acked.setdefault(P.unpack_ack(f.body)[0], []).append(f.t_us)
+    out = []
+    for t, msg_type, seq in chip.sent:
+        if msg_type == P.LEDS and since_us <= t < until_us:
+            later = [a for a in acked.get(seq, []) if a >= t]
+            if later:
+                out.append((min(later) - t) / 1000)
+    return out
+
+
 class Timeline:
     """Inputs at simulated instants, with the LEDS frames going out on their own beat."""
 
@@ -550,6 +564,8 @@ def run(pieces: Pieces, folder: Path, minutes: float, source: bool, seed: int = 
             edge = show.latencies(chip, start, blink_end - 200_000)
             report.add("leds_edge", "LEDS frame -> first WS2812 edge p50/p99", edge,
                        pstats(edge, (50, 99)) + f" ({len(edge)} of {len(show.sent)} frames shown)", "p99 < 5 ms")
+            acks = ack_latencies(chip, start, blink_end - 200_000)
+            report.add("leds_ack", "LEDS frame -> its ACK p50/p99", acks, pstats(acks, (50, 99)))
             blink_writes = [w for w in chip.writes if start <= w.start_us < blink_end]
             split = sum(1 for w in blink_writes if w.latches)
             worst = max((w.max_gap_us for w in blink_writes), default=0.0)
