@@ -277,7 +277,8 @@ class LedShow:
                 cells[i] = 1 + (i % 5)
         marker = 6 + k % len(MARKERS)
         cells[self.order[0]] = marker
-        word = lights.Palette([(0, 0, 0, P.STEADY)] + palette, BRIGHTNESS).table(0)[0][marker]
+        r, g, b, _ = palette[marker - 1]     # the marker is steady: its GRB word as the firmware draws it
+        word = lights.grb(lights.scale((r, g, b), BRIGHTNESS))
         return P.pack_leds(BRIGHTNESS, palette, cells), word
 
     def send(self, chip: Chip) -> None:
