@@ -1,12 +1,15 @@
 """Lessons as data: one TOML file per lesson, read and checked here.
 
 A teacher writes a lesson without code (docs/lessons.md says how): the
-variant, a title and, for each step, the position, what to say, the moves
-that count as right, words for particular wrong moves and what to say when
-right, each text in English and Polish. `read_lesson` checks the whole file
+variant (and its options: the number of players, teams), a title and, for
+each step, the position, what to say, the moves that count as right, words
+for particular wrong moves and what to say when right, each text in English
+and Polish. `read_lesson` checks the whole file
 and raises one `LessonError` listing every fault, one line each (file, step,
 field), so a teacher fixes them all in one go. The lessons that ship are in
-`teaching/lessons/` and are played in the order of their file names.
+`teaching/lessons/` and are played in the order of their file names, which
+group them by course: `1-classic-01-man-moves` is the classic course's first
+lesson (`course_of` reads the course from the name).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from damka.engine.variants import find_variant
 from damka.teaching.exercise import Exercise, Turn, Words
 
 
-MAX_STEPS = 200     # the lessons that ship have 2 to 4; each step is checked by playing its moves
+MAX_STEPS = 200     # the lessons that ship have 2 to 5; each step is checked by playing its moves
 MAX_ANSWERS = 100   # right or wrong answers of one step
 
 
@@ -54,10 +57,26 @@ def shipped_names() -> list[str]:
     return sorted(item.name[:-len(".toml")] for item in folder.iterdir() if item.name.endswith(".toml"))
 
 
+def course_of(name: str) -> str:
+    """The course of a shipped lesson, from its name: `1-classic-01-man-moves` is in `classic`."""
+    parts = name.split("-")
+    return parts[1] if len(parts) > 2 and parts[0].isdigit() else ""
+
+
+def _short_names(name: str) -> set[str]:
+    """The names a shipped lesson answers to: `1-classic-01-man-moves`, `classic-01-man-moves`,
+    `classic-man-moves` and `man-moves` (the first course's lesson of that name comes first)."""
+    parts = name.split("-")
+    if not course_of(name):
+        return {name}
+    topic = parts[3:] if len(parts) > 3 and parts[2].isdigit() else parts[2:]
+    return {name, "-".join(parts[1:]), "-".join([parts[1], *topic]), "-".join(topic)}
+
+
 def shipped(name: str) -> Lesson:
-    """A lesson that ships, by its name (or the name without its number: `01-man-moves` or `man-moves`)."""
+    """A lesson that ships, by its name (or a shorter one: `classic-man-moves` or `man-moves`)."""
     names = shipped_names()
-    found = [known for known in names if known == name or known.split("-", 1)[-1] == name]
+    found = [known for known in names if name in _short_names(known)]
     if not found:
         raise LessonError(f"no lesson {name!r}; the lessons are: {', '.join(names)}")
     source = resources.files("damka.teaching.lessons").joinpath(f"{found[0]}.toml")
@@ -102,13 +121,23 @@ class _Checker:
         self.faults.append(f"{self.where}: {place}: {text}")
 
     def lesson(self, name: str, data: dict[str, Any]) -> Lesson | None:
-        for key in sorted(set(data) - {"variant", "title", "step"}):
-            self.fault(key, "unknown field (the fields are variant, title and [[step]])")
+        for key in sorted(set(data) - {"variant", "options", "title", "step"}):
+            self.fault(key, "unknown field (the fields are variant, options, title and [[step]])")
         variant = None
+        options = data.get("options", {})
+        if not isinstance(options, dict) or not all(isinstance(value, (bool, int)) for value in options.values()):
+            self.fault("options", "give the variant's options as a table, e.g. options = { sides = 3 }")
+            options = {}
         try:
             variant = find_variant(str(data.get("variant", "")))
         except (DamkaError, ValueError) as error:
             self.fault("variant", f"{error}" if "variant" in data else "missing (e.g. variant = \"classic\")")
+        if variant is not None and options:
+            try:
+                variant = find_variant(variant.name, **options)
+            except (DamkaError, ValueError) as error:
+                self.fault("options", f"{error}")
+                variant = None
         title = self.words(data.get("title"), "title")
         steps = data.get("step")
         if not isinstance(steps, list) or not steps:
