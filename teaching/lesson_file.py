@@ -65,12 +65,13 @@ def course_of(name: str) -> str:
 
 def _short_names(name: str) -> set[str]:
     """The names a shipped lesson answers to: `1-classic-01-man-moves`, `classic-01-man-moves`,
-    `classic-man-moves` and `man-moves` (the first course's lesson of that name comes first)."""
+    `classic-man-moves`, `01-man-moves` and `man-moves` (the first course's lesson of that name comes
+    first: `capturing` is classic's)."""
     parts = name.split("-")
     if not course_of(name):
-        return {name}
+        return {name, name.split("-", 1)[-1]}
     topic = parts[3:] if len(parts) > 3 and parts[2].isdigit() else parts[2:]
-    return {name, "-".join(parts[1:]), "-".join([parts[1], *topic]), "-".join(topic)}
+    return {name, "-".join(parts[1:]), "-".join([parts[1], *topic]), "-".join(parts[2:]), "-".join(topic)}
 
 
 def shipped(name: str) -> Lesson:

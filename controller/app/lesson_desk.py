@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 NEXT_STEP_MS = 3000  # the green light of a right move shows this long before the next step
 LESSONS_MENU = "lessons"
-LESSON_ROW = "lesson:"  # a row of the lessons menu: "lesson:01-man-moves"
+LESSON_ROW = "lesson:"  # a row of the lessons menu: "lesson:1-classic-01-man-moves"
 
 
 def lessons_menu() -> Menu:
