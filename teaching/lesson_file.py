@@ -186,11 +186,25 @@ class _Checker:
         right = self.turns(variant, position, raw.get("right"), f"{place}.right")
         wrong = self.wrong(variant, position, raw.get("wrong", []), f"{place}.wrong")
         if right and wrong is not None and say is not None and well_done is not None:
-            for move_text, _ in wrong:
-                if move_text in right:
-                    self.fault(f"{place}.wrong", f"{_text(variant, position, move_text)} is also a right move")
-            return Exercise(variant, position, right, say, well_done, tuple(wrong))
+            exercise = Exercise(variant, position, right, say, well_done, tuple(wrong))
+            for turn, _ in wrong:
+                self.refused(exercise, turn, f"{place}.wrong")
+            return exercise
         return None
+
+    def refused(self, exercise: Exercise, turn: Turn, place: str) -> None:
+        """A wrong turn must be one the board refuses with the step's words for it: not right, nor begun by
+        a right answer (a multiwarcaby answer of one move leaves the second free), and, when it is two
+        moves, begun as a right answer is (else the board tells it after its first move, by other words)."""
+        text = _text(exercise.variant, exercise.position, turn)
+        if turn in exercise.right:
+            self.fault(place, f"{text} is also a right move")
+        elif exercise.answers(turn):
+            self.fault(place, f"{text} is counted right: it begins with a right answer")
+        elif len(turn) > 1 and not any(answer[0] == turn[0] for answer in exercise.right):
+            first = _text(exercise.variant, exercise.position, turn[:1])
+            self.fault(place, f"{text}: the board tells a turn wrong after its first move when no right answer "
+                              f"begins with it; write {first!r} alone")
 
     def position(self, variant: Variant, raw: dict[str, Any], place: str) -> Position | None:
         text = raw.get("position")

@@ -176,3 +176,24 @@ def test_options_build_the_variant_of_a_lesson(tmp_path: Path) -> None:
     path.write_text(MW3.replace("OPTIONS", "{}"), encoding="utf-8")   # two players: the position's S3 is told
     with pytest.raises(LessonError, match=r"step 1.position: .*'S3'"):
         read_lesson(path)
+
+
+MW2 = ('variant = "multiwarcaby7"\ntitle = { en = "a", pl = "b" }\n[[step]]\n'
+       'position = "MW7:S2:T1.1:P0,0:O5o1/7/7/7/7/1o5/7"\nsay = { en = "a", pl = "b" }\n'
+       'right = [RIGHT]\nwell_done = { en = "a", pl = "b" }\n[[step.wrong]]\nmove = "WRONG"\nen = "no"\npl = "nie"\n')
+
+
+@pytest.mark.parametrize("right, wrong, said", [
+    ('"c3-d4"', "c3-d4 d4-e5", "c3-d4 d4-e5 is counted right: it begins with a right answer"),
+    ('"c3-d4 d4-e5"', "g8-g7 g7-g6", "g8-g7 g7-g6: the board tells a turn wrong after its first move when no "
+                                     "right answer begins with it; write 'g8-g7' alone"),
+])
+def test_a_wrong_turn_the_board_would_not_refuse_with_its_words_is_a_fault(tmp_path: Path, right: str, wrong: str,
+                                                                           said: str) -> None:
+    path = tmp_path / "turns.toml"
+    path.write_text(MW2.replace("RIGHT", right).replace("WRONG", wrong), encoding="utf-8")
+    with pytest.raises(LessonError) as caught:
+        read_lesson(path)
+    assert str(caught.value).splitlines() == [f"{path}: step 1.wrong: {said}"]
+    path.write_text(MW2.replace("RIGHT", '"c3-d4 d4-e5"').replace("WRONG", "c3-d4 d4-d5"), encoding="utf-8")
+    assert read_lesson(path).steps[0].wrong[0][1].en == "no"  # begun as the answer is: told after both moves
