@@ -198,3 +198,17 @@ def test_a_child_takes_every_lesson_with_a_wrong_lift_and_a_wrong_move(name: str
     assert spoken[-1] == finished
     board.button(Button.OK)
     assert app.state is AppState.MENU
+
+
+def test_the_docs_count_each_course_as_it_ships() -> None:
+    """docs/lessons.md's table of courses: each course's lessons and steps as `damka lessons list` counts them."""
+    table = {}
+    for line in (ROOT / "docs" / "lessons.md").read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 4 and cells[0].startswith("`") and cells[1].isdigit():
+            table[cells[0].split("`")[1].split("-", 1)[1]] = (int(cells[1]), int(cells[2]))
+    counted: dict[str, tuple[int, int]] = {}
+    for name in shipped_names():
+        lessons, steps = counted.get(course_of(name), (0, 0))
+        counted[course_of(name)] = (lessons + 1, steps + len(shipped(name).steps))
+    assert table == counted
