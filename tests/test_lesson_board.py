@@ -44,26 +44,32 @@ class Try:
 # The first lessons, step by step: the mistaken lift (None: every piece may start a right move) and the wrong
 # move, each named by the rule the screen must give; a step past the table is taken without mistakes
 # (test_lesson_course.py takes every lesson that ships with mistakes the engine finds).
-MISTAKES: dict[str, list[tuple[Try | None, Try]]] = {
-    "1-classic-01-man-moves": [(Try("h8", why="lesson.why.not_yours"), Try("c3", ("c4",), why="lesson.why.one_step")),
-                     (Try("c3", why="lesson.why.other_piece"), Try("e3", ("d4",), why="own"))],
-    "1-classic-02-capturing": [(Try("h8", why="lesson.why.not_yours"), Try("d4", ("c5",), why="lesson.why.must_capture")),
-                     (Try("g1", why="lesson.why.must_capture"), Try("d4", ("e5",), why="lesson.why.must_capture"))],
-    "1-classic-03-must-capture": [(Try("a3", why="lesson.why.must_capture"), Try("a3", ("b4",), why="lesson.why.must_capture")),
-                        (Try("b2", why="lesson.why.must_capture"), Try("b2", ("a3",), why="lesson.why.must_capture"))],
-    "1-classic-05-majority": [(Try("h8", why="lesson.why.not_yours"), Try("a5", ("c7",), ("b6",), why="lesson.why.majority")),
-                    (Try("h8", why="lesson.why.not_yours"), Try("h4", ("f6",), ("g5",), why="lesson.why.majority"))],
-    "1-classic-06-crowning": [(Try("h2", why="lesson.why.not_yours"), Try("c7", ("c8",), why="lesson.why.one_step")),
-                    (Try("g3", why="lesson.why.must_capture"), Try("g3", ("h4",), why="lesson.why.must_capture"))],
-    "1-classic-07-flying-king": [(Try("h2", why="lesson.why.not_yours"), Try("b2", ("c3",), why="own")),
-                       (Try("h2", why="lesson.why.not_yours"), Try("a1", ("c3",), why="lesson.why.must_capture"))],
+MISTAKES: dict[str, list[tuple[Try | None, Try | None]]] = {
+    "1-classic-01-man-moves": [
+        (Try("h8", why="lesson.why.not_yours"), Try("c3", ("c4",), why="lesson.why.one_step")),
+        (Try("c3", why="lesson.why.other_piece"), Try("e3", ("d4",), why="own"))],
+    "1-classic-02-capturing": [
+        (Try("h8", why="lesson.why.not_yours"), Try("d4", ("c5",), why="lesson.why.must_capture")),
+        (Try("g1", why="lesson.why.must_capture"), Try("d4", ("e5",), why="lesson.why.must_capture"))],
+    "1-classic-03-must-capture": [
+        (Try("a3", why="lesson.why.must_capture"), Try("a3", ("b4",), why="lesson.why.must_capture")),
+        (Try("b2", why="lesson.why.must_capture"), Try("b2", ("a3",), why="lesson.why.must_capture"))],
+    "1-classic-05-majority": [
+        (Try("h8", why="lesson.why.not_yours"), Try("a5", ("c7",), ("b6",), why="lesson.why.majority")),
+        (Try("h8", why="lesson.why.not_yours"), Try("h4", ("f6",), ("g5",), why="lesson.why.majority"))],
+    "1-classic-06-crowning": [
+        (Try("h2", why="lesson.why.not_yours"), Try("c7", ("c8",), why="lesson.why.one_step")),
+        (Try("g3", why="lesson.why.must_capture"), Try("g3", ("h4",), why="lesson.why.must_capture"))],
+    "1-classic-07-flying-king": [
+        (Try("h2", why="lesson.why.not_yours"), Try("b2", ("c3",), why="own")),
+        (Try("h2", why="lesson.why.not_yours"), Try("a1", ("c3",), why="lesson.why.must_capture"))],
     # Multiwarcaby: a wrong first move is told at once; a right first move waits for the second.
-    "5-multiwarcaby-01-two-moves": [(Try("g8", why="lesson.why.other_piece"),
-                         Try("c3", ("d4",), then=Try("d4", ("d5",)), why="lesson.why.other_move")),
-                        (None, Try("c3", ("d4",), why="lesson.why.other_move")),
-                        (Try("c4", why="lesson.why.other_piece"), Try("c4", ("e4",), ("d4",),
-                                                                      why="lesson.why.other_piece")),
-                        (Try("g8", why="lesson.why.other_piece"), Try("d4", ("d5",), why="lesson.why.other_piece"))],
+    "5-multiwarcaby-01-two-moves": [
+        (Try("g8", why="lesson.why.other_piece"),
+         Try("c3", ("d4",), then=Try("d4", ("d5",)), why="lesson.why.other_move")),
+        (None, Try("c3", ("d4",), why="lesson.why.other_move")),
+        (Try("c4", why="lesson.why.other_piece"), Try("c4", ("e4",), ("d4",), why="lesson.why.other_piece")),
+        (Try("g8", why="lesson.why.other_piece"), Try("d4", ("d5",), why="lesson.why.other_piece"))],
 }
 
 
@@ -225,7 +231,7 @@ def test_a_child_takes_the_lesson_with_a_wrong_move_and_a_wrong_lift_in_each_ste
     assert app.state is AppState.LESSON
     lesson = shipped(name)
     assert shown(app)[1].startswith(words.say("lesson.set_up", guide="").rstrip(" :"))
-    planned: list[tuple[Try | None, Try | None]] = list(MISTAKES[name])
+    planned = list(MISTAKES[name])
     planned += [(None, None)] * (len(lesson.steps) - len(planned))
     for number, (lift, wrong) in enumerate(planned):
         take_step(app, board, lesson, number, lift, wrong)
