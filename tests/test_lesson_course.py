@@ -20,6 +20,7 @@ from damka.cli import main
 from damka.controller import words
 from damka.controller.app import App, AppState
 from damka.controller.app.board_settings import BoardSettings
+from damka.controller.app.lesson_desk import lessons_menu
 from damka.controller.app.views import GameView, MenuView
 from damka.controller.board.board_map import BoardMap
 from damka.controller.board.takeback_guide import piece_owner
@@ -212,3 +213,15 @@ def test_the_docs_count_each_course_as_it_ships() -> None:
         lessons, steps = counted.get(course_of(name), (0, 0))
         counted[course_of(name)] = (lessons + 1, steps + len(shipped(name).steps))
     assert table == counted
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_the_lessons_menu_says_which_need_a_larger_board(language: str) -> None:
+    """International is played on 10x10: its lessons are for the simulator or a larger board, and say so."""
+    words.set_language(language)
+    rows = {row.key: row.label for row in lessons_menu().visible_rows()}
+    larger = [name for name in shipped_names() if shipped(name).variant.board_size[0] > 9]
+    assert larger and all(course_of(name) == "international" for name in larger)
+    for name in shipped_names():
+        title = shipped(name).title.text()
+        assert rows[f"lesson:{name}"] == (words.say("variant.larger", label=title) if name in larger else title)
