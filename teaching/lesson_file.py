@@ -66,20 +66,32 @@ def course_of(name: str) -> str:
 def _short_names(name: str) -> set[str]:
     """The names a shipped lesson answers to: `1-classic-01-man-moves`, `classic-01-man-moves`,
     `classic-man-moves`, `01-man-moves` and `man-moves` (the first course's lesson of that name comes
-    first: `capturing` is classic's)."""
+    first: `capturing` is classic's); a course's first lesson also to the course's name (`russian`)."""
     parts = name.split("-")
     if not course_of(name):
         return {name, name.split("-", 1)[-1]}
     topic = parts[3:] if len(parts) > 3 and parts[2].isdigit() else parts[2:]
-    return {name, "-".join(parts[1:]), "-".join([parts[1], *topic]), "-".join(parts[2:]), "-".join(topic)}
+    first = {parts[1]} if parts[2] == "01" else set()   # a course's first lesson: `russian`
+    return {name, "-".join(parts[1:]), "-".join([parts[1], *topic]), "-".join(parts[2:]), "-".join(topic), *first}
+
+
+def shipped_name(name: str) -> str | None:
+    """The name a lesson that ships has now, from any name it answers to or the name it had before the
+    courses (`04-majority`: its number is left out); None when none does. A learner's lessons done are
+    kept by name, so they stay done when the course is renumbered."""
+    names = shipped_names()
+    for text in (name, name.split("-", 1)[-1] if name.split("-", 1)[0].isdigit() else name):
+        found = [known for known in names if text in _short_names(known)]
+        if found:
+            return found[0]
+    return None
 
 
 def shipped(name: str) -> Lesson:
     """A lesson that ships, by its name (or a shorter one: `classic-man-moves` or `man-moves`)."""
-    names = shipped_names()
-    found = [known for known in names if name in _short_names(known)]
+    found = [known for known in shipped_names() if name in _short_names(known)]
     if not found:
-        raise LessonError(f"no lesson {name!r}; the lessons are: {', '.join(names)}")
+        raise LessonError(f"no lesson {name!r}; the lessons are: {', '.join(shipped_names())}")
     source = resources.files("damka.teaching.lessons").joinpath(f"{found[0]}.toml")
     return parse_lesson(source.read_text("utf-8"), found[0], f"damka/teaching/lessons/{found[0]}.toml")
 

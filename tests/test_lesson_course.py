@@ -29,7 +29,8 @@ from damka.engine.move import Move
 from damka.hardware.interfaces import Button
 from damka.sim.virtual_board import VirtualBoard
 from damka.teaching.exercise import Exercise
-from damka.teaching.lesson_file import Lesson, course_of, shipped, shipped_names
+from damka.teaching.lesson_file import Lesson, course_of, shipped, shipped_name, shipped_names
+from damka.teaching.progress import ProgressBook
 from test_lesson_board import Said, Try, choose, shown, take_step
 from test_words_screens import check
 
@@ -225,3 +226,15 @@ def test_the_lessons_menu_says_which_need_a_larger_board(language: str) -> None:
     for name in shipped_names():
         title = shipped(name).title.text()
         assert rows[f"lesson:{name}"] == (words.say("variant.larger", label=title) if name in larger else title)
+
+
+def test_lessons_done_before_the_course_was_renumbered_stay_done() -> None:
+    """A learner's lessons are kept by name: those finished as `04-majority` or `07-multiwarcaby` (the
+    names before the courses) count as the lessons they are now; a name that ships no more counts as none."""
+    book = ProgressBook(None)
+    for old in ("04-majority", "07-multiwarcaby", "99-gone"):
+        book.record("lesson", old, "classic", "Ala", solved=True, stars=0, hints=0, tries=0)
+    facts = book.facts("Ala")
+    assert facts.lessons_done == ("1-classic-05-majority", "5-multiwarcaby-01-two-moves")
+    assert facts.next_lesson == "1-classic-01-man-moves" and facts.lessons_total == len(shipped_names())
+    assert shipped_name("russian") == "2-russian-01-moves" and shipped_name("99-gone") is None
