@@ -89,7 +89,7 @@ def planned_wrong(step: Exercise) -> Try | None:
     geometry = variant.geometry
     for square in geometry.squares:
         owner, king = piece_owner(variant, variant.piece_at(position, square) or "")
-        if owner != mover or king:
+        if owner != mover:
             continue
         file, rank = geometry.file_rank(square)
         forward = 1 if mover == 0 else -1
@@ -97,8 +97,8 @@ def planned_wrong(step: Exercise) -> Try | None:
             for drank, why in ((forward, "lesson.why.must_capture"), (-forward, "lesson.why.forward")):
                 if why == "lesson.why.must_capture" and not all(move.captures for move in legal):
                     continue
-                if why == "lesson.why.forward" and any(move.captures for move in legal):
-                    continue
+                if why == "lesson.why.forward" and (king or any(move.captures for move in legal)):
+                    continue  # (a king may step back)
                 if not (0 <= file + dfile < geometry.width and 0 <= rank + drank < geometry.height):
                     continue
                 landing = geometry.index(file + dfile, rank + drank)
