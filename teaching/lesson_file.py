@@ -1,12 +1,15 @@
 """Lessons as data: one TOML file per lesson, read and checked here.
 
 A teacher writes a lesson without code (docs/lessons.md says how): the
-variant, a title and, for each step, the position, what to say, the moves
-that count as right, words for particular wrong moves and what to say when
-right, each text in English and Polish. `read_lesson` checks the whole file
+variant (and its options: the number of players, teams), a title and, for
+each step, the position, what to say, the moves that count as right, words
+for particular wrong moves and what to say when right, each text in English
+and Polish. `read_lesson` checks the whole file
 and raises one `LessonError` listing every fault, one line each (file, step,
 field), so a teacher fixes them all in one go. The lessons that ship are in
-`teaching/lessons/` and are played in the order of their file names.
+`teaching/lessons/` and are played in the order of their file names, which
+group them by course: `1-classic-01-man-moves` is the classic course's first
+lesson (`course_of` reads the course from the name).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from damka.engine.variants import find_variant
 from damka.teaching.exercise import Exercise, Turn, Words
 
 
-MAX_STEPS = 200     # the lessons that ship have 2 to 4; each step is checked by playing its moves
+MAX_STEPS = 200     # the lessons that ship have 2 to 5; each step is checked by playing its moves
 MAX_ANSWERS = 100   # right or wrong answers of one step
 
 
@@ -54,12 +57,41 @@ def shipped_names() -> list[str]:
     return sorted(item.name[:-len(".toml")] for item in folder.iterdir() if item.name.endswith(".toml"))
 
 
-def shipped(name: str) -> Lesson:
-    """A lesson that ships, by its name (or the name without its number: `01-man-moves` or `man-moves`)."""
+def course_of(name: str) -> str:
+    """The course of a shipped lesson, from its name: `1-classic-01-man-moves` is in `classic`."""
+    parts = name.split("-")
+    return parts[1] if len(parts) > 2 and parts[0].isdigit() else ""
+
+
+def _short_names(name: str) -> set[str]:
+    """The names a shipped lesson answers to: `1-classic-01-man-moves`, `classic-01-man-moves`,
+    `classic-man-moves`, `01-man-moves` and `man-moves` (the first course's lesson of that name comes
+    first: `capturing` is classic's); a course's first lesson also to the course's name (`russian`)."""
+    parts = name.split("-")
+    if not course_of(name):
+        return {name, name.split("-", 1)[-1]}
+    topic = parts[3:] if len(parts) > 3 and parts[2].isdigit() else parts[2:]
+    first = {parts[1]} if parts[2] == "01" else set()   # a course's first lesson: `russian`
+    return {name, "-".join(parts[1:]), "-".join([parts[1], *topic]), "-".join(parts[2:]), "-".join(topic), *first}
+
+
+def shipped_name(name: str) -> str | None:
+    """The name a lesson that ships has now, from any name it answers to or the name it had before the
+    courses (`04-majority`: its number is left out); None when none does. A learner's lessons done are
+    kept by name, so they stay done when the course is renumbered."""
     names = shipped_names()
-    found = [known for known in names if known == name or known.split("-", 1)[-1] == name]
+    for text in (name, name.split("-", 1)[-1] if name.split("-", 1)[0].isdigit() else name):
+        found = [known for known in names if text in _short_names(known)]
+        if found:
+            return found[0]
+    return None
+
+
+def shipped(name: str) -> Lesson:
+    """A lesson that ships, by its name (or a shorter one: `classic-man-moves` or `man-moves`)."""
+    found = [known for known in shipped_names() if name in _short_names(known)]
     if not found:
-        raise LessonError(f"no lesson {name!r}; the lessons are: {', '.join(names)}")
+        raise LessonError(f"no lesson {name!r}; the lessons are: {', '.join(shipped_names())}")
     source = resources.files("damka.teaching.lessons").joinpath(f"{found[0]}.toml")
     return parse_lesson(source.read_text("utf-8"), found[0], f"damka/teaching/lessons/{found[0]}.toml")
 
@@ -102,13 +134,23 @@ class _Checker:
         self.faults.append(f"{self.where}: {place}: {text}")
 
     def lesson(self, name: str, data: dict[str, Any]) -> Lesson | None:
-        for key in sorted(set(data) - {"variant", "title", "step"}):
-            self.fault(key, "unknown field (the fields are variant, title and [[step]])")
+        for key in sorted(set(data) - {"variant", "options", "title", "step"}):
+            self.fault(key, "unknown field (the fields are variant, options, title and [[step]])")
         variant = None
+        options = data.get("options", {})
+        if not isinstance(options, dict) or not all(isinstance(value, (bool, int)) for value in options.values()):
+            self.fault("options", "give the variant's options as a table, e.g. options = { sides = 3 }")
+            options = {}
         try:
             variant = find_variant(str(data.get("variant", "")))
         except (DamkaError, ValueError) as error:
             self.fault("variant", f"{error}" if "variant" in data else "missing (e.g. variant = \"classic\")")
+        if variant is not None and options:
+            try:
+                variant = find_variant(variant.name, **options)
+            except (DamkaError, ValueError) as error:
+                self.fault("options", f"{error}")
+                variant = None
         title = self.words(data.get("title"), "title")
         steps = data.get("step")
         if not isinstance(steps, list) or not steps:
@@ -156,11 +198,25 @@ class _Checker:
         right = self.turns(variant, position, raw.get("right"), f"{place}.right")
         wrong = self.wrong(variant, position, raw.get("wrong", []), f"{place}.wrong")
         if right and wrong is not None and say is not None and well_done is not None:
-            for move_text, _ in wrong:
-                if move_text in right:
-                    self.fault(f"{place}.wrong", f"{_text(variant, position, move_text)} is also a right move")
-            return Exercise(variant, position, right, say, well_done, tuple(wrong))
+            exercise = Exercise(variant, position, right, say, well_done, tuple(wrong))
+            for turn, _ in wrong:
+                self.refused(exercise, turn, f"{place}.wrong")
+            return exercise
         return None
+
+    def refused(self, exercise: Exercise, turn: Turn, place: str) -> None:
+        """A wrong turn must be one the board refuses with the step's words for it: not right, nor begun by
+        a right answer (a multiwarcaby answer of one move leaves the second free), and, when it is two
+        moves, begun as a right answer is (else the board tells it after its first move, by other words)."""
+        text = _text(exercise.variant, exercise.position, turn)
+        if turn in exercise.right:
+            self.fault(place, f"{text} is also a right move")
+        elif exercise.answers(turn):
+            self.fault(place, f"{text} is counted right: it begins with a right answer")
+        elif len(turn) > 1 and not any(answer[0] == turn[0] for answer in exercise.right):
+            first = _text(exercise.variant, exercise.position, turn[:1])
+            self.fault(place, f"{text}: the board tells a turn wrong after its first move when no right answer "
+                              f"begins with it; write {first!r} alone")
 
     def position(self, variant: Variant, raw: dict[str, Any], place: str) -> Position | None:
         text = raw.get("position")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from damka.controller.store.progress_rows import ExerciseRow
 from damka.controller.store.store import Store
 from damka.controller.words import say
-from damka.teaching.lesson_file import shipped_names
+from damka.teaching.lesson_file import shipped_name, shipped_names
 from damka.teaching.puzzles import Puzzle, shipped_set
 
 START_RATING = 1000
@@ -156,7 +156,7 @@ class ProgressBook:
 
     def facts(self, learner: str) -> ProgressFacts:
         rows = self.rows(learner)
-        lessons = [row.name for row in rows if row.kind == "lesson" and row.solved]
+        lessons = {shipped_name(row.name) for row in rows if row.kind == "lesson" and row.solved}  # (renamed ones too)
         names = shipped_names()
         done = tuple(name for name in names if name in lessons)
         puzzles = [row for row in rows if row.kind == "puzzle"]

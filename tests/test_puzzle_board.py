@@ -273,7 +273,7 @@ def test_the_menu_offers_a_puzzle_near_the_rating_and_shows_the_progress() -> No
     choose(app, board, "puzzles")
     menu = app.screens.shown_menu
     assert menu is not None and [row.key for row in menu.visible_rows()][:4] == [
-        "next-lesson:01-man-moves", "puzzles:classic", "puzzles:russian", "puzzles:multiwarcaby"]
+        "next-lesson:1-classic-01-man-moves", "puzzles:classic", "puzzles:russian", "puzzles:multiwarcaby"]
     shown = app.view()
     assert isinstance(shown, MenuView)
     check("puzzles menu", shown, (480, 320), save=False)

@@ -58,10 +58,10 @@ def test_a_puzzle_started_from_the_page_is_on_the_board_and_in_the_page_s_pictur
 
 
 def test_a_lesson_started_from_the_page_shows_its_step(served) -> None:
-    status, answer = post(served, "/api/learn/lesson", {"lesson": "01-man-moves"})
+    status, answer = post(served, "/api/learn/lesson", {"lesson": "1-classic-01-man-moves"})
     assert status == 200, answer
     facts = teaching(served.rig)
-    assert (facts.kind, facts.name, facts.step, facts.steps) == ("lesson", "01-man-moves", 1, 2)
+    assert (facts.kind, facts.name, facts.step, facts.steps) == ("lesson", "1-classic-01-man-moves", 1, 3)
     assert facts.title == "How a man moves"
     follow_lights(served.rig)
     shown = wait_until(lambda: (t := served.web.feed.latest_state.data.get("teaching")) and t["phase"] == "play" and t,
@@ -77,7 +77,7 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
     assert status == 200, data
     assert data["learner"] == "Ala" and "Ala" in data["learners"]
     assert [lesson["name"] for lesson in data["lessons"]] == shipped_names()
-    assert data["lessons"][0] == {"name": "01-man-moves", "title": "How a man moves", "done": False, "next": True}
+    assert data["lessons"][0] == {"name": "1-classic-01-man-moves", "title": "How a man moves", "done": False, "next": True}
     assert sorted(p["variant"] for p in data["puzzles"]) == ["classic", "international", "multiwarcaby", "russian"]
     assert data["progress"]["puzzles_tried"] == 0 and data["progress"]["lessons_total"] == len(shipped_names())
     # Ala solves the next classic puzzle at the board.
@@ -95,9 +95,9 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
     assert progress["stars"] == 3 and progress["rating"] > 1000
     assert {p["variant"]: (p["solved"], p["tried"]) for p in data["puzzles"]}["classic"] == (1, 1)
     # Ala takes the first lesson: it is marked done, the next one is offered.
-    status, answer = post(served, "/api/learn/lesson", {"lesson": "01-man-moves"})
+    status, answer = post(served, "/api/learn/lesson", {"lesson": "1-classic-01-man-moves"})
     assert status == 200, answer
-    for move in ("c3-d4", "e3-f4"):
+    for move in ("c3-d4", "e3-f4", "a3-b4"):
         follow_lights(served.rig)
         make(served.rig, move)
         wait_until(lambda: teaching(served.rig).phase == "right", f"{move} to be right")
@@ -109,7 +109,7 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
     status, data = get(served, "/api/learn?learner=Ala")
     assert [(lesson["done"], lesson["next"]) for lesson in data["lessons"][:3]] == [(True, False), (False, True),
                                                                                     (False, False)]
-    assert data["progress"]["lessons_done"] == ["01-man-moves"] and data["progress"]["next_lesson"] == "02-capturing"
+    assert data["progress"]["lessons_done"] == ["1-classic-01-man-moves"] and data["progress"]["next_lesson"] == "1-classic-02-capturing"
         # In Polish when the page asks for it; another learner's progress is their own.
     status, data = get(served, "/api/learn?learner=Ala&language=pl")
     assert data["lessons"][0]["title"] == "Jak chodzi pionek"
@@ -132,8 +132,8 @@ def solve(served: Served) -> None:
     ("/api/learn/puzzle", {"variant": "classic", "id": "x" * 81}, 400, "id: a puzzle's id"),
     ("/api/learn/puzzle", {"variant": "classic", "id": "classic-9999"}, 400,
      "There is no puzzle classic-9999 in the classic set."),
-    ("/api/learn/lesson", {"lesson": "flying-pigs"}, 400, "lesson: no lesson 'flying-pigs'; the lessons are: 01-"),
-    ("/api/learn/lesson", {"lesson": ["01-man-moves"]}, 400, "lesson: the name of a lesson"),
+    ("/api/learn/lesson", {"lesson": "flying-pigs"}, 400, "lesson: no lesson 'flying-pigs'; the lessons are: 1-classic-01-"),
+    ("/api/learn/lesson", {"lesson": ["1-classic-01-man-moves"]}, 400, "lesson: the name of a lesson"),
     ("/api/learn/learner", {"name": ""}, 400, "name: the learner's name"),
     ("/api/learn/learner", {"name": "A" * 30}, 400, "A name is 1 to 24 letters, digits or spaces"),
     ("/api/learn/learner", {"name": "Ala\nOla"}, 400, "A name is 1 to 24 letters, digits or spaces"),
@@ -173,7 +173,7 @@ def test_the_progress_of_no_such_learner_is_404_and_a_bad_name_400(served) -> No
 
 
 @pytest.mark.parametrize("path, body", [("/api/learn/puzzle", {"variant": "classic"}),
-                                        ("/api/learn/lesson", {"lesson": "01-man-moves"}),
+                                        ("/api/learn/lesson", {"lesson": "1-classic-01-man-moves"}),
                                         ("/api/learn/learner", {"name": "Mallory"})])
 def test_without_the_code_nothing_starts_and_no_learner_is_chosen(served, path, body) -> None:
     assert request(served, "POST", path, body)[0] == 401                                  # no code

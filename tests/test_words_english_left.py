@@ -95,7 +95,7 @@ def test_no_english_word_on_any_screen_of_a_polish_board() -> None:
     open_row(app, "progress")
     walk.menu("progress", app)
     app = polish_app(GameSetup("classic"))
-    app.teaching.start_lesson("01-man-moves")
+    app.teaching.start_lesson("1-classic-01-man-moves")
     walk.look("lesson", app.view())
     app.teaching.quit()
     app.teaching.start_puzzle("classic", "3")

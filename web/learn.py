@@ -9,7 +9,7 @@ while a child learns reaches the page in its picture (`state.teaching_data`),
 pushed by the feed; the progress is read here, when the page asks.
 
     GET  /api/learn?learner=Ala&language=pl  the lessons, the puzzle variants, the learners, a learner's progress
-    POST /api/learn/lesson   {"lesson": "01-man-moves"}
+    POST /api/learn/lesson   {"lesson": "1-classic-01-man-moves"}
     POST /api/learn/puzzle   {"variant": "classic"}  (or {"variant": "classic", "id": "classic-0007"})
     POST /api/learn/learner  {"name": "Ala"}
     POST /api/learn/quit     {}

@@ -20,7 +20,7 @@ from damka.controller import events as ev
 from damka.controller.app.exercise_desk import ExerciseDesk
 from damka.controller.app.hooks import AppListener
 from damka.controller.app.screens import AppState
-from damka.controller.app.menus import Menu, Row
+from damka.controller.app.menus import BOARD_SIZE, Menu, Row
 from damka.controller.app.teaching_facts import TeachingFacts, fen_now, lights_of, runner_phase, tries_of
 from damka.controller.app.views import GameView, MenuView, View
 from damka.controller.words import say
@@ -33,14 +33,21 @@ if TYPE_CHECKING:
 
 NEXT_STEP_MS = 3000  # the green light of a right move shows this long before the next step
 LESSONS_MENU = "lessons"
-LESSON_ROW = "lesson:"  # a row of the lessons menu: "lesson:01-man-moves"
+LESSON_ROW = "lesson:"  # a row of the lessons menu: "lesson:1-classic-01-man-moves"
 
 
 def lessons_menu() -> Menu:
-    """Every lesson that ships, in order, and a way back."""
-    rows = [Row(f"{LESSON_ROW}{name}", shipped(name).title.text()) for name in shipped_names()]
+    """Every lesson that ships, in order, and a way back; a lesson of a game larger than the Damka board
+    (international, 10x10) says so, as the games menu does: it is for the simulator or a larger board."""
+    rows = [Row(f"{LESSON_ROW}{name}", _label(shipped(name))) for name in shipped_names()]
     return Menu(say("lessons.title"), [*rows, Row("back", say("lessons.back"))], footer=say("lessons.footer"),
                 name=LESSONS_MENU)
+
+
+def _label(lesson: Lesson) -> str:
+    width, height = lesson.variant.board_size
+    title = lesson.title.text()
+    return say("variant.larger", label=title) if width > BOARD_SIZE[0] or height > BOARD_SIZE[1] else title
 
 
 class Ticking(Protocol):

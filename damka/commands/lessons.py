@@ -3,6 +3,9 @@
     damka lessons list
     damka lessons check my-lesson.toml
 
+`list` groups the lessons by course (the game in their names,
+`1-classic-01-man-moves`), each course under a line of its lessons and steps.
+
 `check` reads the file as the board would and prints every fault on a line
 of its own (file, step, field), so a teacher fixes them all in one go; it
 exits 1 when a file has faults. A file that cannot be a lesson at all (not
@@ -33,13 +36,28 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from damka.teaching.lesson_file import shipped, shipped_names
+    from damka.teaching.lesson_file import course_of, shipped, shipped_names
 
+    courses: dict[str, list[tuple[str, str]]] = {}
+    steps_in: dict[str, int] = {}
     for name in shipped_names():
         lesson = shipped(name)
         steps = len(lesson.steps)
-        print(f"{name}  {lesson.variant.name}  {steps} step{'s' if steps != 1 else ''}  {lesson.title.en}")
+        course = course_of(name) or lesson.variant.name
+        courses.setdefault(course, []).append(
+            (name, f"  {name}  {lesson.variant.name}  {_steps(steps)}  {lesson.title.en}"))
+        steps_in[course] = steps_in.get(course, 0) + steps
+    for course, lines in courses.items():
+        print(f"{course}: {len(lines)} lesson{'s' if len(lines) != 1 else ''}, {_steps(steps_in[course])}")
+        for _, line in lines:
+            print(line)
+    total = sum(len(lines) for lines in courses.values())
+    print(f"{_steps(sum(steps_in.values()))} in {total} lessons of {len(courses)} games")
     return 0
+
+
+def _steps(count: int) -> str:
+    return f"{count} step{'s' if count != 1 else ''}"
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -55,6 +73,5 @@ def run_check(args: argparse.Namespace) -> int:
             faulty += 1
             print(error, file=sys.stderr)
             continue
-        steps = len(lesson.steps)
-        print(f"{path}: ok, {steps} step{'s' if steps != 1 else ''} of {lesson.variant.name}")
+        print(f"{path}: ok, {_steps(len(lesson.steps))} of {lesson.variant.name}")
     return 1 if faulty else 0
