@@ -8,7 +8,13 @@ squares (`c3`) a Russian board; a record whose squares all fit 1..32 is
 tried as american, then international, keeping the first in which its FEN
 and first moves are legal. Games that share a board cannot be told apart
 this way (Czech and Italian records read like Russian and american ones):
-for those, the reader is told the variant (`damka import --variant`).
+for those, the reader is told the variant (`damka import --variant`,
+`damka puzzles make VARIANT`). A named variant stands in for the candidate
+of its own board, and is tried first when none is of its board; so a file
+of English checkers problems (every square 1..32, legal on the 8x8 board)
+is american even when international is named: a named variant is never a
+guess against what the record plainly is. `damka import` and `damka
+puzzles make` both read untagged records through `detect_variant`.
 """
 
 from __future__ import annotations
@@ -61,11 +67,28 @@ def candidates(fen: str, moves: Sequence[str]) -> list[str]:
     return ["american", "international"]
 
 
+def same_board(variant: Variant, other: Variant) -> bool:
+    """Whether a position of `other` is a position of `variant` as it stands (same board, same kind of pieces)."""
+    return (other.name == variant.name or (other.board_size == variant.board_size
+            and type(other.start_position()) is type(variant.start_position())))
+
+
+def with_named(names: Sequence[str], named: str) -> list[str]:
+    """The candidates `names` with the caller's variant `named` in place of the one of its own
+    board (american's place for classic), or first when none is of its board."""
+    chosen = default_variant(named)
+    replaced = [chosen.name if same_board(chosen, default_variant(name)) else name for name in names]
+    return replaced if chosen.name in replaced else [chosen.name, *names]
+
+
 def detect_variant(fen: str, moves: Sequence[str],
-                   read_move: Callable[[Variant, Position, str], Position]) -> str:
+                   read_move: Callable[[Variant, Position, str], Position], named: str | None = None) -> str:
     """The name of the first candidate variant in which `fen` (may be empty) and `moves`
-    (the first few) are legal (`read_move` plays one text or raises); the likeliest if none."""
+    (the first few) are legal (`read_move` plays one text or raises); the likeliest if none.
+    `named`: the variant the caller names for records without a game tag (`with_named`)."""
     names = candidates(fen, moves)
+    if named is not None:
+        names = with_named(names, named)
     for name in names:
         variant = default_variant(name)
         try:
