@@ -10,10 +10,10 @@ and first moves are legal. Games that share a board cannot be told apart
 this way (Czech and Italian records read like Russian and american ones):
 for those, the reader is told the variant (`damka import --variant`,
 `damka puzzles make VARIANT`). A named variant stands in for the candidate
-of its own board, and is tried first when none is of its board; so a file
-of English checkers problems (every square 1..32, legal on the 8x8 board)
-is american even when international is named: a named variant is never a
-guess against what the record plainly is. `damka import` and `damka
+of its own board and is kept unless a likelier candidate of another board
+reads the record; so a file of English checkers problems (every square
+1..32, legal on the 8x8 board) is american even when international is
+named: a named variant is never a guess against what the record plainly is. `damka import` and `damka
 puzzles make` both read untagged records through `detect_variant`.
 """
 
@@ -74,18 +74,22 @@ def same_board(variant: Variant, other: Variant) -> bool:
 
 
 def with_named(names: Sequence[str], named: str) -> list[str]:
-    """The candidates `names` with the caller's variant `named` in place of the one of its own
-    board (american's place for classic), or first when none is of its board."""
+    """The variants to try when the caller names `named`: the candidates `names` likelier than
+    the one of its board (american before international), then `named` itself (in the place of
+    its board's candidate: classic for american), last; just `named` when none is of its board."""
     chosen = default_variant(named)
-    replaced = [chosen.name if same_board(chosen, default_variant(name)) else name for name in names]
-    return replaced if chosen.name in replaced else [chosen.name, *names]
+    for index, name in enumerate(names):
+        if same_board(chosen, default_variant(name)):
+            return [*names[:index], chosen.name]
+    return [chosen.name]
 
 
 def detect_variant(fen: str, moves: Sequence[str],
                    read_move: Callable[[Variant, Position, str], Position], named: str | None = None) -> str:
     """The name of the first candidate variant in which `fen` (may be empty) and `moves`
     (the first few) are legal (`read_move` plays one text or raises); the likeliest if none.
-    `named`: the variant the caller names for records without a game tag (`with_named`)."""
+    `named`: the variant the caller names for records without a game tag (`with_named`); it
+    is kept when no likelier candidate reads the record (its reader then says what is wrong)."""
     names = candidates(fen, moves)
     if named is not None:
         names = with_named(names, named)
@@ -99,4 +103,4 @@ def detect_variant(fen: str, moves: Sequence[str],
         except (DamkaError, ValueError):
             continue
         return name
-    return names[0]
+    return names[-1] if named is not None else names[0]
