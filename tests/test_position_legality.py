@@ -68,3 +68,14 @@ def test_multiwarcaby_refuses_more_pieces_than_it_starts_with() -> None:
     with pytest.raises(PositionError, match="81 pieces on the board; the game starts with 76"):
         variant.parse_position(":".join(fields))
     assert variant.parse_position(text) == variant.start_position()
+
+
+def test_an_impossible_problem_named_american_is_refused_not_read_as_ten_by_ten() -> None:
+    """beginner.pdn's problem 10 has a white man on 1: `import --variant american` refuses it with
+    that reason; it is not passed on to the 10x10 board where square 1 would be legal for it."""
+    from damka.controller.store.pdn import iter_outcomes
+
+    text = '[Event "Beginner\'s Problem #10"]\n[SetUp "1"]\n[FEN "W:W18,K15,1:BK30,K26,2."]\n0-1\n'
+    for named in ("american", None):
+        [outcome] = iter_outcomes([text], variant=named)
+        assert outcome.record is None and "a white man on 1, White's crowning row" in outcome.reason, named
