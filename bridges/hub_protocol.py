@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, TypeVar
 
+from damka.engine.draughts import DraughtsVariant
 from damka.engine.draughts_position import DraughtsPosition
 from damka.engine.move import Move
 from damka.engine.variant import Variant
@@ -243,7 +244,11 @@ class HubBoard:
             if letter.isupper():
                 kings |= 1 << square
         turn = self._hub_white if text[0] == "W" else 1 - self._hub_white
-        return DraughtsPosition(sides[0], sides[1], kings, turn, 0)
+        position = DraughtsPosition(sides[0], sides[1], kings, turn, 0)
+        problem = self.variant.impossible(position) if isinstance(self.variant, DraughtsVariant) else None
+        if problem is not None:
+            raise HubError(f"position: {problem}")   # a man on its crowning row, too many pieces
+        return position
 
     def format_position(self, position: DraughtsPosition) -> str:
         """The Hub position string of a Damka position."""

@@ -19,9 +19,11 @@ from typing import Any, ClassVar, Hashable
 
 from damka.engine.draughts_movegen import MoveGenerator
 from damka.engine.draughts_position import DraughtsPosition, format_fen, parse_fen
+from damka.engine.errors import PositionError
 from damka.engine.geometry import Geometry, iter_bits
 from damka.engine.move import Move
 from damka.engine.option_spec import OptionSpec, check_options
+from damka.engine.reasons import Reason
 from damka.engine.variant import Result, Variant
 
 __all__ = [
@@ -94,6 +96,7 @@ class DraughtsVariant(Variant):
             promotion=self.promotion_masks(),
         )
         self._promotion = self._generator.promotion
+        self._start_counts = tuple(men.bit_count() for men in self.setup())   # speed: `impossible` reads many FENs
 
     @classmethod
     def create(cls, **options: Any) -> "DraughtsVariant":
@@ -150,7 +153,28 @@ class DraughtsVariant(Variant):
         return DraughtsPosition(white, black, 0, self.first_side, 0)
 
     def parse_position(self, text: str) -> DraughtsPosition:
-        return parse_fen(text, self.geometry)
+        position = parse_fen(text, self.geometry)
+        problem = self.impossible(position)
+        if problem is not None:
+            raise PositionError(problem)
+        return position
+
+    def impossible(self, position: DraughtsPosition) -> Reason | None:
+        """Why no game of these rules reaches `position`, or None: a man on its own crowning row
+        (it would have been crowned there), or a side with more pieces than the game starts with
+        (a man never splits; a king is a crowned man). A FEN from outside (a PDN tag, `--fen`, a
+        lesson, a puzzle set) is checked here, so a problem of English checkers read as a 10x10
+        position is refused, not played."""
+        for side, (colour, pieces) in enumerate(zip(("white", "black"), (position.white, position.black))):
+            crowned = pieces & ~position.kings & self._promotion[side]
+            if crowned:
+                square = min(iter_bits(crowned), key=self.geometry.number)
+                name = str(self.geometry.number(square)) if self.numeric_notation else self.geometry.name(square)
+                return Reason(f"position.{colour}_man_crowned", square=name)
+            count, most = pieces.bit_count(), self._start_counts[side]
+            if count > most:
+                return Reason(f"position.{colour}_too_many", count=count, start=most)
+        return None
 
     def format_position(self, position: DraughtsPosition) -> str:
         return format_fen(position, self.geometry, self.numeric_notation)

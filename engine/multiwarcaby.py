@@ -31,11 +31,13 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Callable, Hashable
 
+from damka.engine.errors import PositionError
 from damka.engine.geometry import Geometry, iter_bits
 from damka.engine.move import Move
 from damka.engine.multiwarcaby_board import Board, capture_routes
 from damka.engine.multiwarcaby_position import MultiwarcabyPosition, PositionFormat, with_side_out
 from damka.engine.option_spec import OptionSpec, check_options
+from damka.engine.reasons import Reason
 from damka.engine.variant import Result, Variant
 
 BOARD9 = Board(Geometry.rectangle(9, 9, dark_only=False))
@@ -122,7 +124,13 @@ class MultiwarcabyVariant(Variant):
         )
 
     def parse_position(self, text: str) -> MultiwarcabyPosition:
-        return self.position_format.parse(text)
+        position = self.position_format.parse(text)
+        # The pieces are shared and never crowned (RULES.md): the one thing no game reaches is
+        # more pieces than it starts with, since pieces only ever leave.
+        count, start = position.occupied.bit_count(), self.start_position().occupied.bit_count()
+        if count > start:
+            raise PositionError(Reason("position.too_many", count=count, start=start))
+        return position
 
     def format_position(self, position: MultiwarcabyPosition) -> str:
         return self.position_format.format(position)

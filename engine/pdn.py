@@ -165,9 +165,10 @@ def visit_games(text: str, make_visitor: Callable[[], BaseVisitor]) -> list[obje
     return list(iter_visit_games([text], make_visitor))
 
 
-def iter_games(chunks: Iterable[str], default_variant: str | None = DEFAULT_VARIANT) -> Iterator[PdnGame]:
+def iter_games(chunks: Iterable[str], default_variant: str | None = DEFAULT_VARIANT,
+               named: str | None = None) -> Iterator[PdnGame]:
     """`read_games` game by game, from text in pieces (see `iter_visit_games`)."""
-    return iter_visit_games(chunks, lambda: GameBuilder(default_variant))  # type: ignore[return-value]
+    return iter_visit_games(chunks, lambda: GameBuilder(default_variant, named))  # type: ignore[return-value]
 
 
 def read_games(text: str, default_variant: str | None = DEFAULT_VARIANT) -> list[PdnGame]:

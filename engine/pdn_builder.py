@@ -38,10 +38,12 @@ class GameBuilder(BaseVisitor):
 
     With `default_variant` DETECT, a record with no tag naming its game is
     held back until its first moves are read, to find its game from them
-    (`pdn_detect.py`); then what was held is played."""
+    (`pdn_detect.py`; `named`: the variant the caller names for such records,
+    read as it unless they plainly belong to another board); then what was held is played."""
 
-    def __init__(self, default_variant: str | None = DEFAULT_VARIANT) -> None:
+    def __init__(self, default_variant: str | None = DEFAULT_VARIANT, named: str | None = None) -> None:
         self.default_variant = default_variant
+        self.named = named
         self.game = PdnGame()
         self._stopped = False  # a move could not be read: skip the rest
         self._tag_where: dict[str, str] = {}
@@ -105,7 +107,7 @@ class GameBuilder(BaseVisitor):
         else:
             fen = self.game.tags.get("FEN", "")
             self._start(detect_variant(fen, moves, lambda variant, position, text: variant.play(
-                position, _read_move(variant, position, text)[0])))
+                position, _read_move(variant, position, text)[0]), self.named))
         for method, text, where in held:
             getattr(self, method)(text, where)
 

@@ -8,7 +8,13 @@ squares (`c3`) a Russian board; a record whose squares all fit 1..32 is
 tried as american, then international, keeping the first in which its FEN
 and first moves are legal. Games that share a board cannot be told apart
 this way (Czech and Italian records read like Russian and american ones):
-for those, the reader is told the variant (`damka import --variant`).
+for those, the reader is told the variant (`damka import --variant`,
+`damka puzzles make VARIANT`). A named variant stands in for the candidate
+of its own board and is kept unless a likelier candidate of another board
+reads the record; so a file of English checkers problems (every square
+1..32, legal on the 8x8 board) is american even when international is
+named: a named variant is never a guess against what the record plainly is. `damka import` and `damka
+puzzles make` both read untagged records through `detect_variant`.
 """
 
 from __future__ import annotations
@@ -61,11 +67,33 @@ def candidates(fen: str, moves: Sequence[str]) -> list[str]:
     return ["american", "international"]
 
 
+def same_board(variant: Variant, other: Variant) -> bool:
+    """Whether a position of `other` is a position of `variant` as it stands (same board, same kind of pieces)."""
+    return other.name == variant.name or (other.board_size == variant.board_size and other.family == variant.family)
+
+
+def with_named(names: Sequence[str], named: str) -> list[str]:
+    """The variants to try when the caller names `named`: the candidates `names` likelier than
+    the one of its board (american before international), then `named` itself (in the place of
+    its board's candidate: classic for american), last; just `named` when none is of its board."""
+    chosen = default_variant(named)
+    for index, name in enumerate(names):
+        if same_board(chosen, default_variant(name)):
+            return [*names[:index], chosen.name]
+    return [chosen.name]
+
+
 def detect_variant(fen: str, moves: Sequence[str],
-                   read_move: Callable[[Variant, Position, str], Position]) -> str:
+                   read_move: Callable[[Variant, Position, str], Position], named: str | None = None) -> str:
     """The name of the first candidate variant in which `fen` (may be empty) and `moves`
-    (the first few) are legal (`read_move` plays one text or raises); the likeliest if none."""
+    (the first few) are legal (`read_move` plays one text or raises); the likeliest if none.
+    `named`: the variant the caller names for records without a game tag (`with_named`); it
+    is kept when no likelier candidate reads the record (its reader then says what is wrong)."""
     names = candidates(fen, moves)
+    if named is not None:
+        names = with_named(names, named)
+    if len(names) == 1:
+        return names[0]   # speed: the one candidate is the answer whether it reads the record or not
     for name in names:
         variant = default_variant(name)
         try:
@@ -76,4 +104,4 @@ def detect_variant(fen: str, moves: Sequence[str],
         except (DamkaError, ValueError):
             continue
         return name
-    return names[0]
+    return names[-1] if named is not None else names[0]

@@ -97,6 +97,12 @@ ENGLISH: dict[str, str] = {
     "fen.not_number": "not a square number or range (like 21 or 21-32)",
     "fen.off_board": "square {number} is off the board (1-{last})",
     "fen.backwards": "range runs backwards ({first} > {end})",
+    # a position no game can reach (engine/draughts.py, engine/multiwarcaby.py)
+    "position.white_man_crowned": "a white man on {square}, White's crowning row: a man there is a king",
+    "position.black_man_crowned": "a black man on {square}, Black's crowning row: a man there is a king",
+    "position.white_too_many": "White has {count} pieces; the game starts with {start}",
+    "position.black_too_many": "Black has {count} pieces; the game starts with {start}",
+    "position.too_many": "{count} pieces on the board; the game starts with {start}",
     # a multiwarcaby position string (engine/multiwarcaby_position.py)
     "mw.board_tag": "position field 1 {text!r}: expected the board tag {tag!r} (MW9 for the 9x9 board, MW7 for the 7x7)",
     "mw.unknown_field": "position field {number} {item!r}: unknown field (expected one of S T P X K Q O B)",

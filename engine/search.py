@@ -57,6 +57,11 @@ class SearchStopped(Exception):
     """Raised inside the search when the deadline passes or `stop()` says so."""
 
 
+# The young objects a timed search lets pile up before a collector's pass over them: at most
+# 10-20 ms of pass left at its deadline (0.3-2 us an object, on a loaded 2-core machine).
+YOUNG_PASS = 10_000
+
+
 class SearchLimits:
     """The stop check both searches share: deadline, stop request, node budget.
 
@@ -69,9 +74,12 @@ class SearchLimits:
     _now: Callable[[], float]
     _stop: Callable[[], bool] | None
     _max_nodes: int | None
+    _collect_young: bool = False   # the collector is to be on after the search: pass over the young now and then
 
     def _tick(self) -> None:
         self._countdown = self._check_every
+        if self._collect_young and gc.get_count()[0] >= YOUNG_PASS:
+            gc.collect(0)   # in the search's time, before its deadline is looked at (`_collect_within_time`)
         if self._deadline is not None and self._now() >= self._deadline:
             raise SearchStopped
         if self._stop is not None and self._stop():
@@ -182,8 +190,6 @@ class Searcher(SearchLimits):
         # across iterations (a board-only evaluation: any other is not cached).
         self._eval_cache: tuple[dict[Board, int], dict[Board, int]] | None = (
             ({}, {}) if white_score is not None else None)
-        # The share of the last timed search's limit the collector's pass took (`_collect_within_time`).
-        self._collect_share = 0.0
 
     # -- entry point ----------------------------------------------------------
 
@@ -208,6 +214,7 @@ class Searcher(SearchLimits):
         moves.
         """
         with _cyclic_gc_paused() as collector_was_on:
+            self._collect_young = collector_was_on and time_limit is not None and now is not None
             result = self._search(position, max_depth, time_limit, now, stop, history, check_every,
                                   all_root_scores, max_nodes)
             if collector_was_on and self._deadline is not None and self._time_limit > 0:
@@ -219,14 +226,15 @@ class Searcher(SearchLimits):
 
         Once the collector is on again that pass comes anyway, at the next
         allocation: 8-67 ms after a 0.5 s search, time the caller did not
-        give. So it runs here, counted in `elapsed`, and the next search ends
-        that share of its time limit earlier (at most a fifth). The share is of
-        the limit, not of the time searched: a forced move answered at once
-        would otherwise cost the next search a fifth of its time."""
-        searched = result.elapsed
+        give. So it runs here, counted in `elapsed`; and a timed search passes
+        over its young objects each time they reach `YOUNG_PASS` (`_tick`),
+        before it looks at its deadline, so the pass left for the end is a
+        short one. A share of the last search's time kept back for the pass,
+        as before, overran every new searcher's first search (1.04-1.10 s for
+        1 s; it had no last search) and missed by a few percent from search to
+        search: the pass costs 0.3-2 us an object, by the machine's load."""
         gc.collect(0)
         result.elapsed = self._now() - self._start
-        self._collect_share = min(0.2, (result.elapsed - searched) / self._time_limit)
 
     # Long on purpose: iterative deepening with its time checks and aspiration window in one loop.
     def _search(self, position: Any, max_depth: int, time_limit: float | None, now: Callable[[], float] | None,
@@ -239,8 +247,7 @@ class Searcher(SearchLimits):
         self._now = clock
         self._start = clock()
         self._time_limit = time_limit or 0.0
-        self._deadline = (self._start + time_limit * (1 - self._collect_share)
-                          if time_limit is not None and now is not None else None)
+        self._deadline = self._start + time_limit if time_limit is not None and now is not None else None
         self._stop = stop
         self._check_every = max(1, check_every)
         self._countdown = self._check_every

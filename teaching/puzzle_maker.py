@@ -27,7 +27,8 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 from damka.base.files import open_regular
 from damka.engine.game import Game
 from damka.engine.levels import choose_move, find_level, make_searcher
-from damka.engine.pdn import PdnGame, iter_games
+from damka.engine.pdn import DETECT, PdnGame, iter_games
+from damka.engine.pdn_detect import same_board
 from damka.engine.puzzle_prefilter import may_combine
 from damka.engine.puzzle_proof import MAX_DEPTH, MaterialProver, ProofTooCostly
 from damka.engine.variant import Position, Variant
@@ -56,6 +57,7 @@ class MakerStats:
     found: int = 0
     nodes: int = 0
     rejected: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)   # PDN records not read: why (of another board)
     cpu_s: float = 0.0
 
     @property
@@ -76,38 +78,48 @@ def self_play_positions(variant: Variant, games: int, seed: int) -> Iterator[Can
             game.push(choice.move)
 
 
-def same_board(variant: Variant, other: Variant) -> bool:
-    """Whether a position of `other` is a position of `variant` as it stands (same board, same kind of pieces)."""
-    return (other.name == variant.name or (other.board_size == variant.board_size
-            and type(other.start_position()) is type(variant.start_position())))
-
-
-def pdn_positions(variant: Variant, paths: Iterable[Path]) -> Iterator[Candidate]:
+def pdn_positions(variant: Variant, paths: Iterable[Path], stats: MakerStats | None = None) -> Iterator[Candidate]:
     """Every position of the games in the PDN files played on `variant`'s board.
 
     A game of another variant on the same board counts: an American checkers
     game gives classic and Russian positions (the proof then uses the
-    target's rules). A file without GameType tags is read as `variant`, or as
-    a variant of the same board when that reads it without errors."""
+    target's rules). A record without GameType tag is read as `damka import`
+    reads it (`pdn_detect.detect_variant`): as `variant`, or a variant of the
+    same board when that reads the file without errors, unless its squares
+    plainly say another board; such records are skipped and counted in
+    `stats.skipped` (English checkers problems are no 10x10 puzzles)."""
     readers = [variant.name, *(name for name in KIN_READERS
                                if name != variant.name and same_board(variant, find_variant(name)))]
     for path in paths:
         best: list[PdnGame] = []
+        others: Counter[str] = Counter()
         for reader in readers:
             with io.TextIOWrapper(open_regular(path, "PDN file", PuzzleError), encoding="utf-8",
                                   errors="replace") as handle:   # a FIFO or a device: refused, not waited on
-                records = [record for record in iter_games(iter(lambda: handle.read(1 << 16), ""), reader)
-                           if record.variant is not None and same_board(variant, record.variant)]
-            if sum(len(record.positions) for record in records) > sum(len(record.positions) for record in best):
-                best = records
+                records: list[PdnGame] = []
+                elsewhere: Counter[str] = Counter()
+                for record in iter_games(iter(lambda: handle.read(1 << 16), ""), DETECT, named=reader):
+                    if record.variant is not None and same_board(variant, record.variant):
+                        records.append(record)
+                    elif record.variant is not None:
+                        elsewhere[record.variant.name] += 1
+            if not best or _positions(records) > _positions(best):
+                best, others = records, elsewhere
             if not any(record.errors for record in records):
                 break
+        if stats is not None:
+            for name, count in others.items():
+                stats.skipped[f"{name} records of another board"] += count
         for number, record in enumerate(best, 1):
             event = record.tags.get("Event", "")
             start = record.variant.start_position() if record.variant is not None else None
             offset = 0 if record.start == start else FIRST_PLY  # a set-up position is mid-game
             for ply, position in enumerate(record.positions, offset):
                 yield Candidate(position, ply, f"{path.name} game {number}{' (' + event + ')' if event else ''}, ply {ply}")
+
+
+def _positions(records: list[PdnGame]) -> int:
+    return sum(len(record.positions) for record in records)
 
 
 def corpus_files(variant: Variant, corpus: Path) -> list[Path]:

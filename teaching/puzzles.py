@@ -26,10 +26,11 @@ from typing import Any
 from damka.base.files import MAX_PUZZLE_SET_BYTES, load_json, read_text
 from damka.engine.errors import DamkaError
 from damka.engine.notation import format_move, parse_move
+from damka.engine.pdn_detect import detect_variant, same_board
 from damka.engine.puzzle_proof import MaterialProver, Proof
 from damka.engine.puzzle_turn_proof import TurnProver
 from damka.engine.variant import Position, Variant
-from damka.engine.variants import find_variant
+from damka.engine.variants import default_variant, find_variant
 
 FORMAT = "damka-puzzles"
 VERSION = 1
@@ -146,9 +147,25 @@ def _puzzle(variant: Variant, record: Any, where: str) -> Puzzle:
             here = variant.play(here, parse_move(variant, here, text))
     except (DamkaError, ValueError) as exc:
         raise PuzzleError(f"{where} ({puzzle.id}): {exc}") from None
+    board = board_of(variant, puzzle)
+    if board != variant.name:
+        raise PuzzleError(f"{where} ({puzzle.id}): its position and line are of {board}, another board than "
+                          f"{variant.name}'s")
     if puzzle.line[0] != puzzle.solution:
         raise PuzzleError(f"{where} ({puzzle.id}): the line must start with the solution {puzzle.solution}")
     return puzzle
+
+
+def board_of(variant: Variant, puzzle: Puzzle) -> str:
+    """`variant`'s name when the puzzle is of its board, else the variant whose board its squares and
+    line plainly say (an English checkers problem in a 10x10 set: american), read as `damka import`
+    reads a record without a game tag (`pdn_detect.detect_variant`)."""
+    found = default_variant(detect_variant(puzzle.fen, puzzle.line, _play_text, named=variant.name))
+    return variant.name if same_board(variant, found) else found.name
+
+
+def _play_text(variant: Variant, position: Position, text: str) -> Position:
+    return variant.play(position, parse_move(variant, position, text))
 
 
 def read_file(path: Path) -> tuple[Variant, list[Puzzle]]:

@@ -156,6 +156,6 @@ def test_game_keeps_the_route_given_for_a_capture() -> None:
 
 def test_game_result_on_a_lost_position() -> None:
     variant = AmericanCheckers.create()
-    game = Game(variant, variant.parse_position("B:W1:B"))
+    game = Game(variant, variant.parse_position("B:WK1:B"))   # a king: a man on 1 would have been crowned
     assert game.result.winner == 0
     assert game.legal_moves() == []

@@ -155,8 +155,8 @@ def test_classic_man_passing_the_far_rank_mid_capture_stays_a_man() -> None:
 
 def test_classic_man_ending_on_the_far_rank_is_crowned() -> None:
     assert moves(classic(), "W:Wb6:Bc7") == {"b6xd8 W"}
-    assert moves(classic(), "W:Wc7:Ba1") == {"c7-b8 W", "c7-d8 W"}
-    assert moves(classic(), "B:Wh8:Bb2") == {"b2-a1 B", "b2-c1 B"}
+    assert moves(classic(), "W:Wc7:BKa1") == {"c7-b8 W", "c7-d8 W"}   # kings: men there are crowned
+    assert moves(classic(), "B:WKh8:Bb2") == {"b2-a1 B", "b2-c1 B"}
 
 
 def test_russian_man_is_crowned_mid_capture_and_goes_on_as_a_king() -> None:

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from damka.bridges.hub_protocol import HubBoard, find_dialect, parse_line
+from damka.bridges.hub_protocol import HubBoard, HubError, find_dialect, parse_line
 from waiting import DEADLINE_S
 
 HUB = [sys.executable, "-m", "damka", "hub"]
@@ -259,3 +259,12 @@ def test_end_of_input_ends_the_engine() -> None:
         if process.proc.poll() is None:
             process.proc.kill()
             process.proc.wait()
+
+
+def test_a_hub_position_no_game_reaches_is_refused() -> None:
+    """A GUI's position enters as a FEN does: a white man on its crowning row is refused, a king there read."""
+    board = HubBoard(find_dialect("normal"))
+    crowned_man = "W" + "w" + "e" * 39 + "b" + "e" * 9   # hub square 1: a white man on White's crowning row
+    with pytest.raises(HubError, match="White's crowning row"):
+        board.parse_position(crowned_man)
+    assert board.parse_position("W" + "W" + "e" * 39 + "b" + "e" * 9).kings

@@ -121,3 +121,27 @@ def test_make_will_not_write_a_set_too_big_to_read_again() -> None:
 
     ran = damka("make", "classic", "--count", str(MAX_PUZZLES + 1), "--self-play", "0")
     assert ran.returncode == 2 and ran.stderr.count("\n") == 1 and f"--count must be 1 to {MAX_PUZZLES:,}" in ran.stderr
+
+
+# An English checkers problem as real files have it (no GameType; every square 1-32), and a 10x10 game.
+CHECKERS_PROBLEM = '[Event "Bridges #47"]\n[SetUp "1"]\n[FEN "B:W5,K6,10,K11,13:B1,3,K9,K15"]\n\n1. 9x2 *\n'
+TEN_BY_TEN = '[GameType "20"]\n[Event "club"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n'
+
+
+def test_import_and_puzzles_make_read_an_untagged_checkers_problem_as_american(tmp_path: Path) -> None:
+    """International named by the caller is not a guess against a record plainly of the 8x8 board:
+    `damka import --variant international` stores it as American, and `damka puzzles make
+    international` skips it, saying how many and why."""
+    from damka.controller.store.pdn import iter_outcomes
+    from damka.teaching.puzzle_maker import MakerStats, pdn_positions
+
+    path = tmp_path / "problems.pdn"
+    path.write_text(CHECKERS_PROBLEM + "\n" + TEN_BY_TEN, encoding="utf-8")
+    outcomes = list(iter_outcomes([path.read_text(encoding="utf-8")], variant="international"))
+    assert [outcome.record[0].variant.name for outcome in outcomes if outcome.record] == ["american", "international"]
+    stats = MakerStats()
+    found = list(pdn_positions(find_variant("international"), [path], stats))
+    assert {candidate.source.split(", ply")[0] for candidate in found} == {"problems.pdn game 1 (club)"}
+    assert dict(stats.skipped) == {"american records of another board": 1}
+    made = damka("make", "international", "--from", str(path), "--self-play", "0", "--out", str(tmp_path / "s.json"))
+    assert "1 american records of another board skipped (not international)" in made.stderr

@@ -234,9 +234,8 @@ def test_the_collectors_pass_over_the_search_is_in_its_time() -> None:
 
 
 def test_a_forced_move_answered_at_once_leaves_the_next_search_its_time() -> None:
-    """The collector's pass is reserved as a share of the time limit: a
-    move with one answer (found at once, then its pass) must not cut the
-    next search's time."""
+    """A move with one answer (found at once, then its pass) must not cut
+    the next search's time (the pass was once reserved as a share of it)."""
     variant = find_variant("international")
     forced = variant.parse_position("W:W28:B23")
     assert len(variant.legal_moves(forced)) == 1

@@ -133,7 +133,7 @@ def iter_records(chunks: Iterable[str], *, name: str = "PDN", keep_open: bool = 
     `keep_open` stores the games unfinished (the board then offers to go on
     with the last one); `upto_ply` cuts each game after that many moves."""
     number = 0
-    for number, record in enumerate(pdn.iter_games(chunks, variant or pdn.DETECT), 1):
+    for number, record in enumerate(pdn.iter_games(chunks, pdn.DETECT, named=variant), 1):
         where = f"{name}, game {number}"
         if record.errors:
             raise RecordError(f"{where}: {record.first_error()}")
@@ -165,8 +165,9 @@ def iter_outcomes(chunks: Iterable[str], *, variant: str | None = None, keep_ope
                   upto_ply: int | None = None) -> Iterator[Outcome]:
     """Each record of PDN text coming in pieces, good or bad, one at a time: a bad record is
     an Outcome with its reason, and reading goes on. A record with no tag naming its game is
-    read as `variant`, or (None) as its FEN and first moves say (`pdn_detect.py`)."""
-    for number, record in enumerate(pdn.iter_games(chunks, variant or pdn.DETECT), 1):
+    read as `variant` unless its FEN and first moves plainly say another board, or (None) as
+    they say (`pdn_detect.detect_variant`, as `damka puzzles make` reads them)."""
+    for number, record in enumerate(pdn.iter_games(chunks, pdn.DETECT, named=variant), 1):
         warnings = tuple(record.warnings)
         if record.errors:
             yield Outcome(number, record.line, reason=record.first_error(), warnings=warnings)

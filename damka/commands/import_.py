@@ -4,8 +4,10 @@ Record by record: each good record is stored, each bad one is reported (its
 number, line and reason) and skipped, and a summary ends the output; a record
 stored before (the same file imported again) is not stored twice. With
 `--strict` a bad record stores nothing (one transaction for the whole file).
-A record with no tag naming its game is read as `--variant`, else as its FEN
-and first moves say. The file is read and stored game by game (a block of
+A record with no tag naming its game is read as its FEN and first moves say,
+as `--variant` unless they plainly say another board (an English checkers
+problem is American even with `--variant international`); `damka puzzles
+make` reads them the same way (`engine/pdn_detect.detect_variant`). The file is read and stored game by game (a block of
 text at a time), so its size does not decide the memory used. A long import shows a count on stderr when stderr is a terminal (or
 with `--progress`: one line now and then, for a log).
 
@@ -49,8 +51,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="store the games unfinished, to be resumed on the board")
     parser.add_argument("--ply", type=int, default=None, metavar="N", help="keep only the first N moves")
     parser.add_argument("--variant", metavar="V", default=None,
-                        help="the game of records with no GameType tag (default: found from the FEN and "
-                             "the first moves), e.g. american, russian, international")
+                        help="the game of records with no GameType tag, unless their FEN and first moves "
+                             "plainly say another board (default: found from them), e.g. american, russian, "
+                             "international")
     parser.add_argument("--strict", action="store_true", help="all or nothing: a bad record stores no game")
     parser.add_argument("--progress", action="store_true",
                         help="show the count of games stored on stderr even when it is not a terminal")

@@ -75,8 +75,9 @@ def run_make(args: argparse.Namespace) -> int:
         raise DamkaError(f"{args.corpus}: no such folder")
     out = args.out or Path(f"{variant.name}-puzzles.json")
     files = [*args.pdn, *(corpus_files(variant, args.corpus) if args.corpus is not None else [])]
-    candidates = itertools.chain(pdn_positions(variant, files), self_play_positions(variant, args.self_play, args.seed))
     stats = MakerStats()
+    candidates = itertools.chain(pdn_positions(variant, files, stats),
+                                 self_play_positions(variant, args.self_play, args.seed))
     show = sys.stderr.isatty()
 
     def write(puzzles: list) -> None:
@@ -99,6 +100,8 @@ def run_make(args: argparse.Namespace) -> int:
     finally:
         if show:
             print(file=sys.stderr)
+    for why, count in stats.skipped.most_common():
+        print(f"damka puzzles make: {count} {why} skipped (not {variant.name})", file=sys.stderr)
     if not puzzles:
         print(f"damka puzzles make: no puzzle found in {stats.candidates} positions", file=sys.stderr)
         return 1
