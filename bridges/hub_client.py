@@ -1,10 +1,13 @@
 """A Hub engine run as a subprocess: the client side of the Hub protocol.
 
 `HubClient` starts an engine command (Scan's `scan hub`, `damka hub`, any
-program speaking Scan's Hub protocol, version 2), does the handshake and asks
-it for moves. A reader thread turns the engine's stdout into a queue of
-lines, so every wait has a timeout: an engine that dies or hangs becomes a
-`HubEngineError` saying which, never a stuck caller.
+program speaking Scan's Hub protocol), does the handshake and asks it for
+moves. The version is told from the engine's first words to `hub`: version 2
+(`id name=...`, Scan 3, `damka hub`) or version 1 (`name Scan 2.0`, read
+through `hub_v1`); an engine that says neither is refused naming both. A
+reader thread turns the engine's stdout into a queue of lines, so every wait
+has a timeout: an engine that dies or hangs becomes a `HubEngineError` saying
+which, never a stuck caller.
 
     client = HubClient("scan hub", variant="normal")
     client.open(timeout=10)
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from damka.engine.safe_text import safe_text
+from damka.bridges import hub_v1
 from damka.bridges.hub_protocol import HubError, format_line, parse_line
 
 _EOF = None  # what the reader queues when the engine's stdout closes
@@ -73,6 +77,7 @@ class HubClient:
         self.env = env
         self.name = os.path.basename(self.argv[0])
         self.engine_id: dict[str, str] = {}
+        self.version = 0   # the Hub version the engine speaks (1 or 2); 0 before its first words
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._write_lock = threading.Lock()
@@ -104,13 +109,21 @@ class HubClient:
         self._stderr_done.clear()
         threading.Thread(target=self._read_stderr, args=(self._process,), name="damka-hub-stderr",
                          daemon=True).start()
+        self.version = 0
         self.send("hub")
         for command, args in self._until("wait", timeout):
             if command == "id":
-                self.engine_id = args
-        self.send("set-param", {"name": "variant", "value": self.variant})
-        for name, value in self.params.items():
-            self.send("set-param", {"name": name, "value": value})
+                self.engine_id = {**self.engine_id, **args}
+        if self.version == 1:
+            if self.variant != "normal":
+                raise HubEngineError(f"engine {self.name!r} speaks Hub 1 (Scan 2.0's), which plays "
+                                     f"international draughts only, not {self.variant}")
+            for name, value in self.params.items():
+                self.send("set", None, name, str(value))
+        else:
+            self.send("set-param", {"name": "variant", "value": self.variant})
+            for name, value in self.params.items():
+                self.send("set-param", {"name": name, "value": value})
         self.send("init")
         for _ in self._until("ready", timeout):
             pass
@@ -194,10 +207,27 @@ class HubClient:
         if line is _EOF:
             code = self._process.wait(5.0) if self._process is not None else None
             raise self._died(f"(exit code {code}) while Damka waited for {waiting_for!r}")
+        if self.version == 0:
+            self.version = self._version_from(line)
+        if self.version == 1:
+            return hub_v1.read_line(line)
         try:
             return parse_line(line)
         except HubError as error:
             raise HubEngineError(f"engine {self.name!r} sent a broken line {line[:60]!r}: {error}") from None
+
+    def _version_from(self, first_line: str) -> int:
+        """The Hub version the engine's first words to `hub` show; HubEngineError naming the protocol."""
+        version = hub_v1.version_of(first_line)
+        if version is None:
+            raise HubEngineError(f"engine {self.name!r} does not speak the Hub protocol: to 'hub' it answered "
+                                 f"{safe_text(first_line[:60])!r}; Damka speaks {hub_v1.PROTOCOLS}")
+        return version
+
+    def _refusal(self, what: str, args: dict[str, str]) -> HubEngineError:
+        """An `error` line as an error whose reason is never empty."""
+        reason = safe_text(args.get("message", "").strip()) or "it said only 'error', with no reason"
+        return HubEngineError(f"engine {self.name!r} {what}: {reason}")
 
     def _until(self, wanted: str, timeout: float) -> Iterator[tuple[str, dict[str, str]]]:
         """The lines up to `wanted` (yielded, `wanted` not included); `error` lines are raised."""
@@ -207,7 +237,7 @@ class HubClient:
             if command == wanted:
                 return
             if command == "error":
-                raise HubEngineError(f"engine {self.name!r} refused: {safe_text(args.get('message', ''))}")
+                raise self._refusal("refused", args)
             yield command, args
 
     # -- thinking --------------------------------------------------------------------
@@ -216,6 +246,14 @@ class HubClient:
               timeout: float) -> HubReply:
         """Set the position (and the moves played from it), the level, `go think`
         and wait for `done` within `timeout` seconds; HubEngineError otherwise."""
+        if self.version == 1:   # the moves one by one after the position, then the time (`pos` resets it)
+            self.send("pos", None, hub_v1.position(position))
+            for move in moves:
+                self.send("move", None, move)
+            command, *words = hub_v1.level_words(level)
+            self.send(command, None, *words)
+            self.send("go")
+            return self._done(timeout)
         args: dict[str, Any] = {"pos": position}
         if moves:
             args["moves"] = " ".join(moves)
@@ -232,7 +270,7 @@ class HubClient:
             if command == "info":
                 info = {**(info or {}), **args}   # a later line without a score keeps the score said before
             elif command == "error":
-                raise HubEngineError(f"engine {self.name!r} refused the position: {safe_text(args.get('message', ''))}")
+                raise self._refusal("refused the position", args)
             elif command == "done":
                 move = args.get("move", "")
                 if not move:
