@@ -3,16 +3,23 @@ speaking English or Polish through the default sound output, or into WAV
 files (tests, recordings).
 
 `speak` waits while espeak-ng talks: run it off the board loop (the cue sinks'
-`ThreadedSink` does).
+`ThreadedSink` does). Each sentence is spoken in the language it is written
+in (the board's, which the menu may change). Without espeak-ng the board
+plays on silent and says why (`voice_sink`).
 """
 
 from __future__ import annotations
 
+import logging
 import shutil
 import subprocess
 from pathlib import Path
 
+from damka.controller.cues.sinks import ThreadedSink, voice_player
+from damka.controller.words import say
 from damka.hardware.errors import BackendUnavailableError
+
+log = logging.getLogger(__name__)
 
 VOICES = {"en": "en", "pl": "pl"}
 
@@ -31,15 +38,36 @@ class Espeak:
         path = espeak_path()
         if path is None:
             raise BackendUnavailableError("[voice] needs espeak-ng: sudo apt install espeak-ng")
-        self.command = [path, "-v", VOICES[language], "-s", str(speed_wpm)]
+        self.path, self.language, self.speed_wpm = path, language, speed_wpm
         self.wav_dir = Path(wav_dir) if wav_dir is not None else None
         self.spoken: list[Path | str] = []
 
-    def speak(self, text: str) -> None:
-        command = list(self.command)
+    @property
+    def command(self) -> list[str]:
+        return self.command_in(self.language)
+
+    def command_in(self, language: str) -> list[str]:
+        return [self.path, "-v", VOICES.get(language, VOICES[self.language]), "-s", str(self.speed_wpm)]
+
+    def speak(self, text: str, language: str = "") -> None:
+        """Say `text` in `language` ("": the voice's own); waits until it is said."""
+        command = self.command_in(language or self.language)
         said: Path | str = text
         if self.wav_dir is not None:
             said = self.wav_dir / f"voice-{len(self.spoken):03d}.wav"
             command += ["-w", str(said)]
         subprocess.run([*command, "--", text], check=True, capture_output=True, timeout=30)
         self.spoken.append(said)
+
+
+def voice_sink(wanted: bool, language: str = "") -> tuple[ThreadedSink | None, str]:
+    """The voice's sink, on its own thread, when espeak-ng is installed (the menu may
+    switch the voice on later); else None and, when the voice is `wanted`, why, for the
+    screen (the log has it already). A board without espeak-ng plays on silent."""
+    if espeak_path() is None:
+        if not wanted:
+            return None, ""
+        why = say("sound.no_espeak")
+        log.warning("%s", why)
+        return None, why
+    return ThreadedSink(voice_player(Espeak(language or "en").speak), name="voice"), ""

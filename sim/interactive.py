@@ -22,11 +22,20 @@ INVISIBLE_DRIVERS = ("offscreen", "dummy")
 
 def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
                  settings: CueSettings | None = None) -> tuple[CueListener, list[ThreadedSink]]:
-    """The board's cues in the simulator: through the speakers (pygame's mixer,
-    when the machine has sound) and/or into a WAV file, each off the loop."""
+    """The board's cues in the simulator as on the board: through the speakers (pygame's mixer,
+    when the machine has sound) and/or into a WAV file, and the voice through espeak-ng
+    where it is installed (without it, when the voice is on, the screen says why), each off the loop."""
+    from damka.hardware.voice import voice_sink
     from damka.sim.sound import MixerPlayer, WavRecorder
 
     sinks: list[ThreadedSink] = []
+    if speakers:
+        wanted = settings is not None and settings.voice
+        voice, no_voice = voice_sink(wanted, settings.language if settings is not None else "")
+        if voice is not None:
+            sinks.append(voice)
+        if no_voice:
+            app.notice = no_voice
     silent = no_sound() if speakers else None
     if silent is not None:  # not opened at all: SDL would print eight lines of ALSA's failure
         print(f"sound off: {silent}", file=sys.stderr)

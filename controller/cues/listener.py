@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from damka.controller import events as ev
+from damka.controller import words
 from damka.controller.app.hooks import AppListener
 from damka.controller.clock.view import ClockView, SideView
 from damka.controller.words.wording_voice import Phrases, phrases_for
@@ -68,7 +69,7 @@ class CueSettings:
     cues: frozenset[Cue] = frozenset(Cue)
     tournament_quiet: bool = True
     voice: bool = False
-    language: str = "en"
+    language: str = ""               # the voice's language; "": the board's (it follows the menu's choice)
     announce_moves: bool = True
 
     @classmethod
@@ -91,6 +92,7 @@ class Announcement:
     time_ms: int
     cue: Cue | None
     text: str
+    language: str = ""   # the language `text` is in (the voice speaks it so); "": the voice's own
 
 
 class CueSink(Protocol):
@@ -114,9 +116,9 @@ class CueListener(AppListener):
         self.app = app
         self.sinks = list(sinks)
         self.settings = settings or CueSettings()
-        self.phrases: Phrases = phrases_for(self.settings.language)
         self.emitted: list[Announcement] = []
         self._marks = _ClockMark()
+        self._planned: list[str] = []   # the computer's moves said when lit, not said again when carried out
 
     @classmethod
     def attach(cls, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None) -> "CueListener":
@@ -136,7 +138,15 @@ class CueListener(AppListener):
 
     def configure(self, settings: CueSettings) -> None:
         self.settings = settings
-        self.phrases = phrases_for(settings.language)
+
+    @property
+    def language(self) -> str:
+        """What the voice speaks: [voice] language, else the board's language now."""
+        return self.settings.language or words.language()
+
+    @property
+    def phrases(self) -> Phrases:
+        return phrases_for(self.language)
 
     # -- events -----------------------------------------------------------------
 
@@ -147,8 +157,13 @@ class CueListener(AppListener):
 
     def _started(self, event: ev.GameStarted) -> None:
         self._marks = _ClockMark()
+        self._planned = []
 
     def _move(self, event: ev.MoveCommitted) -> None:
+        if self._planned:   # the computer's move, said when it was lit ("Computer plays: ..."): once is enough
+            if self._planned.pop(0) == event.text:
+                return
+            self._planned = []
         if self.settings.announce_moves:
             self._emit(event.time_ms, None, self.phrases.move(self._player(event.side), event.text))
 
@@ -167,6 +182,7 @@ class CueListener(AppListener):
             tuple((self._player(side), moves) for side, moves in guide.turns), steps))
 
     def _computer(self, event: ev.ComputerPlanned) -> None:
+        self._planned = list(event.moves)
         self._emit(event.time_ms, Cue.COMPUTER_MOVED, self.phrases.computer(event.moves))
 
     def _flag(self, event: ev.FlagFell) -> None:
@@ -238,7 +254,7 @@ class CueListener(AppListener):
         sound = cue if cue is not None and self.settings.sounds(cue, mode) else None
         if sound is None and not self.settings.voice:
             return
-        item = Announcement(time_ms, sound, text if self.settings.voice else "")
+        item = Announcement(time_ms, sound, text if self.settings.voice else "", self.language)
         self.emitted.append(item)
         for sink in self.sinks:
             sink.announce(item)

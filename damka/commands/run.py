@@ -201,19 +201,22 @@ def with_engines(setup: GameSetup, engines: Engines, engine: str | None, path: P
 
 def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[ThreadedSink]:
     """The buzzer and the voice as the config asks, each on its own thread (never the loop's)."""
-    from damka.controller.cues.sinks import ThreadedSink, tune_player, voice_player
+    from damka.controller.cues.sinks import ThreadedSink, tune_player
     from damka.controller.cues.listener import CueListener, CueSettings
 
     from damka.controller.app import AppListener
-    from damka.hardware.voice import Espeak, espeak_path
+    from damka.hardware.voice import voice_sink
 
+    app.set_board_settings(board_settings(config))   # first: what follows speaks the board's language
     sinks: list[ThreadedSink] = []
     if board.buzzer is not None:
         sinks.append(ThreadedSink(tune_player(board.buzzer), name="buzzer"))
-    if config.voice.enabled or espeak_path() is not None:  # the menu may switch the voice on later
-        sinks.append(ThreadedSink(voice_player(Espeak(config.voice.language).speak), name="voice"))
+    voice, no_voice = voice_sink(config.voice.enabled, config.voice.language)
+    if voice is not None:
+        sinks.append(voice)
     CueListener.attach(app, sinks, CueSettings.from_config(config.sound, config.voice))
-    app.set_board_settings(board_settings(config))
+    if no_voice:
+        app.notice = no_voice   # the board plays on silent, and its screen says why
     if board.led_style is not None:
         style = board.led_style
 
