@@ -68,14 +68,15 @@ class HubClient:
 
     def __init__(self, command: str | Sequence[str], *, variant: str = "normal",
                  params: dict[str, Any] | None = None, env: dict[str, str] | None = None,
-                 cwd: str | None = None) -> None:
-        """`cwd`: the engine's working directory (Scan reads scan.ini and data/ there)."""
+                 cwd: str | None = None, name: str = "") -> None:
+        """`cwd`: the engine's working directory (Scan reads scan.ini and data/ there);
+        `name`: the engine in messages and the log (the board config's name; default: its program)."""
         self.argv = split_command(command)
         self.cwd = cwd or None
         self.variant = variant
         self.params = dict(params or {})
         self.env = env
-        self.name = os.path.basename(self.argv[0])
+        self.name = name or os.path.basename(self.argv[0])
         self.engine_id: dict[str, str] = {}
         self.version = 0   # the Hub version the engine speaks (1 or 2); 0 before its first words
         self._process: subprocess.Popen[bytes] | None = None

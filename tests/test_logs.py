@@ -49,7 +49,7 @@ def test_an_engines_stderr_and_its_giving_up_reach_damka_runs_stderr(tmp_path: P
     done = run_a_computer_game(board_with_a_dying_engine(tmp_path), tmp_path)
     assert done.returncode == 0, done.stderr
     said = [line for line in done.stderr.splitlines() if 'unable to open file "scan.ini"' in line]
-    assert any("INFO" in line and "(stderr)" in line for line in said), done.stderr
+    assert any("INFO" in line and "engine Dying (stderr)" in line for line in said), done.stderr
     assert any("WARNING" in line and "Damka's own engine plays on" in line for line in said), done.stderr
 
 
