@@ -60,7 +60,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
     try:
         pygame.display.init()
         window = build(app)
-        attach_sound(app, settings=cues)
+        _, sinks = attach_sound(app, settings=cues)
         display = pygame.display.set_mode(window.size)
     except pygame.error as exc:
         raise WindowError(f"cannot open the simulator window ({exc}); no display? "
@@ -98,5 +98,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
         timer.tick(fps)
     # Only the display: fonts stay initialised (the screen's font caches keep them).
     pygame.display.quit()
+    for sink in sinks:
+        sink.close()   # what is being said is said to its end (a second or two), then the thread ends
     return 0
 
