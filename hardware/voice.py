@@ -10,16 +10,12 @@ plays on silent and says why (`voice_sink`).
 
 from __future__ import annotations
 
-import logging
 import shutil
 import subprocess
 from pathlib import Path
 
 from damka.controller.cues.sinks import ThreadedSink, voice_player
-from damka.controller.words import say
 from damka.hardware.errors import BackendUnavailableError
-
-log = logging.getLogger(__name__)
 
 VOICES = {"en": "en", "pl": "pl"}
 
@@ -60,14 +56,10 @@ class Espeak:
         self.spoken.append(said)
 
 
-def voice_sink(wanted: bool, language: str = "") -> tuple[ThreadedSink | None, str]:
+def voice_sink(language: str = "") -> ThreadedSink | None:
     """The voice's sink, on its own thread, when espeak-ng is installed (the menu may
-    switch the voice on later); else None and, when the voice is `wanted`, why, for the
-    screen (the log has it already). A board without espeak-ng plays on silent."""
+    switch the voice on later); None without it: the board plays on silent and says
+    why when the voice is on (`CueListener(voice_missing=True)`)."""
     if espeak_path() is None:
-        if not wanted:
-            return None, ""
-        why = say("sound.no_espeak")
-        log.warning("%s", why)
-        return None, why
-    return ThreadedSink(voice_player(Espeak(language or "en").speak), name="voice"), ""
+        return None
+    return ThreadedSink(voice_player(Espeak(language or "en").speak), name="voice")

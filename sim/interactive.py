@@ -29,13 +29,9 @@ def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
     from damka.sim.sound import MixerPlayer, WavRecorder
 
     sinks: list[ThreadedSink] = []
-    if speakers:
-        wanted = settings is not None and settings.voice
-        voice, no_voice = voice_sink(wanted, settings.language if settings is not None else "")
-        if voice is not None:
-            sinks.append(voice)
-        if no_voice:
-            app.notice = no_voice
+    voice = voice_sink(settings.language if settings is not None else "") if speakers else None
+    if voice is not None:
+        sinks.append(voice)
     silent = no_sound() if speakers else None
     if silent is not None:  # not opened at all: SDL would print eight lines of ALSA's failure
         print(f"sound off: {silent}", file=sys.stderr)
@@ -46,7 +42,7 @@ def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
             print(f"sound off: {error}", file=sys.stderr)  # the board stays silent, as one without a buzzer
     if wav is not None:
         sinks.append(ThreadedSink(WavRecorder(wav), name="sim-wav"))
-    return CueListener.attach(app, list(sinks), settings), sinks
+    return CueListener.attach(app, list(sinks), settings, voice_missing=speakers and voice is None), sinks
 
 
 def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,

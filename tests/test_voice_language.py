@@ -5,6 +5,7 @@ does, and a board without espeak-ng plays on and says why."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import subprocess
@@ -129,6 +130,22 @@ def test_without_espeak_ng_the_board_plays_on_and_says_why(tmp_path, monkeypatch
         finally:
             for sink in sinks:
                 sink.close()
+
+
+def test_the_voice_switched_on_in_the_menu_without_espeak_ng_says_why(tmp_path, monkeypatch) -> None:
+    pytest.importorskip("serial")
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    config = parse_config(polish_board(voice=False))
+    with open_board(config, mock=True) as hardware:
+        app = App(setup=GameSetup("classic", mode="casual"), start_game=True)
+        sinks = attach_cues(app, hardware, config)
+        why = text_in("pl", "sound.no_espeak")
+        assert why not in app.read_model().view.messages   # the voice is off: nothing to say
+        app.set_board_settings(dataclasses.replace(app.board_settings, voice=True))   # the menu's Voice
+        assert why in app.read_model().view.messages
+        for sink in sinks:
+            sink.close()
 
 
 def damka(*args: str, home: Path, path: str) -> subprocess.CompletedProcess:

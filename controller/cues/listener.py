@@ -17,12 +17,14 @@ the last seconds of the side to move, and the flag.
 from __future__ import annotations
 
 import enum
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from damka.controller import events as ev
 from damka.controller import words
+from damka.controller.words import say
 from damka.controller.app.hooks import AppListener
 from damka.controller.clock.view import ClockView, SideView
 from damka.controller.words.wording_voice import Phrases, phrases_for
@@ -58,6 +60,8 @@ TUNES: dict[Cue, tuple[tuple[int, int], ...]] = {
     Cue.GAME_OVER: ((523, 150), (659, 150), (784, 300)),
 }
 LAST_SECONDS_MS = 10_000
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -112,18 +116,24 @@ class _ClockMark:
 class CueListener(AppListener):
     """An App listener: its events, its ticks for the clock warnings, the board settings."""
 
-    def __init__(self, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None) -> None:
+    def __init__(self, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None, *,
+                 voice_missing: bool = False) -> None:
+        """`voice_missing`: no voice can speak (espeak-ng is not installed): whenever the
+        voice is switched on the screen and the log say so, and the board plays on silent."""
         self.app = app
         self.sinks = list(sinks)
         self.settings = settings or CueSettings()
+        self.voice_missing = voice_missing
         self.emitted: list[Announcement] = []
         self._marks = _ClockMark()
         self._planned: list[str] = []   # the computer's moves said when lit, not said again when carried out
 
     @classmethod
-    def attach(cls, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None) -> "CueListener":
-        listener = cls(app, sinks, settings)
+    def attach(cls, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None, *,
+               voice_missing: bool = False) -> "CueListener":
+        listener = cls(app, sinks, settings, voice_missing=voice_missing)
         app.listen(listener)
+        listener._tell_no_voice()
         return listener
 
     def on_event(self, event: ev.GameEvent) -> None:
@@ -137,7 +147,16 @@ class CueListener(AppListener):
         self.configure(replace(self.settings, sound=board.sound, voice=board.voice))
 
     def configure(self, settings: CueSettings) -> None:
+        switched_on = settings.voice and not self.settings.voice
         self.settings = settings
+        if switched_on:
+            self._tell_no_voice()
+
+    def _tell_no_voice(self) -> None:
+        if self.voice_missing and self.settings.voice:
+            why = say("sound.no_espeak")
+            log.warning("%s", why)
+            self.app.notice = why
 
     @property
     def language(self) -> str:

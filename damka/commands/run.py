@@ -211,12 +211,10 @@ def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[Thr
     sinks: list[ThreadedSink] = []
     if board.buzzer is not None:
         sinks.append(ThreadedSink(tune_player(board.buzzer), name="buzzer"))
-    voice, no_voice = voice_sink(config.voice.enabled, config.voice.language)
+    voice = voice_sink(config.voice.language)
     if voice is not None:
         sinks.append(voice)
-    CueListener.attach(app, sinks, CueSettings.from_config(config.sound, config.voice))
-    if no_voice:
-        app.notice = no_voice   # the board plays on silent, and its screen says why
+    CueListener.attach(app, sinks, CueSettings.from_config(config.sound, config.voice), voice_missing=voice is None)
     if board.led_style is not None:
         style = board.led_style
 
