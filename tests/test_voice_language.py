@@ -148,6 +148,23 @@ def test_the_voice_switched_on_in_the_menu_without_espeak_ng_says_why(tmp_path, 
             sink.close()
 
 
+def test_the_first_message_is_said_again_in_the_boards_language() -> None:
+    """`damka run` starts the game, then applies the config's [board] language: the
+    screen's first line follows (it stayed "set up the pieces" under "Ustaw pionki")."""
+    pytest.importorskip("serial")
+    config = parse_config({"board": {"backend": "serial", "language": "pl"}, "sound": {"enabled": False}})
+    with open_board(config, mock=True) as hardware:
+        app = App(setup=GameSetup("classic", mode="computer"), start_game=True)
+        sinks = attach_cues(app, hardware, config)
+        try:
+            view = app.read_model().view
+            assert view.status.lower() == text_in("pl", "session.setup").lower()
+            assert text_in("en", "session.setup") not in view.messages, view.messages
+        finally:
+            for sink in sinks:
+                sink.close()
+
+
 def damka(*args: str, home: Path, path: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "HOME": str(home), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
            "XDG_CONFIG_HOME": str(home / ".config"), "PATH": path}
