@@ -2,9 +2,10 @@
 
 `HubClient` starts an engine command (Scan's `scan hub`, `damka hub`, any
 program speaking Scan's Hub protocol), does the handshake and asks it for
-moves. The version is told from the engine's first words to `hub`: version 2
+moves. The version is told from the engine's greeting to `hub`: version 2
 (`id name=...`, Scan 3, `damka hub`) or version 1 (`name Scan 2.0`, read
-through `hub_v1`); an engine that says neither is refused naming both. A
+through `hub_v1`; a banner before it is skipped); an engine that never greets
+either way is refused naming both, with what it said instead. A
 reader thread turns the engine's stdout into a queue of lines, so every wait
 has a timeout: an engine that dies or hangs becomes a `HubEngineError` saying
 which, never a stuck caller.
@@ -37,6 +38,7 @@ from damka.bridges.hub_protocol import HubError, format_line, parse_line
 _EOF = None  # what the reader queues when the engine's stdout closes
 STDERR_LINES = 5  # the last lines of the engine's stderr kept for a failure message
 STDERR_WAIT_S = 1.0  # how long a dead engine's last stderr lines are waited for
+BANNER_LINES = 3  # lines before the greeting kept to say what a program that is no Hub engine answered
 STDERR_LINE_BYTES = 4096  # a longer stderr line is taken in pieces (an engine may print anything)
 
 log = logging.getLogger(__name__)
@@ -78,7 +80,8 @@ class HubClient:
         self.env = env
         self.name = name or os.path.basename(self.argv[0])
         self.engine_id: dict[str, str] = {}
-        self.version = 0   # the Hub version the engine speaks (1 or 2); 0 before its first words
+        self.version = 0   # the Hub version the engine speaks (1 or 2); 0 before its greeting
+        self._before_greeting: list[str] = []   # what it said before (a banner; a program speaking no Hub)
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._write_lock = threading.Lock()
@@ -110,7 +113,7 @@ class HubClient:
         self._stderr_done.clear()
         threading.Thread(target=self._read_stderr, args=(self._process,), name="damka-hub-stderr",
                          daemon=True).start()
-        self.version = 0
+        self.version, self._before_greeting = 0, []
         self.send("hub")
         for command, args in self._until("wait", timeout):
             if command == "id":
@@ -204,12 +207,18 @@ class HubClient:
         try:
             line = self._lines.get(timeout=max(0.0, left))
         except queue.Empty:
+            if self.version == 0:
+                raise self._no_hub() from None
             raise HubEngineError(f"engine {self.name!r} hangs: no {waiting_for!r} in time") from None
         if line is _EOF:
             code = self._process.wait(5.0) if self._process is not None else None
             raise self._died(f"(exit code {code}) while Damka waited for {waiting_for!r}")
         if self.version == 0:
-            self.version = self._version_from(line)
+            self.version = hub_v1.version_of(line)
+            if self.version == 0:   # a banner before the greeting (Scan 2.0: "Scan 2.0 by Fabien Letouzey")
+                if line.strip() and len(self._before_greeting) < BANNER_LINES:
+                    self._before_greeting.append(safe_text(line.strip()[:60]))
+                return "", {}
         if self.version == 1:
             return hub_v1.read_line(line)
         try:
@@ -217,13 +226,12 @@ class HubClient:
         except HubError as error:
             raise HubEngineError(f"engine {self.name!r} sent a broken line {line[:60]!r}: {error}") from None
 
-    def _version_from(self, first_line: str) -> int:
-        """The Hub version the engine's first words to `hub` show; HubEngineError naming the protocol."""
-        version = hub_v1.version_of(first_line)
-        if version is None:
-            raise HubEngineError(f"engine {self.name!r} does not speak the Hub protocol: to 'hub' it answered "
-                                 f"{safe_text(first_line[:60])!r}; Damka speaks {hub_v1.PROTOCOLS}")
-        return version
+    def _no_hub(self) -> HubEngineError:
+        """The error for an engine that never greeted as a Hub engine, with what it said instead."""
+        said = " / ".join(self._before_greeting)
+        answer = f"it answered {said!r}" if said else "it answered nothing"
+        return HubEngineError(f"engine {self.name!r} does not speak the Hub protocol: to 'hub' {answer}; "
+                              f"Damka speaks {hub_v1.PROTOCOLS}")
 
     def _refusal(self, what: str, args: dict[str, str]) -> HubEngineError:
         """An `error` line as an error whose reason is never empty."""

@@ -1,8 +1,10 @@
 """The first Hub protocol, as Scan 2.0 speaks it: told apart and read as version 2.
 
 Scan 2.0 (`scan hub`, rhalbersma/scan commit 57082ee, src/main.cpp
-`hub_loop`) answers `hub` with `name Scan 2.0`, `author ...`, `country ...`,
-`wait`, where version 2 says `id name=...`. Its commands carry bare words,
+`hub_loop`) starts with a banner (`Scan 2.0 by Fabien Letouzey`), answers
+`hub` with `name Scan 2.0`, `author ...`, `country ...`, `wait`, where
+version 2 says `id name=...`, and `init` with `init eval`, `init book`,
+`init bitbase`, `ready`. Its commands carry bare words,
 not `name=value`:
 
     pos wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww   (side to move in lower case)
@@ -25,16 +27,14 @@ VERSION_2_GREETING = ("id", "param", "wait")
 PROTOCOLS = "Hub 1 (Scan 2.0) and Hub 2 (Scan 3)"
 
 
-def version_of(first_line: str) -> int | None:
-    """The Hub version an engine's first line to `hub` shows (None: neither; 0: a blank line)."""
-    words = first_line.split()
-    if not words:
-        return 0
-    if words[0] in VERSION_1_GREETING:
+def version_of(line: str) -> int:
+    """The Hub version a line of an engine's greeting shows (0: neither, e.g. a banner)."""
+    words = line.split()
+    if words and words[0] in VERSION_1_GREETING:
         return 1
-    if words[0] in VERSION_2_GREETING:
+    if words and words[0] in VERSION_2_GREETING:
         return 2
-    return None
+    return 0
 
 
 def read_line(line: str) -> tuple[str, dict[str, str]]:

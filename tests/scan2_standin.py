@@ -31,6 +31,7 @@ def main() -> int:
     log = open(sys.argv[2], "a", encoding="utf-8") if sys.argv[1:2] == ["--log"] else None
     rng = random.Random(5)
     position: DraughtsPosition = BOARD.variant.start_position()
+    reply("Scan 2.0 by Fabien Letouzey")   # main.cpp, before any command
     for raw in sys.stdin:
         line = raw.strip()
         if log is not None:
@@ -42,7 +43,8 @@ def main() -> int:
             for answer in ("name Scan 2.0", "author Fabien Letouzey", "country France", "wait"):
                 reply(answer)
         elif command == "init":
-            reply("ready")
+            for answer in ("init eval", "init book", "init bitbase", "ready"):
+                reply(answer)
         elif command == "ping":
             reply("pong")
         elif command == "quit":

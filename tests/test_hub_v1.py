@@ -5,6 +5,7 @@ refused naming the protocol."""
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import textwrap
@@ -41,11 +42,11 @@ def make(board: VirtualBoard, app: App, move) -> None:
     board.advance(2500)
 
 
-def test_the_board_plays_a_whole_game_against_scan_2_speaking_hub_1(tmp_path: Path) -> None:
-    heard = tmp_path / "heard.txt"
-    command = f"{sys.executable} {STANDIN} --log {heard}"
+def play_a_whole_game(engine: tuple[str, ...]) -> HubClient:
+    """The board (App on the virtual board) against `engine` ((variant, name, command[, dir])),
+    the person's moves at random; every computer move must come from the engine."""
     setup = GameSetup("international", mode="computer", colours="first", level="master", move_time=0.05,
-                      engines=(("international", "Scan", command),))
+                      engines=(engine,))
     app = App(setup=setup, start_game=True, seed=7)
     seen: list[ev.GameEvent] = []
     app.bus.subscribe(seen.append)
@@ -71,12 +72,26 @@ def test_the_board_plays_a_whole_game_against_scan_2_speaking_hub_1(tmp_path: Pa
         assert client is not None and client.version == 1 and client.engine_id.get("name") == "Scan 2.0"
     finally:
         session.close()
+    return client
+
+
+def test_the_board_plays_a_whole_game_against_scan_2_speaking_hub_1(tmp_path: Path) -> None:
+    heard = tmp_path / "heard.txt"
+    play_a_whole_game(("international", "Scan", f"{sys.executable} {STANDIN} --log {heard}"))
     lines = heard.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "hub" and "init" in lines
     assert not any(line.startswith("set-param") or "=" in line for line in lines), "Hub 2 words sent to Hub 1"
     positions = [line for line in lines if line.startswith("pos ")]
     assert positions and all(len(line.split()[1]) == 51 and line.split()[1][0] in "wb" for line in positions)
     assert "go" in lines and any(line.startswith("time ") for line in lines)
+
+
+@pytest.mark.skipif(not os.environ.get("DAMKA_SCAN2"), reason="DAMKA_SCAN2: a folder with Scan 2.0 built "
+                    "(rhalbersma/scan 57082ee: src/Makefile, the scan program beside scan.ini and data/)")
+def test_the_board_plays_a_whole_game_against_the_real_scan_2() -> None:
+    folder = os.environ["DAMKA_SCAN2"]
+    client = play_a_whole_game(("international", "Scan", f"{os.path.join(folder, 'scan')} hub", folder))
+    assert client.engine_id == {"name": "Scan 2.0", "author": "Fabien Letouzey", "country": "France"}
 
 
 def engine(tmp_path: Path, name: str, script: str) -> str:
@@ -127,10 +142,10 @@ def test_an_engine_speaking_no_hub_is_refused_naming_the_protocol(tmp_path: Path
     client = HubClient(command)
     try:
         with pytest.raises(HubEngineError) as refused:
-            client.open(timeout=20)
+            client.open(timeout=2)   # (its greeting never comes, however long Damka waits)
     finally:
         client.close()
-    assert "does not speak the Hub protocol" in str(refused.value)
+    assert "does not speak the Hub protocol" in str(refused.value), refused.value
     assert "Unknown command: hub" in str(refused.value) and hub_v1.PROTOCOLS in str(refused.value)
 
 
