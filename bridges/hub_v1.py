@@ -42,7 +42,7 @@ def read_line(line: str) -> tuple[str, dict[str, str]]:
 
     `name X` / `author X` / `country X` -> `id` with that field; `move M [P]`
     -> `done move=M ponder=P`; `info d ply score nodes time speed pv...` ->
-    `info` (score in men, as version 2); `error words` -> `error message=words`.
+    `info` (score in men, as version 2; none for a book move); `error words` -> `error message=words`.
     """
     command, _, rest = line.strip().partition(" ")
     rest = rest.strip()
@@ -66,7 +66,9 @@ def _info(words: list[str]) -> dict[str, str]:
         depth, score, nodes, seconds = int(words[0]), int(words[2]), int(words[3]), float(words[4])
     except ValueError:
         return {}
-    info = {"depth": str(depth), "score": f"{score / 100:.2f}", "nodes": str(nodes), "time": f"{seconds:.2f}"}
+    info = {"depth": str(depth), "nodes": str(nodes), "time": f"{seconds:.2f}"}
+    if depth > 0:   # depth 0: a book move, whose 0 is no score (Hub 2 engines then send no score=)
+        info["score"] = f"{score / 100:.2f}"
     if len(words) > 6:
         info["pv"] = " ".join(words[6:])
     return info

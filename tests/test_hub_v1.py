@@ -155,6 +155,8 @@ def test_hub_1_lines_read_as_hub_2() -> None:
     assert hub_v1.read_line("error bad position") == ("error", {"message": "bad position"})
     assert hub_v1.read_line("info 12 10.5 -23 123456 0.50 1.2 32-28 18-23") == (
         "info", {"depth": "12", "score": "-0.23", "nodes": "123456", "time": "0.50", "pv": "32-28 18-23"})
+    assert hub_v1.read_line("info 0 0.0 0 0 0.00 0.0 17-22") == (   # Scan 2.0's book move: no score
+        "info", {"depth": "0", "nodes": "0", "time": "0.00", "pv": "17-22"})
     assert hub_v1.read_line('input "stop"') == ("input", {})
     assert hub_v1.level_words({"time": "61.5", "inc": "2.000"}) == ("level", "0", "61500", "2000")
     assert hub_v1.level_words({"move-time": "0.250"}) == ("time", "250")
