@@ -207,7 +207,7 @@ class HubClient:
         try:
             line = self._lines.get(timeout=max(0.0, left))
         except queue.Empty:
-            if self.version == 0:
+            if self.version == 0 and self._before_greeting:
                 raise self._no_hub() from None
             raise HubEngineError(f"engine {self.name!r} hangs: no {waiting_for!r} in time") from None
         if line is _EOF:
@@ -229,9 +229,8 @@ class HubClient:
     def _no_hub(self) -> HubEngineError:
         """The error for an engine that never greeted as a Hub engine, with what it said instead."""
         said = " / ".join(self._before_greeting)
-        answer = f"it answered {said!r}" if said else "it answered nothing"
-        return HubEngineError(f"engine {self.name!r} does not speak the Hub protocol: to 'hub' {answer}; "
-                              f"Damka speaks {hub_v1.PROTOCOLS}")
+        return HubEngineError(f"engine {self.name!r} does not speak the Hub protocol: to 'hub' it answered "
+                              f"{said!r}; Damka speaks {hub_v1.PROTOCOLS}")
 
     def _refusal(self, what: str, args: dict[str, str]) -> HubEngineError:
         """An `error` line as an error whose reason is never empty."""
