@@ -40,7 +40,7 @@ def run_a_computer_game(config: Path, tmp_path: Path, *extra: str) -> subprocess
     """The computer (the engine) moves first, on the simulator's board (the stand-in device);
     a new game database each time (an unfinished game would be offered for resuming)."""
     db = tmp_path / f"games-{len(list(tmp_path.glob('games-*.db')))}.db"
-    return damka("run", "--config", str(config), "--seconds", "12", "--variant", "international", "--mode",
+    return damka("run", "--config", str(config), "--seconds", "15", "--variant", "international", "--mode",
                  "computer", "--colours", "second", "--db", str(db), *extra, home=tmp_path)
 
 
