@@ -174,8 +174,8 @@ def damka(*args: str, home: Path, path: str) -> subprocess.CompletedProcess:
 
 def computer_first(tmp_path: Path, *args: str, path: str) -> subprocess.CompletedProcess:
     """The computer moves first in the simulator (nobody carries its move out): one sentence."""
-    return damka(*args, "--seconds", "15", "--variant", "classic", "--mode", "computer", "--level", "beginner", "--colours", "second",
-                 "--db", str(tmp_path / "games.db"), home=tmp_path, path=path)
+    return damka(*args, "--seconds", "15", "--variant", "classic", "--mode", "computer", "--level", "beginner",
+                 "--colours", "second", "--db", str(tmp_path / "games.db"), home=tmp_path, path=path)
 
 
 def board_toml(tmp_path: Path) -> Path:

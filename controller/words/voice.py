@@ -34,6 +34,7 @@ add({
 })
 
 add({
-    "sound.no_espeak": ("No voice: espeak-ng is not installed (sudo apt install espeak-ng); the board plays on without it",
-                        "Bez głosu: brak programu espeak-ng (sudo apt install espeak-ng); gra toczy się dalej bez niego"),
+    "sound.no_espeak": (
+        "No voice: espeak-ng is not installed (sudo apt install espeak-ng); the board plays on without it",
+        "Bez głosu: brak programu espeak-ng (sudo apt install espeak-ng); gra toczy się dalej bez niego"),
 })
