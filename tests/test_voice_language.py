@@ -112,6 +112,25 @@ def test_a_polish_game_with_the_voice_on_is_spoken_in_polish_each_move_once(tmp_
     assert all(text.startswith(computer) or text.startswith("Białe:") for _, text in lines), lines
 
 
+def test_a_polish_voice_on_an_english_board_says_the_side_names_in_polish() -> None:
+    """[voice] language = "pl" on an English board: "Komputer gra: ...", then "Białe: ...",
+    never "White: ..." (the issue heard "Komputer gra: 31 na 26" and "White (computer): ...")."""
+    from damka.controller.cues.listener import CueListener, CueSettings
+    from damka.controller.cues.sinks import RecordingSink
+
+    app = App(setup=GameSetup("classic", mode="computer", colours="first", level="beginner", move_time=0.05),
+              start_game=True)
+    sink = RecordingSink()
+    CueListener.attach(app, [sink], CueSettings(voice=True, language="pl"))
+    board = on_board(app)
+    play_plies(app, board, 4)
+    app.session.close()
+    texts = [item.text for item in sink.items]
+    assert len(texts) == 4 and {item.language for item in sink.items} == {"pl"}, texts
+    assert [text for text in texts if any(word in text for word in ENGLISH)] == [], texts
+    assert texts[0].startswith("Białe:") and texts[1].startswith(text_in("pl", "voice.computer")), texts
+
+
 def test_without_espeak_ng_the_board_plays_on_and_says_why(tmp_path, monkeypatch) -> None:
     pytest.importorskip("serial")
     (tmp_path / "empty").mkdir()

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 from damka.controller import events as ev
 from damka.controller import words
 from damka.controller.words import say
+from damka.controller.words.wording import retold_side_name
 from damka.controller.app.hooks import AppListener
 from damka.controller.clock.view import ClockView, SideView
 from damka.controller.words.wording_voice import Phrases, phrases_for
@@ -265,8 +266,15 @@ class CueListener(AppListener):
     # -- out ----------------------------------------------------------------------
 
     def _player(self, side: int) -> str:
+        """The side's name as the voice says it: the board's default names ("Black (computer)")
+        in the voice's language when [voice] language is not the board's."""
         players = self.app.game_players
-        return players[side] if 0 <= side < len(players) else str(side + 1)
+        name = players[side] if 0 <= side < len(players) else str(side + 1)
+        board = words.language()
+        if self.language == board or self.app.session is None:
+            return name
+        with words.speaking(self.language):
+            return retold_side_name(self.app.session.variant, side, name, board)
 
     def _emit(self, time_ms: int, cue: Cue | None, text: str) -> None:
         mode = self.app.setup.mode
