@@ -1,10 +1,14 @@
 """A Hub engine run as a subprocess: the client side of the Hub protocol.
 
 `HubClient` starts an engine command (Scan's `scan hub`, `damka hub`, any
-program speaking Scan's Hub protocol, version 2), does the handshake and asks
-it for moves. A reader thread turns the engine's stdout into a queue of
-lines, so every wait has a timeout: an engine that dies or hangs becomes a
-`HubEngineError` saying which, never a stuck caller.
+program speaking Scan's Hub protocol), does the handshake and asks it for
+moves. The version is told from the engine's greeting to `hub`: version 2
+(`id name=...`, Scan 3, `damka hub`) or version 1 (`name Scan 2.0`, read
+through `hub_v1`; a banner before it is skipped); an engine that never greets
+either way is refused naming both, with what it said instead. A
+reader thread turns the engine's stdout into a queue of lines, so every wait
+has a timeout: an engine that dies or hangs becomes a `HubEngineError` saying
+which, never a stuck caller.
 
     client = HubClient("scan hub", variant="normal")
     client.open(timeout=10)
@@ -28,11 +32,13 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from damka.engine.safe_text import safe_text
+from damka.bridges import hub_v1
 from damka.bridges.hub_protocol import HubError, format_line, parse_line
 
 _EOF = None  # what the reader queues when the engine's stdout closes
 STDERR_LINES = 5  # the last lines of the engine's stderr kept for a failure message
 STDERR_WAIT_S = 1.0  # how long a dead engine's last stderr lines are waited for
+BANNER_LINES = 3  # lines before the greeting kept to say what a program that is no Hub engine answered
 STDERR_LINE_BYTES = 4096  # a longer stderr line is taken in pieces (an engine may print anything)
 
 log = logging.getLogger(__name__)
@@ -64,15 +70,18 @@ class HubClient:
 
     def __init__(self, command: str | Sequence[str], *, variant: str = "normal",
                  params: dict[str, Any] | None = None, env: dict[str, str] | None = None,
-                 cwd: str | None = None) -> None:
-        """`cwd`: the engine's working directory (Scan reads scan.ini and data/ there)."""
+                 cwd: str | None = None, name: str = "") -> None:
+        """`cwd`: the engine's working directory (Scan reads scan.ini and data/ there);
+        `name`: the engine in messages and the log (the board config's name; default: its program)."""
         self.argv = split_command(command)
         self.cwd = cwd or None
         self.variant = variant
         self.params = dict(params or {})
         self.env = env
-        self.name = os.path.basename(self.argv[0])
+        self.name = name or os.path.basename(self.argv[0])
         self.engine_id: dict[str, str] = {}
+        self.version = 0   # the Hub version the engine speaks (1 or 2); 0 before its greeting
+        self._before_greeting: list[str] = []   # what it said before (a banner; a program speaking no Hub)
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._write_lock = threading.Lock()
@@ -104,13 +113,21 @@ class HubClient:
         self._stderr_done.clear()
         threading.Thread(target=self._read_stderr, args=(self._process,), name="damka-hub-stderr",
                          daemon=True).start()
+        self.version, self._before_greeting = 0, []
         self.send("hub")
         for command, args in self._until("wait", timeout):
             if command == "id":
-                self.engine_id = args
-        self.send("set-param", {"name": "variant", "value": self.variant})
-        for name, value in self.params.items():
-            self.send("set-param", {"name": name, "value": value})
+                self.engine_id = {**self.engine_id, **args}
+        if self.version == 1:
+            if self.variant != "normal":
+                raise HubEngineError(f"engine {self.name!r} speaks Hub 1 (Scan 2.0's), which plays "
+                                     f"international draughts only, not {self.variant}")
+            for name, value in self.params.items():
+                self.send("set", None, name, str(value))
+        else:
+            self.send("set-param", {"name": "variant", "value": self.variant})
+            for name, value in self.params.items():
+                self.send("set-param", {"name": name, "value": value})
         self.send("init")
         for _ in self._until("ready", timeout):
             pass
@@ -190,14 +207,35 @@ class HubClient:
         try:
             line = self._lines.get(timeout=max(0.0, left))
         except queue.Empty:
+            if self.version == 0 and self._before_greeting:
+                raise self._no_hub() from None
             raise HubEngineError(f"engine {self.name!r} hangs: no {waiting_for!r} in time") from None
         if line is _EOF:
             code = self._process.wait(5.0) if self._process is not None else None
             raise self._died(f"(exit code {code}) while Damka waited for {waiting_for!r}")
+        if self.version == 0:
+            self.version = hub_v1.version_of(line)
+            if self.version == 0:   # a banner before the greeting (Scan 2.0: "Scan 2.0 by Fabien Letouzey")
+                if line.strip() and len(self._before_greeting) < BANNER_LINES:
+                    self._before_greeting.append(safe_text(line.strip()[:60]))
+                return "", {}
+        if self.version == 1:
+            return hub_v1.read_line(line)
         try:
             return parse_line(line)
         except HubError as error:
             raise HubEngineError(f"engine {self.name!r} sent a broken line {line[:60]!r}: {error}") from None
+
+    def _no_hub(self) -> HubEngineError:
+        """The error for an engine that never greeted as a Hub engine, with what it said instead."""
+        said = " / ".join(self._before_greeting)
+        return HubEngineError(f"engine {self.name!r} does not speak the Hub protocol: to 'hub' it answered "
+                              f"{said!r}; Damka speaks {hub_v1.PROTOCOLS}")
+
+    def _refusal(self, what: str, args: dict[str, str]) -> HubEngineError:
+        """An `error` line as an error whose reason is never empty."""
+        reason = safe_text(args.get("message", "").strip()) or "it said only 'error', with no reason"
+        return HubEngineError(f"engine {self.name!r} {what}: {reason}")
 
     def _until(self, wanted: str, timeout: float) -> Iterator[tuple[str, dict[str, str]]]:
         """The lines up to `wanted` (yielded, `wanted` not included); `error` lines are raised."""
@@ -207,7 +245,7 @@ class HubClient:
             if command == wanted:
                 return
             if command == "error":
-                raise HubEngineError(f"engine {self.name!r} refused: {safe_text(args.get('message', ''))}")
+                raise self._refusal("refused", args)
             yield command, args
 
     # -- thinking --------------------------------------------------------------------
@@ -216,6 +254,14 @@ class HubClient:
               timeout: float) -> HubReply:
         """Set the position (and the moves played from it), the level, `go think`
         and wait for `done` within `timeout` seconds; HubEngineError otherwise."""
+        if self.version == 1:   # the moves one by one after the position, then the time (`pos` resets it)
+            self.send("pos", None, hub_v1.position(position))
+            for move in moves:
+                self.send("move", None, move)
+            command, *words = hub_v1.level_words(level)
+            self.send(command, None, *words)
+            self.send("go")
+            return self._done(timeout)
         args: dict[str, Any] = {"pos": position}
         if moves:
             args["moves"] = " ".join(moves)
@@ -232,7 +278,7 @@ class HubClient:
             if command == "info":
                 info = {**(info or {}), **args}   # a later line without a score keeps the score said before
             elif command == "error":
-                raise HubEngineError(f"engine {self.name!r} refused the position: {safe_text(args.get('message', ''))}")
+                raise self._refusal("refused the position", args)
             elif command == "done":
                 move = args.get("move", "")
                 if not move:

@@ -35,6 +35,7 @@ from damka.controller.store.budget import ArchiveBudget
 from damka.controller.words.catalogue import LANGUAGES
 from damka.hardware.config import HardwareConfig, check_across, parse_hardware
 from damka.hardware.errors import ConfigError
+from damka.logs import LEVELS
 from damka.web.settings import WebSettings, parse_web
 
 __all__ = ["BoardConfig", "ConfigError", "load_config", "parse_config"]
@@ -54,6 +55,7 @@ class BoardConfig(HardwareConfig):
     engines: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: Hub engine command}
     engine_dirs: dict[str, dict[str, str]] = field(default_factory=dict)  # variant -> {name: working directory}
     language: str = "en"  # [board] language: what the board's screen, page and menus speak (LANGUAGES)
+    log_level: str = "info"  # [log] level: what `damka run` logs to stderr (damka/logs.py LEVELS)
 
     def engine_table(self) -> tuple[tuple[str, ...], ...]:
         """[engines] as `GameSetup.engines`: (variant, name, command), in the file's
@@ -84,11 +86,14 @@ def parse_config(data: dict[str, Any], source: str = "board.toml", *, backend: s
     clock = parse_clock(top.table_of("clock"))
     archive = parse_archive(top.table_of("archive"))
     engines, engine_dirs = parse_engines(top.table_of("engines"))
+    log = top.table_of("log")
+    log_level = log.choice("level", LEVELS, "info") or "info"
+    log.done()
     top.done()
     config = BoardConfig(**{f.name: getattr(hardware, f.name) for f in fields(HardwareConfig)},
                          web=web, hall=hall, sound=sound, voice=voice, light=light, clock=clock, engines=engines,
                          engine_dirs=engine_dirs, archive=archive,
-                         language=language)
+                         language=language, log_level=log_level)
     check_across(config)
     return config
 

@@ -22,11 +22,16 @@ INVISIBLE_DRIVERS = ("offscreen", "dummy")
 
 def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
                  settings: CueSettings | None = None) -> tuple[CueListener, list[ThreadedSink]]:
-    """The board's cues in the simulator: through the speakers (pygame's mixer,
-    when the machine has sound) and/or into a WAV file, each off the loop."""
+    """The board's cues in the simulator as on the board: through the speakers (pygame's mixer,
+    when the machine has sound) and/or into a WAV file, and the voice through espeak-ng
+    where it is installed (without it, when the voice is on, the screen says why), each off the loop."""
+    from damka.hardware.voice import voice_sink
     from damka.sim.sound import MixerPlayer, WavRecorder
 
     sinks: list[ThreadedSink] = []
+    voice = voice_sink(settings.language if settings is not None else "") if speakers else None
+    if voice is not None:
+        sinks.append(voice)
     silent = no_sound() if speakers else None
     if silent is not None:  # not opened at all: SDL would print eight lines of ALSA's failure
         print(f"sound off: {silent}", file=sys.stderr)
@@ -37,7 +42,7 @@ def attach_sound(app: App, *, wav: Path | None = None, speakers: bool = True,
             print(f"sound off: {error}", file=sys.stderr)  # the board stays silent, as one without a buzzer
     if wav is not None:
         sinks.append(ThreadedSink(WavRecorder(wav), name="sim-wav"))
-    return CueListener.attach(app, list(sinks), settings), sinks
+    return CueListener.attach(app, list(sinks), settings, voice_missing=speakers and voice is None), sinks
 
 
 def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
@@ -51,7 +56,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
     try:
         pygame.display.init()
         window = build(app)
-        attach_sound(app, settings=cues)
+        _, sinks = attach_sound(app, settings=cues)
         display = pygame.display.set_mode(window.size)
     except pygame.error as exc:
         raise WindowError(f"cannot open the simulator window ({exc}); no display? "
@@ -89,5 +94,7 @@ def run_window(app: App, *, fps: int = 30, screenshot_dir: Path | None = None,
         timer.tick(fps)
     # Only the display: fonts stay initialised (the screen's font caches keep them).
     pygame.display.quit()
+    for sink in sinks:
+        sink.close()   # what is being said is said to its end (a second or two), then the thread ends
     return 0
 

@@ -159,4 +159,5 @@ def test_voice_text_says_moves_and_results_in_english_and_polish() -> None:
     assert "White: c3 to " in texts[2] and texts[-1] == "White wins. on time"
     pl = phrases_for("pl")
     assert pl.move("Biały", "c3xe5xg7") == "Biały: c3 bije e5 bije g7"
-    assert pl.result("Czarny", "on time") == "Czarny wygrywa"
+    assert pl.result("Czarne", "on time") == "Czarne wygrywa. na czas"      # the catalogue's words
+    assert pl.result("Czarne", "no legal moves") == "Czarne wygrywa"        # none: left out, not said in English

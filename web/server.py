@@ -168,7 +168,7 @@ class WebServer:
         threading.Thread(target=learn.warm, name="damka-learn-warm", daemon=True).start()
         if not self._started.wait(timeout):
             raise RuntimeError(f"the web server did not start on {self.config.bind}:{self.port}")
-        log.info("web page on http://%s:%d/ (pairing code %s, arbiter PIN %s)",  # the command says it
+        log.debug("web page on http://%s:%d/ (pairing code %s, arbiter PIN %s)",  # the command says it
                     self.config.bind, self.port, self.access.code, self.access.pin)
 
     @property

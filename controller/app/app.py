@@ -370,6 +370,8 @@ class App:
             words.follow(settings)  # first: the menus open and the listeners speak the new language
             self.screens.retell(before)
             self.games.retell_players(before)  # "Black (computer)" -> "Czarne (komputer)"
+            if self.session is not None:
+                self.session.line.retell(before)  # "set up the pieces" -> "ustaw pionki"
             self.teaching.retell()  # (its menus' rows are lesson titles and filled-in lines)
             self.board_settings = settings
             overlay = self.overlay

@@ -32,7 +32,7 @@ from damka.controller.session.types import CarryingOut
 from damka.controller.game.setup import GameSetup
 from damka.controller.store.rows import StoredGame
 from damka.controller.app.view_builder import active_sides, result_view
-from damka.controller.words import retell, say, speaking
+from damka.controller.words import say
 from damka.engine.variant import Result, Variant
 from damka.hardware.interfaces import Snapshot
 
@@ -185,7 +185,7 @@ class Games:
         session = self.app.session
         if session is None:
             return
-        retold = {name: _retold_default(session.variant, i, name, before) for i, name in enumerate(self.game_players)}
+        retold = {name: wording.retold_side_name(session.variant, i, name, before) for i, name in enumerate(self.game_players)}
         match = self.match
         match.players = [retold.get(name, name) for name in match.players]
         match.points = {retold.get(name, name): points for name, points in match.points.items()}
@@ -281,18 +281,6 @@ class Games:
             return
         self.match.record(self.game_players, event.result, session.scores)
         self.app.screens.show_result(result_view(session, event.result, self.game_players, self.match))
-
-
-def _retold_default(variant: Variant, side: int, name: str, before: str) -> str:
-    """`name`, side `side`'s own word with a label (said in `before`), in the board's language; another as it is."""
-    with speaking(before):
-        word = wording.engine_side_name(variant, side)
-    if not name.startswith(word):
-        return name
-    label = name[len(word):]
-    if label.startswith(" (") and label.endswith(")"):
-        label = f" ({retell(label[2:-1], before)})"
-    return wording.engine_side_name(variant, side) + label
 
 
 def _default_players(variant: Variant, labels: dict[int, str]) -> list[str]:

@@ -35,7 +35,7 @@ class VoiceConfig:
     """[voice]: spoken announcements through espeak-ng (off by default)."""
 
     enabled: bool = False
-    language: str = "en"
+    language: str = ""                 # en or pl; "": the board's language ([board] language, the menu's)
     moves: bool = True                 # announce every move (else refusals, clock and results only)
 
 
@@ -71,7 +71,7 @@ def parse_sound(s: Section) -> SoundConfig:
 
 def parse_voice(v: Section) -> VoiceConfig:
     voice = VoiceConfig(enabled=v.get("enabled", bool, False),
-                        language=v.choice("language", VOICE_LANGUAGES, "en") or "en",
+                        language=v.choice("language", VOICE_LANGUAGES, "") or "",
                         moves=v.get("moves", bool, True))
     v.done()
     return voice

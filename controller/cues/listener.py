@@ -17,11 +17,15 @@ the last seconds of the side to move, and the flag.
 from __future__ import annotations
 
 import enum
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from damka.controller import events as ev
+from damka.controller import words
+from damka.controller.words import say
+from damka.controller.words.wording import retold_side_name
 from damka.controller.app.hooks import AppListener
 from damka.controller.clock.view import ClockView, SideView
 from damka.controller.words.wording_voice import Phrases, phrases_for
@@ -58,6 +62,8 @@ TUNES: dict[Cue, tuple[tuple[int, int], ...]] = {
 }
 LAST_SECONDS_MS = 10_000
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True)
 class CueSettings:
@@ -68,7 +74,7 @@ class CueSettings:
     cues: frozenset[Cue] = frozenset(Cue)
     tournament_quiet: bool = True
     voice: bool = False
-    language: str = "en"
+    language: str = ""               # the voice's language; "": the board's (it follows the menu's choice)
     announce_moves: bool = True
 
     @classmethod
@@ -91,6 +97,7 @@ class Announcement:
     time_ms: int
     cue: Cue | None
     text: str
+    language: str = ""   # the language `text` is in (the voice speaks it so); "": the voice's own
 
 
 class CueSink(Protocol):
@@ -110,18 +117,24 @@ class _ClockMark:
 class CueListener(AppListener):
     """An App listener: its events, its ticks for the clock warnings, the board settings."""
 
-    def __init__(self, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None) -> None:
+    def __init__(self, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None, *,
+                 voice_missing: bool = False) -> None:
+        """`voice_missing`: no voice can speak (espeak-ng is not installed): whenever the
+        voice is switched on the screen and the log say so, and the board plays on silent."""
         self.app = app
         self.sinks = list(sinks)
         self.settings = settings or CueSettings()
-        self.phrases: Phrases = phrases_for(self.settings.language)
+        self.voice_missing = voice_missing
         self.emitted: list[Announcement] = []
         self._marks = _ClockMark()
+        self._planned: list[str] = []   # the computer's moves said when lit, not said again when carried out
 
     @classmethod
-    def attach(cls, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None) -> "CueListener":
-        listener = cls(app, sinks, settings)
+    def attach(cls, app: App, sinks: Iterable[CueSink], settings: CueSettings | None = None, *,
+               voice_missing: bool = False) -> "CueListener":
+        listener = cls(app, sinks, settings, voice_missing=voice_missing)
         app.listen(listener)
+        listener._tell_no_voice()
         return listener
 
     def on_event(self, event: ev.GameEvent) -> None:
@@ -135,8 +148,25 @@ class CueListener(AppListener):
         self.configure(replace(self.settings, sound=board.sound, voice=board.voice))
 
     def configure(self, settings: CueSettings) -> None:
+        switched_on = settings.voice and not self.settings.voice
         self.settings = settings
-        self.phrases = phrases_for(settings.language)
+        if switched_on:
+            self._tell_no_voice()
+
+    def _tell_no_voice(self) -> None:
+        if self.voice_missing and self.settings.voice:
+            why = say("sound.no_espeak")
+            log.warning("%s", why)
+            self.app.notice = why
+
+    @property
+    def language(self) -> str:
+        """What the voice speaks: [voice] language, else the board's language now."""
+        return self.settings.language or words.language()
+
+    @property
+    def phrases(self) -> Phrases:
+        return phrases_for(self.language)
 
     # -- events -----------------------------------------------------------------
 
@@ -147,8 +177,13 @@ class CueListener(AppListener):
 
     def _started(self, event: ev.GameStarted) -> None:
         self._marks = _ClockMark()
+        self._planned = []
 
     def _move(self, event: ev.MoveCommitted) -> None:
+        if self._planned:   # the computer's move, said when it was lit ("Computer plays: ..."): once is enough
+            if self._planned.pop(0) == event.text:
+                return
+            self._planned = []
         if self.settings.announce_moves:
             self._emit(event.time_ms, None, self.phrases.move(self._player(event.side), event.text))
 
@@ -167,6 +202,7 @@ class CueListener(AppListener):
             tuple((self._player(side), moves) for side, moves in guide.turns), steps))
 
     def _computer(self, event: ev.ComputerPlanned) -> None:
+        self._planned = list(event.moves)
         self._emit(event.time_ms, Cue.COMPUTER_MOVED, self.phrases.computer(event.moves))
 
     def _flag(self, event: ev.FlagFell) -> None:
@@ -230,15 +266,22 @@ class CueListener(AppListener):
     # -- out ----------------------------------------------------------------------
 
     def _player(self, side: int) -> str:
+        """The side's name as the voice says it: the board's default names ("Black (computer)")
+        in the voice's language when [voice] language is not the board's."""
         players = self.app.game_players
-        return players[side] if 0 <= side < len(players) else str(side + 1)
+        name = players[side] if 0 <= side < len(players) else str(side + 1)
+        board = words.language()
+        if self.language == board or self.app.session is None:
+            return name
+        with words.speaking(self.language):
+            return retold_side_name(self.app.session.variant, side, name, board)
 
     def _emit(self, time_ms: int, cue: Cue | None, text: str) -> None:
         mode = self.app.setup.mode
         sound = cue if cue is not None and self.settings.sounds(cue, mode) else None
         if sound is None and not self.settings.voice:
             return
-        item = Announcement(time_ms, sound, text if self.settings.voice else "")
+        item = Announcement(time_ms, sound, text if self.settings.voice else "", self.language)
         self.emitted.append(item)
         for sink in self.sinks:
             sink.announce(item)

@@ -94,11 +94,11 @@ def tune_player(play_notes: Callable[[Notes], None]) -> Callable[[Announcement],
     return play
 
 
-def voice_player(speak: Callable[[str], None]) -> Callable[[Announcement], None]:
-    """A player for a ThreadedSink that speaks each announcement's text."""
+def voice_player(speak: Callable[[str, str], None]) -> Callable[[Announcement], None]:
+    """A player for a ThreadedSink that speaks each announcement's text, in its language."""
 
     def play(item: Announcement) -> None:
         if item.text:
-            speak(item.text)
+            speak(item.text, item.language)
 
     return play

@@ -67,7 +67,7 @@ class HubCoach(Coach):
         assert self._board is not None
         board = self._board
         if self._client is None or not self._client.alive:
-            self._client = HubClient(self.command, variant=board.dialect.hub_name, cwd=self.cwd)
+            self._client = HubClient(self.command, variant=board.dialect.hub_name, cwd=self.cwd, name=self.name)
             self._client.open(OPEN_TIMEOUT_S)
         moves = [board.format_move(move) for move in game.moves]
         reply = self._client.think(board.format_position(game.positions[0]), moves=moves,

@@ -177,7 +177,7 @@ class HubOpponent(Opponent):
         if self._client is not None and not self._client.alive:
             raise HubEngineError(f"engine {self._client.name!r} died between moves")
         if self._client is None:
-            self._client = HubClient(self.command, variant=self._board.dialect.hub_name, cwd=self.cwd)
+            self._client = HubClient(self.command, variant=self._board.dialect.hub_name, cwd=self.cwd, name=self.name)
             self._client.open(OPEN_TIMEOUT_S)
         board = self._board
         start = game.positions[0]

@@ -8,6 +8,7 @@ comes back into events and words.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from damka.controller import events as ev
@@ -23,6 +24,8 @@ from damka.hardware.interfaces import Button, ButtonPress
 
 if TYPE_CHECKING:
     from damka.controller.session.core import Session
+
+log = logging.getLogger(__name__)
 
 
 class Assist:
@@ -55,6 +58,7 @@ class Assist:
         """Pick up what was worked out off the loop: the computer's move, a hint, a blunder check."""
         s = self.s
         for text in s.assistants.notices():
+            log.warning("%s", text)   # the screen says it once; the log (the journal) keeps it
             s.bus.publish(ev.EngineFellBack(s.now, s.game.ply, text))
             s.line.say(text)
         if s.thinking:

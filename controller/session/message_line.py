@@ -13,6 +13,7 @@ from typing import Callable
 
 from damka.controller import events as ev
 from damka.controller.words import say
+from damka.controller.words.catalogue import retell
 
 
 class MessageLine:
@@ -44,6 +45,12 @@ class MessageLine:
         """Show `text` if it differs from the line on the screen."""
         if text != self._text:
             self.say(text)
+
+    def retell(self, before: str) -> None:
+        """The board's language changed from `before`: the line and the notice said again in
+        the new one where the catalogue holds them word for word ("set up the pieces")."""
+        self._text = retell(self._text, before)
+        self._notice = retell(self._notice, before)
 
     def with_notice(self, prompt: str, over: bool) -> str:
         """The turn prompt after the notice, if any (none once the game is `over`)."""

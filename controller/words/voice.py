@@ -32,3 +32,9 @@ add({
     "voice.seconds": (Counted(("{count} second", "{count} seconds")),
                       Counted(("{count} sekunda", "{count} sekundy", "{count} sekund"))),
 })
+
+add({
+    "sound.no_espeak": (
+        "No voice: espeak-ng is not installed (sudo apt install espeak-ng); the board plays on without it",
+        "Bez głosu: brak programu espeak-ng (sudo apt install espeak-ng); gra toczy się dalej bez niego"),
+})

@@ -13,7 +13,7 @@ from typing import Any
 
 from damka.controller.board.takeback_guide import PieceStep, TakebackGuide
 from damka.controller.store.budget import ArchiveFull
-from damka.controller.words import say, translate
+from damka.controller.words import retell, say, speaking, translate
 from damka.controller.words.catalogue import keys as _catalogue_keys
 from damka.engine.game import Game
 from damka.engine.variant import Result, Variant
@@ -32,6 +32,19 @@ def engine_side_name(variant: Variant, side: int) -> str:
     if name.startswith("team "):
         return say("side.team", letter=name[5:])
     return variant.player_name(side)
+
+
+def retold_side_name(variant: Variant, side: int, name: str, before: str) -> str:
+    """`name`, side `side`'s own word with a label (said in `before`), in the language spoken now
+    ("Black (computer)" -> "Czarne (komputer)"); a name people gave as it is."""
+    with speaking(before):
+        word = engine_side_name(variant, side)
+    if not name.startswith(word):
+        return name
+    label = name[len(word):]
+    if label.startswith(" (") and label.endswith(")"):
+        label = f" ({retell(label[2:-1], before)})"
+    return engine_side_name(variant, side) + label
 
 
 def side_name(variant: Variant, side: int, names: Sequence[str] = ()) -> str:

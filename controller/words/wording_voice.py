@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Iterator, Mapping
 
 from damka.controller.words import LANGUAGES, text_in
+from damka.controller.words.catalogue import translate
 
 __all__ = ["LANGUAGES", "Phrases", "phrases_for"]
 
@@ -36,8 +37,9 @@ class _Words(Mapping[str, str]):
 
 @dataclass(frozen=True)
 class Phrases:
-    """The sentences of one language. Reasons and names come from the game in
-    English; the Polish voice leaves the reasons out rather than mix languages."""
+    """The sentences of one language. Reasons come from the game in English; the
+    Polish voice says those the catalogue translates and leaves the rest out rather
+    than mix languages."""
 
     language: str
     words: Mapping[str, str]
@@ -55,7 +57,12 @@ class Phrases:
         return " ".join(out)
 
     def _reason(self, reason: str) -> str:
-        return f". {reason}" if reason and self.language == "en" else ""
+        """The reason (the game's, in English) in this language where the catalogue has it
+        word for word ("on time": "na czas"); else left out rather than said in English."""
+        if not reason:
+            return ""
+        said = translate(reason, self.language)
+        return f". {said}" if self.language == "en" or said != reason else ""
 
     def move(self, side: str, text: str) -> str:
         return f"{side}: {self.path(text)}"

@@ -13,7 +13,6 @@ See docs/dxp.md.
 from __future__ import annotations
 
 import argparse
-import logging
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from damka.commands.deadline import StopAfter
 from damka.commands.run import CONFIG_HELP
 from damka.commands.net import port_number
 from damka.dxp.redial import GIVE_UP_S
+from damka.logs import add_verbose_argument, level_of, logging_to_stderr
 
 if TYPE_CHECKING:
     from damka.config import BoardConfig
@@ -58,6 +58,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seconds", type=float, default=None, metavar="S",
                         help="stop after S seconds, waiting for the peer included (tests)")
     add_db_argument(parser)
+    add_verbose_argument(parser)
     parser.set_defaults(func=run)
 
 
@@ -69,16 +70,22 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from damka.controller.store.store import Store
-    from damka.dxp.feature import dxp_of
-
-    from damka.commands.run import app_options, find_config
+    from damka.commands.run import find_config
     from damka.config import BoardConfig, load_config
 
     stop = StopAfter(args.seconds)
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()  # a mistake: one line, before any wait
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    with logging_to_stderr(level_of(config.log_level, args.verbose)):
+        return _serve(args, config, stop)
+
+
+def _serve(args: argparse.Namespace, config: BoardConfig, stop: StopAfter) -> int:
+    from damka.controller.store.store import Store
+    from damka.dxp.feature import dxp_of
+
+    from damka.commands.run import app_options
+
     store = Store(args.db)
     try:
         try:

@@ -7,11 +7,11 @@ every game, and serves the hall page, the round's live PDN and the results CSV.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path
 
 from damka.commands.net import port_number
+from damka.logs import add_verbose_argument, level_of, logging_to_stderr
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -21,6 +21,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "hall page, the live PDN of the round and the results as CSV (docs/hall.md).")
     parser.add_argument("--config", type=Path, required=True, help="the hall's settings (hall.toml)")
     parser.add_argument("--port", type=port_number, default=None, help="the page's port (overrides [web] port)")
+    add_verbose_argument(parser)
     parser.set_defaults(func=run)
 
 
@@ -36,12 +37,13 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"damka hall: {error.name} is missing; pip install 'damka[hall]'", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    service = HallService(config.hall, config.broker, config.db).start()
-    port = args.port if args.port is not None else config.port
-    print(f"hall {config.hall}: broker {config.broker}, page http://{config.bind}:{port}/", file=sys.stderr, flush=True)
-    try:
-        uvicorn.run(hall_app(service), host=config.bind, port=port, log_level="warning", access_log=False)
-    finally:
-        service.close()
+    with logging_to_stderr(level_of("info", args.verbose)):
+        service = HallService(config.hall, config.broker, config.db).start()
+        port = args.port if args.port is not None else config.port
+        print(f"hall {config.hall}: broker {config.broker}, page http://{config.bind}:{port}/", file=sys.stderr,
+              flush=True)
+        try:
+            uvicorn.run(hall_app(service), host=config.bind, port=port, log_level="warning", access_log=False)
+        finally:
+            service.close()
     return 0

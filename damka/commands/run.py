@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from damka.commands.deadline import StopAfter
 from damka.commands.games import add_db_argument
+from damka.logs import add_verbose_argument, level_of, logging_to_stderr
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from damka.commands.sim import add_game_arguments, players_from, setup_from
@@ -55,6 +56,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="the computer's and the coach's engine: a name from the config's [engines] "
                              "for the variant, or Damka (its own); default: the first the config names")
     add_db_argument(parser)
+    add_verbose_argument(parser)
     parser.set_defaults(func=run)
 
 
@@ -75,6 +77,12 @@ def run(args: argparse.Namespace) -> int:
     path = find_config(args.config)
     config = load_config(path) if path is not None else BoardConfig()  # ConfigError: one clear message
     setup = with_engines(setup_from(args), config.engine_table(), args.engine, path)
+    with logging_to_stderr(level_of(config.log_level, args.verbose)):   # the service's journal keeps stderr
+        return _run_board(args, config, path, setup, stop)
+
+
+def _run_board(args: argparse.Namespace, config: BoardConfig, path: Path | None, setup: GameSetup,
+               stop: StopAfter) -> int:
     from damka.controller.app import App
     from damka.controller.app.board_settings import BoardSettings
     from damka.controller.store.store import Store
@@ -193,19 +201,20 @@ def with_engines(setup: GameSetup, engines: Engines, engine: str | None, path: P
 
 def attach_cues(app: App, board: HardwareBoard, config: BoardConfig) -> list[ThreadedSink]:
     """The buzzer and the voice as the config asks, each on its own thread (never the loop's)."""
-    from damka.controller.cues.sinks import ThreadedSink, tune_player, voice_player
+    from damka.controller.cues.sinks import ThreadedSink, tune_player
     from damka.controller.cues.listener import CueListener, CueSettings
 
     from damka.controller.app import AppListener
-    from damka.hardware.voice import Espeak, espeak_path
+    from damka.hardware.voice import voice_sink
 
+    app.set_board_settings(board_settings(config))   # first: what follows speaks the board's language
     sinks: list[ThreadedSink] = []
     if board.buzzer is not None:
         sinks.append(ThreadedSink(tune_player(board.buzzer), name="buzzer"))
-    if config.voice.enabled or espeak_path() is not None:  # the menu may switch the voice on later
-        sinks.append(ThreadedSink(voice_player(Espeak(config.voice.language).speak), name="voice"))
-    CueListener.attach(app, sinks, CueSettings.from_config(config.sound, config.voice))
-    app.set_board_settings(board_settings(config))
+    voice = voice_sink(config.voice.language)
+    if voice is not None:
+        sinks.append(voice)
+    CueListener.attach(app, sinks, CueSettings.from_config(config.sound, config.voice), voice_missing=voice is None)
     if board.led_style is not None:
         style = board.led_style
 

@@ -9,11 +9,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from damka.commands.deadline import StopAfter
 from damka.commands.games import add_db_argument
 from damka.commands.net import port_number
 
 if TYPE_CHECKING:
     from damka.controller.app import App
+    from damka.controller.cues.listener import CueSettings
     from damka.controller.game.setup import GameSetup
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -55,6 +57,10 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                     "'MS button NAME') from the start position and save what the window shows.")
     add_game_arguments(parser)
     parser.add_argument("--headless", action="store_true", help="no window: play --script, save --screenshot")
+    parser.add_argument("--voice", action="store_true",
+                        help="speak as a board with [voice] enabled does, through espeak-ng (the menu's Voice too)")
+    parser.add_argument("--seconds", type=float, default=None, metavar="S",
+                        help="close the window after S seconds (tests, demos); default: when you close it")
     parser.add_argument("--script", metavar="LOG", type=Path, help="sensor log to play (headless)")
     parser.add_argument("--screenshot", metavar="FILE.png", type=screenshot_path,
                         help=f"save the window here (headless): {', '.join(IMAGE_TYPES)}; "
@@ -157,13 +163,23 @@ def run(args: argparse.Namespace) -> int:
 
         web = start_web(app, args.web, bind=args.bind)
         try:
-            return run_window(app)
+            return run_window(app, should_stop=StopAfter(args.seconds), cues=voice_on(app) if args.voice else None)
         finally:
             if web is not None:
                 web.close()
     finally:
         if store is not None:
             store.close()
+
+
+def voice_on(app: App) -> CueSettings:
+    """--voice: the board settings' Voice on (the menu shows it), and the cues that speak."""
+    import dataclasses
+
+    from damka.controller.cues.listener import CueSettings
+
+    app.set_board_settings(dataclasses.replace(app.board_settings, voice=True))
+    return CueSettings(voice=True)
 
 
 def puzzle_from(text: str) -> tuple[str, str | None]:
