@@ -37,7 +37,9 @@ def test_a_refused_press_sounds_on_the_pico_and_night_mode_dims_its_leds() -> No
         board.press(0)          # refused: a piece in the hand
         wait_until(lambda: (0, 220) in [(0, hz) for _, hz in hardware.sim.buzzer.played], "the refusal's 220 Hz")
         app.set_board_settings(BoardSettings(night=True))
-        wait_until(lambda: hardware.sim.device.brightness == 8, "the Pico's LEDs at night brightness")
+        # The LEDS frame the Pico applied last starts with its brightness (docs/protocol.md).
+        wait_until(lambda: hardware.sim.device.image.head_len and hardware.sim.device.image.head[0] == 8,
+                   "the Pico's LEDs at night brightness")
         for sink in sinks:
             sink.close()
 
