@@ -134,7 +134,7 @@ class CueListener(AppListener):
                voice_missing: bool = False) -> "CueListener":
         listener = cls(app, sinks, settings, voice_missing=voice_missing)
         app.listen(listener)
-        listener._tell_no_voice()
+        listener.tell_no_voice()
         return listener
 
     def on_event(self, event: ev.GameEvent) -> None:
@@ -151,9 +151,9 @@ class CueListener(AppListener):
         switched_on = settings.voice and not self.settings.voice
         self.settings = settings
         if switched_on:
-            self._tell_no_voice()
+            self.tell_no_voice()
 
-    def _tell_no_voice(self) -> None:
+    def tell_no_voice(self) -> None:
         if self.voice_missing and self.settings.voice:
             why = say("sound.no_espeak")
             log.warning("%s", why)
