@@ -22,35 +22,19 @@ from damka.controller.players.hub_coach import HubCoach
 from damka.controller.players.hub_opponent import HubOpponent
 from damka.controller.players.computer import ComputerOpponent
 from damka.controller.game.setup import GameSetup
-from damka.controller.board.board_map import BoardMap
 from damka.engine import Game, find_variant
 from damka.engine.notation import parse_move
 from damka.config import parse_config
 from damka.hardware.errors import ConfigError
-from damka.sim.virtual_board import VirtualBoard, carry_out
+from damka.sim.virtual_board import VirtualBoard
 from waiting import DEADLINE_S, wait_on_board, wait_until
+from app_rig import make_move as make, on_board
 
 HUB = f"{sys.executable} -m damka hub"
 
 
-def on_board(app: App) -> VirtualBoard:
-    variant = app.session.variant
-    board = VirtualBoard(BoardMap(variant).names(variant.occupancy(variant.start_position())),
-                         files=max(9, variant.geometry.width), ranks=max(9, variant.geometry.height))
-    board.connect(app)
-    board.advance(1000)
-    return board
-
-
 def idle(app: App, board: VirtualBoard) -> None:
     wait_on_board(board, lambda: not app.session.busy, "an answer from the computer")
-
-
-def make(board: VirtualBoard, app: App, move) -> None:
-    name = app.session.variant.geometry.name
-    carry_out(board, name(move.start), [name(s) for s in move.path], [name(s) for s in sorted(move.captures)],
-              step_ms=150)
-    board.advance(2500)
 
 
 def play_out(app: App, board: VirtualBoard, rng: random.Random, *, kill_at: int | None = None,

@@ -17,29 +17,12 @@ from damka.bridges import hub_v1
 from damka.bridges.hub_client import HubClient, HubEngineError
 from damka.controller import events as ev
 from damka.controller.app import App
-from damka.controller.board.board_map import BoardMap
 from damka.controller.game.setup import GameSetup
 from damka.controller.players.hub_opponent import HubOpponent
-from damka.sim.virtual_board import VirtualBoard, carry_out
 from waiting import wait_on_board
+from app_rig import make_move as make, on_board
 
 STANDIN = Path(__file__).with_name("scan2_standin.py")
-
-
-def on_board(app: App) -> VirtualBoard:
-    variant = app.session.variant
-    board = VirtualBoard(BoardMap(variant).names(variant.occupancy(variant.start_position())),
-                         files=max(9, variant.geometry.width), ranks=max(9, variant.geometry.height))
-    board.connect(app)
-    board.advance(1000)
-    return board
-
-
-def make(board: VirtualBoard, app: App, move) -> None:
-    name = app.session.variant.geometry.name
-    carry_out(board, name(move.start), [name(s) for s in move.path], [name(s) for s in sorted(move.captures)],
-              step_ms=150)
-    board.advance(2500)
 
 
 def play_a_whole_game(engine: tuple[str, ...]) -> HubClient:

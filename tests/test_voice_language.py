@@ -17,12 +17,12 @@ import pytest
 from damka.commands.run import attach_cues
 from damka.config import parse_config
 from damka.controller.app import App
-from damka.controller.board.board_map import BoardMap
 from damka.controller.game.setup import GameSetup
 from damka.controller.words import text_in
 from damka.hardware.backends import open_board
-from damka.sim.virtual_board import VirtualBoard, carry_out
+from damka.sim.virtual_board import VirtualBoard
 from waiting import DEADLINE_S, wait_on_board, wait_until
+from app_rig import make_move as make, on_board
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="a stand-in program on PATH: POSIX only")
 
@@ -50,22 +50,6 @@ def spoken(said: Path) -> list[tuple[str, str]]:
     if not said.exists():
         return []
     return [tuple(line.split("\t", 1)) for line in said.read_text(encoding="utf-8").splitlines()]  # type: ignore[misc]
-
-
-def on_board(app: App) -> VirtualBoard:
-    variant = app.session.variant
-    board = VirtualBoard(BoardMap(variant).names(variant.occupancy(variant.start_position())),
-                         files=max(9, variant.geometry.width), ranks=max(9, variant.geometry.height))
-    board.connect(app)
-    board.advance(1000)
-    return board
-
-
-def make(board: VirtualBoard, app: App, move) -> None:
-    name = app.session.variant.geometry.name
-    carry_out(board, name(move.start), [name(s) for s in move.path], [name(s) for s in sorted(move.captures)],
-              step_ms=150)
-    board.advance(2500)
 
 
 def play_plies(app: App, board: VirtualBoard, plies: int) -> None:
