@@ -124,10 +124,12 @@ def test_a_child_solves_a_puzzle_with_a_wrong_try_a_hint_and_the_reply_carried_o
     assert app.state is AppState.MENU and app.read_model().teaching is None
 
 
-@pytest.mark.parametrize(("language", "line"), [("en", "Puzzles solved: 0 of 1000"), ("pl", "Zagadki: 0 z 1000")])
+@pytest.mark.parametrize(("language", "line"), [("en", "Puzzles solved: 0 of {}"), ("pl", "Zagadki: 0 z {}")])
 def test_a_new_learner_s_progress_counts_the_puzzles_that_ship(language: str, line: str) -> None:
     """Not "0 of 0" (issue 38): of the puzzles the board and the page offer, all of them shipped."""
-    assert sum(len(shipped_set(variant)) for variant in ("classic", "russian", "international", "multiwarcaby")) == 1000
+    shipped = sum(len(shipped_set(variant)) for variant in ("classic", "russian", "international", "multiwarcaby"))
+    assert shipped > 900
+    line = line.format(shipped)
     app, board, _ = at_board(language)
     choose(app, board, "puzzles")
     choose(app, board, "progress")

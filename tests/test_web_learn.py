@@ -91,7 +91,7 @@ def test_the_learner_is_chosen_and_the_progress_counts_a_puzzle_solved_at_the_bo
     assert (progress["learner"], progress["puzzles_solved"], progress["puzzles_tried"]) == ("Ala", 1, 1)
     assert progress["by_variant"] == [{"variant": "classic", "title": "Classic 8x8", "solved": 1, "tried": 1,
                                        "total": 300}]
-    assert progress["puzzles_total"] == 1000 == sum(len(shipped_set(p["variant"])) for p in data["puzzles"])
+    assert progress["puzzles_total"] == sum(len(shipped_set(p["variant"])) for p in data["puzzles"]) > 900
     assert progress["stars"] == 3 and progress["rating"] > 1000
     assert {p["variant"]: (p["solved"], p["tried"]) for p in data["puzzles"]}["classic"] == (1, 1)
     # Ala takes the first lesson: it is marked done, the next one is offered.
