@@ -45,6 +45,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Callable
 
+from damka.base.files import file_kind
 from damka.engine.errors import DamkaError
 
 # "DAMK": marks the file as ours (PRAGMA application_id), so another
@@ -219,7 +220,7 @@ def _check_kind(path: Path) -> None:
     if stat.S_ISDIR(mode):
         raise StoreError(f"{path}: is a directory, not a game database")
     if not stat.S_ISREG(mode):
-        raise StoreError(f"{path}: not a regular file (a pipe or a device), not a game database")
+        raise StoreError(f"{path}: {file_kind(mode)}, not a regular file; a game database must be one")
 
 
 def connect(path: Path, *, readonly: bool = False, verify: bool = True) -> sqlite3.Connection:
