@@ -84,7 +84,6 @@ def run(args: argparse.Namespace) -> int:
 def _run_board(args: argparse.Namespace, config: BoardConfig, path: Path | None, setup: GameSetup,
                stop: StopAfter) -> int:
     from damka.controller.app import App
-    from damka.controller.app.board_settings import BoardSettings
     from damka.controller.store.store import Store
 
     store = Store(args.db)
